@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "pinguard",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "pinguard", targets: ["pinguard"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .target(name: "PinGuardCore", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "COpenSSL"]),
+        .target(name: "PinGuardService", dependencies: [
+            "PinGuardCore", "PinGuardProbe", "CSystemd",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "pinguard", dependencies: [
+            "PinGuardCore", "PinGuardProbe", "PinGuardService",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore"]),
+        .testTarget(name: "PinGuardProbeTests", dependencies: ["PinGuardProbe", "PinGuardCore"]),
+        .testTarget(name: "PinGuardServiceTests", dependencies: ["PinGuardService", "PinGuardCore", "PinGuardProbe"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

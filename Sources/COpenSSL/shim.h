@@ -1,0 +1,26 @@
+#ifndef PINGUARD_COPENSSL_SHIM_H
+#define PINGUARD_COPENSSL_SHIM_H
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/pem.h>
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+#include <openssl/crypto.h>
+
+/* Macros Swift cannot import, wrapped as functions. */
+static inline long pg_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
+    return SSL_set_tlsext_host_name(ssl, name);
+}
+static inline int pg_sk_X509_num(const STACK_OF(X509) *sk) { return sk_X509_num(sk); }
+static inline X509 *pg_sk_X509_value(const STACK_OF(X509) *sk, int i) { return sk_X509_value(sk, i); }
+static inline int pg_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int v) {
+    return (int)SSL_CTX_set_min_proto_version(ctx, v);
+}
+static inline long pg_BIO_get_mem_data(BIO *b, char **pp) { return BIO_get_mem_data(b, pp); }
+static inline void pg_SSL_CTX_set_mode_auto_retry_off(SSL_CTX *ctx) { SSL_CTX_clear_mode(ctx, SSL_MODE_AUTO_RETRY); }
+static inline int pg_TLS1_2_VERSION(void) { return TLS1_2_VERSION; }
+#endif

@@ -1,0 +1,6 @@
+#ifndef PINGUARD_CSYSTEMD_SHIM_H
+#define PINGUARD_CSYSTEMD_SHIM_H
+#include <sys/uio.h>
+#include <systemd/sd-journal.h>
+#include <systemd/sd-daemon.h>
+#endif
