@@ -1,0 +1,70 @@
+import Foundation
+
+/// The simulated client's decision.
+public enum Verdict: String, Sendable, Codable {
+    case accept
+    case reject
+    /// No decision: the probe got no chain.
+    case none
+}
+
+/// Why the client decided as it did; raw values are the spec's reason and event names.
+public enum DecisionReason: String, Sendable, Codable, CaseIterable {
+    case policyMissing = "policy_missing"
+    case systemTrustFailed = "system_trust_failed"
+    case systemTrustFailedPermissive = "system_trust_failed_permissive"
+    case pinMatch = "pin_match"
+    case pinMismatch = "pin_mismatch"
+    case pinMismatchAllowedByFallback = "pin_mismatch_allowed_by_fallback"
+    case pinMismatchPermissive = "pin_mismatch_permissive"
+    case pinSetEmpty = "pin_set_empty"
+    case pinSetExpired = "pin_set_expired"
+    case probeFailed = "probe_failed"
+}
+
+/// A pin together with the chain certificates it matched.
+public struct PinMatch: Sendable, Equatable {
+    /// The configured pin.
+    public var pin: Pin
+    /// Depths of the evaluated chain it matched (within its scope).
+    public var depths: [Int]
+}
+
+/// The result of evaluating one probe against one policy set in one environment.
+public struct Evaluation: Sendable, Equatable {
+    /// Policy set name.
+    public var policySet: String
+    /// Environment name.
+    public var environment: String
+    /// Pattern that selected the host policy (`default` for the default policy), nil if none.
+    public var pattern: String?
+    /// The client's decision.
+    public var verdict: Verdict
+    /// Why.
+    public var reason: DecisionReason
+    /// The host policy applied, if any.
+    public var policy: HostPolicy?
+    /// Pins that matched the evaluated chain within their scope.
+    public var matchedPins: [PinMatch]
+    /// Configured pins that match no certificate of the chain (RFC 7469 backup pins).
+    public var reservePins: [Pin]
+    /// Latest notAfter among the certificates the matching pins matched.
+    public var pinHorizon: Date?
+    /// Earliest notAfter of the evaluated chain.
+    public var earliestExpiry: Date?
+    /// Days from `now` to `pinHorizon` (conservative for spki pins: a renewal that keeps the key keeps matching).
+    public var daysToPinBreakage: Double?
+    /// Days from `now` to `earliestExpiry`.
+    public var daysToExpiry: Double?
+
+    /// Whether a chain was retrieved and a host policy found (counts towards backup-pin coverage).
+    public var isEvaluated: Bool { policy != nil && reason != .probeFailed && reason != .policyMissing }
+
+    /// Whether at least one reserve pin exists.
+    public var isCovered: Bool { !reservePins.isEmpty }
+
+    /// Only backup-role pins match today: a rotation already happened.
+    public var backupInUse: Bool {
+        !matchedPins.isEmpty && matchedPins.allSatisfy { $0.pin.role == .backup }
+    }
+}

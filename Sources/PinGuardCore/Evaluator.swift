@@ -1,0 +1,124 @@
+import Foundation
+
+/// Turns probe facts, a policy set and `now` into the decision the pinned client would reach (SPEC §2).
+public enum Evaluator {
+    /// Seconds per day, for the derived day counts.
+    public static let secondsPerDay = 86_400.0
+
+    /// Evaluates `facts` against `policySet` in `environment`.
+    ///
+    /// - Parameter named: whether the target names this set explicitly; an unnamed set that has no policy
+    ///   for the host is not evaluated (returns nil), a named one yields `policy_missing`.
+    public static func evaluate(_ facts: ProbeFacts, policySet: PolicySet, environment: String, named: Bool,
+                                now: Date) -> Evaluation? {
+        let selected = policySet.environments[environment]?.policy(for: facts.host)
+        if selected == nil && !named { return nil }
+        var e = Evaluation(policySet: policySet.name, environment: environment, pattern: selected?.pattern,
+                           verdict: .none, reason: .probeFailed, policy: selected?.policy, matchedPins: [],
+                           reservePins: [], pinHorizon: nil, earliestExpiry: nil, daysToPinBreakage: nil,
+                           daysToExpiry: nil)
+        guard facts.success else { return e }
+        let chain = facts.evaluatedChain
+        let trustVerdict: Verdict = facts.trusted ? .accept : .reject
+        e.earliestExpiry = chain.map(\.notAfter).min()
+        e.daysToExpiry = e.earliestExpiry.map { $0.timeIntervalSince(now) / secondsPerDay }
+
+        guard let policy = selected?.policy else {
+            e.verdict = trustVerdict
+            e.reason = .policyMissing
+            return e
+        }
+        e.matchedPins = matches(policy.pins, in: chain)
+        e.reservePins = reservePins(policy.pins, chain: chain)
+        let matchedDepths = Set(e.matchedPins.flatMap(\.depths))
+        e.pinHorizon = chain.filter { matchedDepths.contains($0.depth) }.map(\.notAfter).max()
+        e.daysToPinBreakage = e.pinHorizon.map { $0.timeIntervalSince(now) / secondsPerDay }
+
+        if let expires = policy.expires, expires < now {
+            e.verdict = trustVerdict
+            e.reason = .pinSetExpired
+            return e
+        }
+        if policy.requireSystemTrust && !facts.trusted {
+            switch policy.failStrategy {
+            case .strict: e.verdict = .reject; e.reason = .systemTrustFailed
+            case .permissive: e.verdict = .accept; e.reason = .systemTrustFailedPermissive
+            }
+            return e
+        }
+        if policy.pins.isEmpty {
+            e.verdict = trustVerdict
+            e.reason = .pinSetEmpty
+            return e
+        }
+        if accepts(policy, matched: e.matchedPins) {
+            e.verdict = .accept
+            e.reason = .pinMatch
+        } else if policy.allowSystemTrustFallback && facts.trusted {
+            e.verdict = .accept
+            e.reason = .pinMismatchAllowedByFallback
+        } else if policy.failStrategy == .permissive {
+            e.verdict = .accept
+            e.reason = .pinMismatchPermissive
+        } else {
+            e.verdict = .reject
+            e.reason = .pinMismatch
+        }
+        return e
+    }
+
+    /// Whether the matched pins satisfy the policy's match mode.
+    static func accepts(_ policy: HostPolicy, matched: [PinMatch]) -> Bool {
+        switch policy.matchMode {
+        case .any:
+            return !matched.isEmpty
+        case .eachGroup:
+            let groups = Set(policy.pins.map { $0.group ?? "" })
+            let satisfied = Set(matched.map { $0.pin.group ?? "" })
+            return !groups.isEmpty && groups.isSubset(of: satisfied)
+        }
+    }
+
+    /// Pins that match a certificate of `chain` within their type and scope.
+    public static func matches(_ pins: [Pin], in chain: [ChainCertificate]) -> [PinMatch] {
+        let anchorDepth = ChainPositions.anchorDepth(of: chain)
+        return pins.compactMap { pin in
+            let depths = chain.filter { cert in
+                inScope(pin, depth: cert.depth, anchorDepth: anchorDepth) && hashMatches(pin, cert)
+            }.map(\.depth)
+            return depths.isEmpty ? nil : PinMatch(pin: pin, depths: depths)
+        }
+    }
+
+    /// Configured pins that match no certificate of `chain`, whatever their scope.
+    public static func reservePins(_ pins: [Pin], chain: [ChainCertificate]) -> [Pin] {
+        pins.filter { pin in !chain.contains { hashMatches(pin, $0) } }
+    }
+
+    static func hashMatches(_ pin: Pin, _ cert: ChainCertificate) -> Bool {
+        switch pin.type {
+        case .spki, .ca: return cert.spkiSHA256 == pin.hash
+        case .certificate: return cert.certSHA256 == pin.hash
+        }
+    }
+
+    static func inScope(_ pin: Pin, depth: Int, anchorDepth: Int?) -> Bool {
+        if pin.type == .ca && depth == 0 { return false }
+        switch pin.scope {
+        case .any: return true
+        case .leaf: return depth == 0
+        case .root: return depth == anchorDepth
+        case .intermediate: return depth > 0 && depth != anchorDepth
+        }
+    }
+}
+
+/// Which position of a chain is its trust anchor.
+public enum ChainPositions {
+    /// The depth of the trust anchor: the last certificate when it came from the store or is self-issued,
+    /// and the chain has more than the leaf. Nil when the chain ends below its anchor (served chain without root).
+    public static func anchorDepth(of chain: [ChainCertificate]) -> Int? {
+        guard let last = chain.last, chain.count > 1 else { return nil }
+        return (last.source == .store || last.selfIssued) ? last.depth : nil
+    }
+}

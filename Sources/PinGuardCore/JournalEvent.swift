@@ -1,0 +1,97 @@
+/// The journal events of SPEC §6, each with a fixed 128-bit `MESSAGE_ID` and a default priority.
+public enum JournalEvent: String, Sendable, CaseIterable {
+    case policyMissing = "policy_missing"
+    case systemTrustFailed = "system_trust_failed"
+    case systemTrustFailedPermissive = "system_trust_failed_permissive"
+    case pinMatched = "pin_matched"
+    case pinMismatch = "pin_mismatch"
+    case pinMismatchAllowedByFallback = "pin_mismatch_allowed_by_fallback"
+    case pinMismatchPermissive = "pin_mismatch_permissive"
+    case pinSetEmpty = "pin_set_empty"
+    case pinSetExpired = "pin_set_expired"
+    case probeFailed = "probe_failed"
+    case probeRecovered = "probe_recovered"
+    case chainChanged = "chain_changed"
+    case backupPinInUse = "backup_pin_in_use"
+    case reservePinMissing = "reserve_pin_missing"
+    case expiryWarning = "expiry_warning"
+    case pinBreakageImminent = "pin_breakage_imminent"
+    case configLoaded = "config_loaded"
+    case configInvalid = "config_invalid"
+    case policyLintFinding = "policy_lint_finding"
+
+    /// Stable `MESSAGE_ID` (32 hex digits); documented in `contrib/journald/pinguard.catalog`.
+    public var messageID: String {
+        switch self {
+        case .policyMissing: return "1817ea43b9a89d23f807bd14c04cd244"
+        case .systemTrustFailed: return "38aaaa42ceca35bb75deffa9ebfd9103"
+        case .systemTrustFailedPermissive: return "7d2c61ac364e908c6d0acabc4203b4ca"
+        case .pinMatched: return "9a38da18878d87fa0b6fc30b299456fa"
+        case .pinMismatch: return "9b4595a61c140fbeab9a48be8164eff0"
+        case .pinMismatchAllowedByFallback: return "3f194a676735a1c3a9b4611d4e161dc9"
+        case .pinMismatchPermissive: return "af54e319073308afbc04e8976b62c419"
+        case .pinSetEmpty: return "34ce1da6215cd49a8719b9cea3811281"
+        case .pinSetExpired: return "1351f50ef57d5578c8955db041376d85"
+        case .probeFailed: return "919779c6c4456e4b8214e7facd4bd98f"
+        case .probeRecovered: return "29d0abe1876ed4a288d4df535846815e"
+        case .chainChanged: return "cee90f9c37eec6daf42081ee7b517897"
+        case .backupPinInUse: return "feea31fe1b1b1baa0a2b5b47634d3ad1"
+        case .reservePinMissing: return "c3bd86be8bfeb296a5895312cbd0547d"
+        case .expiryWarning: return "ca31498d9a8415f0e86e1f52b6c9344b"
+        case .pinBreakageImminent: return "b76a227ab3dfcc7fd2185e4c50388ee9"
+        case .configLoaded: return "e9f662f37f021f7ea08c7fd14832ac76"
+        case .configInvalid: return "4b7eb0b4df4edd628faf0d66acdc5198"
+        case .policyLintFinding: return "cb598983e9677e755671a9b415f4a0e3"
+        }
+    }
+
+    /// syslog priority: 3 error (a client rejects, a probe fails), 4 warning, 5 notice, 6 info.
+    public var priority: Int {
+        switch self {
+        case .policyMissing: return 4
+        case .systemTrustFailed: return 3
+        case .systemTrustFailedPermissive: return 4
+        case .pinMatched: return 6
+        case .pinMismatch: return 3
+        case .pinMismatchAllowedByFallback: return 4
+        case .pinMismatchPermissive: return 4
+        case .pinSetEmpty: return 4
+        case .pinSetExpired: return 4
+        case .probeFailed: return 3
+        case .probeRecovered: return 5
+        case .chainChanged: return 5
+        case .backupPinInUse: return 4
+        case .reservePinMissing: return 4
+        case .expiryWarning: return 4
+        case .pinBreakageImminent: return 4
+        case .configLoaded: return 6
+        case .configInvalid: return 3
+        case .policyLintFinding: return 4
+        }
+    }
+
+    /// One-line summary, used as the catalog subject.
+    public var summary: String {
+        switch self {
+        case .policyMissing: return "No pinning policy covers the target"
+        case .systemTrustFailed: return "Chain fails system trust; a strict client rejects"
+        case .systemTrustFailedPermissive: return "Chain fails system trust; a permissive client accepts"
+        case .pinMatched: return "A configured pin matches the served chain"
+        case .pinMismatch: return "No pin matches; the pinned client rejects the connection"
+        case .pinMismatchAllowedByFallback: return "No pin matches; the client accepts through system-trust fallback"
+        case .pinMismatchPermissive: return "No pin matches; a permissive client accepts and reports"
+        case .pinSetEmpty: return "The host policy has no pins"
+        case .pinSetExpired: return "The pin set has expired; pins are not enforced"
+        case .probeFailed: return "The probe retrieved no chain"
+        case .probeRecovered: return "The probe retrieves a chain again"
+        case .chainChanged: return "The served leaf key or chain changed"
+        case .backupPinInUse: return "Only backup pins match: a rotation happened"
+        case .reservePinMissing: return "No reserve pin: no configured pin is absent from the chain"
+        case .expiryWarning: return "A chain certificate expires soon"
+        case .pinBreakageImminent: return "The pins that match today stop matching soon"
+        case .configLoaded: return "Configuration and policies loaded"
+        case .configInvalid: return "Configuration rejected; the previous one stays in force"
+        case .policyLintFinding: return "Policy lint finding"
+        }
+    }
+}

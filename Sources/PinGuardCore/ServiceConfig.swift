@@ -1,0 +1,137 @@
+import Foundation
+
+/// One configured probe target (SPEC §3).
+public struct Target: Sendable, Equatable {
+    /// Server name: SNI, hostname check, pattern matching.
+    public var host: String
+    /// TCP port.
+    public var port: Int
+    /// Address to dial instead of resolving `host`.
+    public var connect: String?
+    /// Environment whose policies apply.
+    public var environment: String
+    /// Label value `target`; default `host:port`.
+    public var name: String
+    /// Policy sets named explicitly; nil = every loaded set that covers the host.
+    public var policySets: [String]?
+
+    /// Creates a target.
+    public init(host: String, port: Int = 443, connect: String? = nil, environment: String = "prod",
+                name: String? = nil, policySets: [String]? = nil) {
+        self.host = host
+        self.port = port
+        self.connect = connect
+        self.environment = environment
+        self.name = name ?? "\(host):\(port)"
+        self.policySets = policySets
+    }
+}
+
+/// The service configuration (`pinguard.yml`), after defaults and validation.
+public struct ServiceConfig: Sendable, Equatable {
+    /// HTTP listen address, e.g. `:9477`.
+    public var listen: String = ":9477"
+    /// Seconds between probe rounds.
+    public var interval: Double = 300
+    /// Seconds per probe (resolve + connect + handshake).
+    public var timeout: Double = 10
+    /// Probes in flight.
+    public var concurrency: Int = 32
+    /// Default environment of targets.
+    public var environment: String = "prod"
+    /// CA bundle instead of the system trust store (resolved against the config's folder).
+    public var caFile: String?
+    /// Threshold in days for `expiry_warning` and `pin_breakage_imminent`.
+    public var expiryWarningDays: Int = 30
+    /// Policy files or globs, as written (relative to the config's folder).
+    public var policies: [String] = ["policies/*.yml"]
+    /// Whether to write journal events.
+    public var journalEnabled: Bool = true
+    /// Targets.
+    public var targets: [Target] = []
+
+    /// A configuration with every default.
+    public init() {}
+}
+
+/// Parses `pinguard.yml` strictly (SPEC §3).
+public enum ServiceConfigParser {
+    /// Parses the text of a config file.
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> ServiceConfig {
+        let root = try YAMLValue.parse(text, file: file)
+        let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
+                                           "expiry_warning_days", "policies", "journal", "targets"])
+        var c = ServiceConfig()
+        if let v = m["listen"] {
+            c.listen = try v.string()
+            guard ListenAddress.parse(c.listen) != nil else {
+                throw v.error("\"\(c.listen)\" is not a listen address (use \":9477\", \"127.0.0.1:9477\" or \"[::1]:9477\")")
+            }
+        }
+        if let v = m["interval"] { c.interval = try v.duration() }
+        if let v = m["timeout"] { c.timeout = try v.duration() }
+        if let v = m["concurrency"] { c.concurrency = try v.int(in: 1...4096) }
+        if let v = m["environment"] { c.environment = try v.nonEmptyString() }
+        if let v = m["trust"], !v.isNull {
+            let t = try v.mapping(allowed: ["ca_file"])
+            if let f = t["ca_file"], !f.isNull { c.caFile = try f.nonEmptyString() }
+        }
+        if let v = m["expiry_warning_days"] { c.expiryWarningDays = try v.int(in: 0...3650) }
+        if let v = m["policies"] {
+            c.policies = try v.sequence().map { p throws(ConfigError) in try p.nonEmptyString() }
+        }
+        if let v = m["journal"], !v.isNull {
+            let j = try v.mapping(allowed: ["enabled"])
+            if let e = j["enabled"] { c.journalEnabled = try e.bool() }
+        }
+        if c.timeout > c.interval {
+            throw (m["timeout"] ?? root).error("timeout (\(PromDuration.format(c.timeout))) is longer than interval (\(PromDuration.format(c.interval)))")
+        }
+        var names: [String: Int] = [:]
+        for tv in try m["targets"]?.sequence() ?? [] {
+            let t = try parseTarget(tv, defaultEnvironment: c.environment)
+            if let first = names[t.name] {
+                throw tv.error("target name \"\(t.name)\" is already used on line \(first); set a distinct name")
+            }
+            names[t.name] = tv.line ?? 0
+            c.targets.append(t)
+        }
+        return c
+    }
+
+    static func parseTarget(_ value: YAMLValue, defaultEnvironment: String) throws(ConfigError) -> Target {
+        let m = try value.mapping(allowed: ["host", "port", "connect", "environment", "name", "policy_sets"])
+        guard let hv = m["host"] else { throw value.error("missing required key \"host\"") }
+        let host = HostPattern.normalize(try hv.nonEmptyString())
+        if host.contains("/") || host.contains(" ") || host.contains(":") {
+            throw hv.error("\"\(host)\" is not a host name (give the port in \"port\" and the address in \"connect\")")
+        }
+        var t = Target(host: host, environment: defaultEnvironment)
+        if let v = m["port"] { t.port = try v.int(in: 1...65535) }
+        if let v = m["connect"] { t.connect = try v.nonEmptyString() }
+        if let v = m["environment"] { t.environment = try v.nonEmptyString() }
+        t.name = try m["name"].map { v throws(ConfigError) in try v.nonEmptyString() } ?? "\(host):\(t.port)"
+        if let v = m["policy_sets"] {
+            t.policySets = try v.sequence().map { p throws(ConfigError) in try p.nonEmptyString() }
+        }
+        return t
+    }
+}
+
+/// A parsed `listen` address.
+public struct ListenAddress: Sendable, Equatable {
+    /// Host to bind; `nil` = all addresses.
+    public var host: String?
+    /// TCP port.
+    public var port: Int
+
+    /// Parses `:9477`, `127.0.0.1:9477`, `[::1]:9477`, `localhost:9477`.
+    public static func parse(_ text: String) -> ListenAddress? {
+        guard let colon = text.lastIndex(of: ":") else { return nil }
+        guard let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        else if host.contains(":") { return nil }
+        return ListenAddress(host: host.isEmpty ? nil : host, port: port)
+    }
+}
