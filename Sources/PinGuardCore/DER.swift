@@ -1,0 +1,59 @@
+/// Minimal DER walking: just enough to find the exact SubjectPublicKeyInfo bytes a certificate carries.
+///
+/// Pins hash the server's own bytes, so the SPKI is sliced out of the certificate rather than re-encoded.
+public enum DER {
+    /// Why a certificate could not be walked.
+    public struct Malformed: Error, Sendable, Equatable {
+        /// What was wrong.
+        public var message: String
+    }
+
+    struct Element {
+        var tag: UInt8
+        var headerStart: Int
+        var contentStart: Int
+        var end: Int
+    }
+
+    static func element(_ bytes: [UInt8], at offset: Int, limit: Int) throws(Malformed) -> Element {
+        guard offset + 2 <= limit else { throw Malformed(message: "truncated element at byte \(offset)") }
+        let tag = bytes[offset]
+        var i = offset + 1
+        var length = Int(bytes[i])
+        i += 1
+        if length & 0x80 != 0 {
+            let count = length & 0x7f
+            guard count >= 1, count <= 4, i + count <= limit else {
+                throw Malformed(message: "bad length at byte \(offset)")
+            }
+            length = 0
+            for _ in 0..<count {
+                length = (length << 8) | Int(bytes[i])
+                i += 1
+            }
+        }
+        guard i + length <= limit else { throw Malformed(message: "element at byte \(offset) overruns its container") }
+        return Element(tag: tag, headerStart: offset, contentStart: i, end: i + length)
+    }
+
+    /// The DER SubjectPublicKeyInfo of an X.509 certificate, byte for byte as encoded in it.
+    public static func subjectPublicKeyInfo(ofCertificate der: [UInt8]) throws(Malformed) -> ArraySlice<UInt8> {
+        let cert = try element(der, at: 0, limit: der.count)
+        guard cert.tag == 0x30 else { throw Malformed(message: "certificate is not a SEQUENCE") }
+        let tbs = try element(der, at: cert.contentStart, limit: cert.end)
+        guard tbs.tag == 0x30 else { throw Malformed(message: "tbsCertificate is not a SEQUENCE") }
+        var cursor = tbs.contentStart
+        var field = try element(der, at: cursor, limit: tbs.end)
+        if field.tag == 0xa0 {  // [0] EXPLICIT version
+            cursor = field.end
+            field = try element(der, at: cursor, limit: tbs.end)
+        }
+        // serialNumber, signature, issuer, validity, subject, then subjectPublicKeyInfo.
+        for _ in 0..<5 {
+            cursor = field.end
+            field = try element(der, at: cursor, limit: tbs.end)
+        }
+        guard field.tag == 0x30 else { throw Malformed(message: "subjectPublicKeyInfo is not a SEQUENCE") }
+        return der[field.headerStart..<field.end]
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// Renders one probe and its evaluations for people (a table) or programs (SPEC §4 JSON).
+public struct ProbeReport: Sendable {
+    /// Target label (`name`, default `host:port`).
+    public var target: String
+    /// What the probe saw.
+    public var facts: ProbeFacts
+    /// Decisions of every applicable policy set.
+    public var evaluations: [Evaluation]
+
+    /// Creates a report.
+    public init(target: String, facts: ProbeFacts, evaluations: [Evaluation]) {
+        self.target = target
+        self.facts = facts
+        self.evaluations = evaluations
+    }
+
+    /// 0 when every client accepts (or, without policies, the chain is trusted); 1 on any reject or probe failure.
+    public var exitStatus: Int32 {
+        guard facts.success else { return 1 }
+        if evaluations.isEmpty { return facts.trusted ? 0 : 1 }
+        return evaluations.allSatisfy { $0.verdict == .accept } ? 0 : 1
+    }
+
+    /// The SPEC §4 JSON object, pretty-printed with sorted keys.
+    public func json() -> String {
+        let object: [String: Any] = [
+            "target": target,
+            "host": facts.host,
+            "port": facts.port,
+            "address": facts.address ?? NSNull(),
+            "probe": [
+                "success": facts.success,
+                "error": facts.error ?? NSNull(),
+                "duration_seconds": (facts.duration * 1e6).rounded() / 1e6,
+                "tls_version": facts.tlsVersion ?? NSNull(),
+                "finished_at": RFC3339.format(facts.finishedAt),
+            ] as [String: Any],
+            "chain": facts.evaluatedChain.map(Self.certificateObject),
+            "served_chain_length": facts.servedChain.count,
+            "trusted": facts.trusted,
+            "trust_error": facts.trustError ?? NSNull(),
+            "evaluations": evaluations.map(Self.evaluationObject),
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func certificateObject(_ c: ChainCertificate) -> [String: Any] {
+        ["depth": c.depth, "subject": c.subject, "issuer": c.issuer, "serial": c.serial,
+         "not_before": RFC3339.format(c.notBefore), "not_after": RFC3339.format(c.notAfter),
+         "spki_sha256": c.spkiSHA256, "cert_sha256": c.certSHA256, "key_type": c.keyType,
+         "source": c.source.rawValue]
+    }
+
+    static func pinObject(_ p: Pin) -> [String: Any] {
+        var o: [String: Any] = ["type": p.type.rawValue, "hash": p.hash, "role": p.role.rawValue, "scope": p.scope.rawValue]
+        if let g = p.group { o["group"] = g }
+        return o
+    }
+
+    static func evaluationObject(_ e: Evaluation) -> [String: Any] {
+        func num(_ d: Double?) -> Any { d.map { ($0 * 1000).rounded() / 1000 } ?? NSNull() }
+        return [
+            "policy_set": e.policySet, "environment": e.environment, "pattern": e.pattern ?? NSNull(),
+            "verdict": e.verdict.rawValue, "reason": e.reason.rawValue,
+            "matched_pins": e.matchedPins.map { m -> [String: Any] in
+                var o = pinObject(m.pin)
+                o["depths"] = m.depths
+                return o
+            },
+            "reserve_pins": e.reservePins.count,
+            "reserve_pin_list": e.reservePins.map(pinObject),
+            "backup_in_use": e.backupInUse,
+            "pin_horizon": e.pinHorizon.map(RFC3339.format) ?? NSNull(),
+            "pin_set_expires": e.policy?.expires.map(RFC3339.format) ?? NSNull(),
+            "days_to_pin_breakage": num(e.daysToPinBreakage),
+            "days_to_expiry": num(e.daysToExpiry),
+        ]
+    }
+
+    /// A table for people.
+    public func text() -> String {
+        var out = "target   \(target)"
+        if let a = facts.address { out += "  (\(a))" }
+        out += "\n"
+        if let err = facts.error {
+            out += "probe    FAILED after \(String(format: "%.3f", facts.duration))s: \(err)\n"
+        } else {
+            out += "probe    ok, \(facts.tlsVersion ?? "?"), \(String(format: "%.3f", facts.duration))s\n"
+        }
+        if facts.success {
+            out += "trusted  " + (facts.trusted ? "yes" : "NO: \(facts.trustError ?? "unknown")") + "\n"
+            out += "chain (\(facts.trusted ? "verified, with trust anchor" : "as served")):\n"
+            let rows = facts.evaluatedChain.map { c in
+                [String(c.depth), c.source.rawValue, c.keyType, RFC3339.format(c.notAfter), c.spkiSHA256, c.subject]
+            }
+            out += TextTable.render(header: ["depth", "source", "key", "not_after", "spki_sha256", "subject"], rows: rows)
+        }
+        if evaluations.isEmpty {
+            out += "policies: none cover this host\n"
+        } else {
+            out += "evaluations:\n"
+            let rows = evaluations.map { e in
+                [e.policySet, e.environment, e.pattern ?? "-", e.verdict.rawValue.uppercased(), e.reason.rawValue,
+                 e.matchedPins.map { "\($0.pin.role.rawValue):\($0.pin.hash.prefix(12))…" }.joined(separator: " ").ifEmpty("-"),
+                 String(e.reservePins.count),
+                 e.daysToPinBreakage.map { String(format: "%.1f", $0) } ?? "-",
+                 e.daysToExpiry.map { String(format: "%.1f", $0) } ?? "-"]
+            }
+            out += TextTable.render(header: ["policy_set", "env", "pattern", "verdict", "reason", "matched",
+                                             "reserve", "days_to_pin_breakage", "days_to_expiry"], rows: rows)
+            out += "(days to pin breakage is conservative for spki pins: a renewal that keeps the key keeps matching)\n"
+        }
+        return out
+    }
+}
+
+/// Left-aligned plain-text columns.
+public enum TextTable {
+    /// Renders rows under a header, two spaces between columns, each line indented by two spaces.
+    public static func render(header: [String], rows: [[String]]) -> String {
+        var widths = header.map(\.count)
+        for r in rows { for (i, cell) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
+        func line(_ cells: [String]) -> String {
+            "  " + cells.enumerated().map { i, c in
+                i == cells.count - 1 ? c : c.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ") + "\n"
+        }
+        return line(header) + rows.map(line).joined()
+    }
+}
+
+extension String {
+    func ifEmpty(_ fallback: String) -> String { isEmpty ? fallback : self }
+}

@@ -1,0 +1,115 @@
+import COpenSSL
+import Foundation
+import PinGuardCore
+
+/// Reads the facts of X.509 certificates through OpenSSL: names, validity, serial, and the pin hashes.
+public enum CertificateFacts {
+    /// Facts of one OpenSSL certificate handle (borrowed, not freed).
+    static func facts(of x509: OpaquePointer, depth: Int, source: CertificateSource) throws(ProbeError) -> ChainCertificate {
+        let der = try derBytes(x509)
+        let spki: ArraySlice<UInt8>
+        do { spki = try DER.subjectPublicKeyInfo(ofCertificate: der) } catch {
+            throw ProbeError("certificate at depth \(depth): \(error.message)")
+        }
+        return ChainCertificate(
+            depth: depth,
+            subject: name(X509_get_subject_name(x509)),
+            issuer: name(X509_get_issuer_name(x509)),
+            serial: serial(x509),
+            notBefore: time(X509_get0_notBefore(x509)),
+            notAfter: time(X509_get0_notAfter(x509)),
+            spkiSHA256: sha256Base64(spki),
+            certSHA256: sha256Base64(der[...]),
+            keyType: keyType(x509),
+            isCA: X509_check_ca(x509) > 0,
+            selfIssued: X509_check_issued(x509, x509) == X509_V_OK,
+            source: source)
+    }
+
+    /// Parses a PEM bundle or a single DER certificate into facts (depth = order in the file).
+    public static func load(_ bytes: [UInt8], file: String) throws(ProbeError) -> [ChainCertificate] {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        var out: [ChainCertificate] = []
+        if text.contains("-----BEGIN") {
+            guard let bio = bytes.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else {
+                throw ProbeError.openSSL("\(file): cannot allocate a buffer")
+            }
+            defer { BIO_free(bio) }
+            while let x = PEM_read_bio_X509(bio, nil, nil, nil) {
+                defer { X509_free(x) }
+                out.append(try facts(of: x, depth: out.count, source: .served))
+            }
+            OpenSSLErrorQueue.clear()  // the loop ends on an expected "no start line"
+            if out.isEmpty { throw ProbeError("\(file): no CERTIFICATE block in the PEM file") }
+        } else {
+            var x: OpaquePointer?
+            bytes.withUnsafeBufferPointer { buf in
+                var p: UnsafePointer<UInt8>? = buf.baseAddress
+                x = d2i_X509(nil, &p, buf.count)
+            }
+            guard let x else { throw ProbeError.openSSL("\(file): not a PEM bundle or a DER certificate") }
+            defer { X509_free(x) }
+            out.append(try facts(of: x, depth: 0, source: .served))
+        }
+        return out
+    }
+
+    static func derBytes(_ x509: OpaquePointer) throws(ProbeError) -> [UInt8] {
+        let length = i2d_X509(x509, nil)
+        guard length > 0 else { throw ProbeError.openSSL("cannot encode certificate") }
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        bytes.withUnsafeMutableBufferPointer { buf in
+            var p: UnsafeMutablePointer<UInt8>? = buf.baseAddress
+            _ = i2d_X509(x509, &p)
+        }
+        return bytes
+    }
+
+    /// Base64 of SHA-256 over `bytes`.
+    public static func sha256Base64(_ bytes: ArraySlice<UInt8>) -> String {
+        var digest = [UInt8](repeating: 0, count: 32)
+        bytes.withUnsafeBufferPointer { buf in
+            _ = SHA256(buf.baseAddress, buf.count, &digest)
+        }
+        return Base64.encode(digest)
+    }
+
+    static func name(_ n: OpaquePointer?) -> String {
+        guard let n, let bio = BIO_new(BIO_s_mem()) else { return "" }
+        defer { BIO_free(bio) }
+        _ = pg_X509_NAME_print_rfc2253(bio, n)
+        return bioString(bio)
+    }
+
+    static func bioString(_ bio: OpaquePointer) -> String {
+        var p: UnsafeMutablePointer<CChar>?
+        let n = pg_BIO_get_mem_data(bio, &p)
+        guard let p, n > 0 else { return "" }
+        return p.withMemoryRebound(to: UInt8.self, capacity: n) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self)
+        }
+    }
+
+    static func serial(_ x509: OpaquePointer) -> String {
+        guard let bn = ASN1_INTEGER_to_BN(X509_get_serialNumber(x509), nil) else { return "" }
+        defer { BN_free(bn) }
+        guard let hex = BN_bn2hex(bn) else { return "" }
+        defer { pg_OPENSSL_free(hex) }
+        return String(cString: hex)
+    }
+
+    static func time(_ t: UnsafePointer<ASN1_TIME>?) -> Date {
+        var tm = tm()
+        guard let t, ASN1_TIME_to_tm(t, &tm) == 1 else { return Date(timeIntervalSince1970: 0) }
+        return Date(timeIntervalSince1970: TimeInterval(timegm(&tm)))
+    }
+
+    static func keyType(_ x509: OpaquePointer) -> String {
+        guard let key = X509_get0_pubkey(x509) else { return "unknown" }
+        let name = EVP_PKEY_get0_type_name(key).map { String(cString: $0) } ?? "unknown"
+        let bits = EVP_PKEY_get_bits(key)
+        return bits > 0 ? "\(name)-\(bits)" : name
+    }
+}

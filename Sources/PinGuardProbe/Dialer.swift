@@ -1,0 +1,98 @@
+import Foundation
+import PinGuardCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Resolves and connects TCP sockets with one deadline, IPv4 and IPv6.
+enum Dialer {
+    /// Whether `host` is an IPv4 or IPv6 literal.
+    static func isIPLiteral(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+
+    /// Connects to the first address of `host` that accepts before the deadline.
+    /// Returns the non-blocking socket and the dialled address as `ip:port` (`[ip]:port` for IPv6).
+    static func connect(host: String, port: Int, deadline: Deadline) throws(ProbeError) -> (Int32, String) {
+        var name = host
+        if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_protocol = Int32(IPPROTO_TCP)
+        if isIPLiteral(name) { hints.ai_flags = AI_NUMERICHOST }
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(name, String(port), &hints, &list)
+        guard rc == 0, let first = list else {
+            throw ProbeError("resolve \(name): \(String(cString: gai_strerror(rc)))")
+        }
+        defer { freeaddrinfo(first) }
+        var lastError = "no address"
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let ai = cursor {
+            cursor = ai.pointee.ai_next
+            let text = describe(ai.pointee.ai_addr, port: port)
+            if deadline.remainingMilliseconds == 0 {
+                throw ProbeError("connect to \(text): timeout after \(PromDuration.format(deadline.seconds))")
+            }
+            let fd = socket(ai.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            if fd < 0 { lastError = "socket: \(String(cString: strerror(errno)))"; continue }
+            let r = Glibc.connect(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen)
+            if r == 0 { return (fd, text) }
+            if errno != EINPROGRESS {
+                lastError = "connect to \(text): \(String(cString: strerror(errno)))"
+                close(fd)
+                continue
+            }
+            do {
+                try wait(fd: fd, events: Int16(POLLOUT), deadline: deadline, phase: "connect to \(text)")
+            } catch {
+                close(fd)
+                throw error
+            }
+            var soError: Int32 = 0
+            var len = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &len)
+            if soError == 0 { return (fd, text) }
+            lastError = "connect to \(text): \(String(cString: strerror(soError)))"
+            close(fd)
+        }
+        throw ProbeError(lastError)
+    }
+
+    /// Waits for `events` on `fd`, failing with a timeout error naming `phase` at the deadline.
+    static func wait(fd: Int32, events: Int16, deadline: Deadline, phase: String) throws(ProbeError) {
+        while true {
+            let ms = deadline.remainingMilliseconds
+            if ms == 0 { throw ProbeError("\(phase): timeout after \(PromDuration.format(deadline.seconds))") }
+            var p = pollfd(fd: fd, events: events, revents: 0)
+            let r = poll(&p, 1, ms)
+            if r > 0 { return }
+            if r < 0 && errno != EINTR { throw ProbeError("\(phase): poll: \(String(cString: strerror(errno)))") }
+        }
+    }
+
+    static func describe(_ sa: UnsafeMutablePointer<sockaddr>?, port: Int) -> String {
+        guard let sa else { return "?" }
+        var buf = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        if Int32(sa.pointee.sa_family) == AF_INET6 {
+            sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in
+                var a = p.pointee.sin6_addr
+                _ = inet_ntop(AF_INET6, &a, &buf, socklen_t(buf.count))
+            }
+            return "[\(cText(buf))]:\(port)"
+        }
+        sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { p in
+            var a = p.pointee.sin_addr
+            _ = inet_ntop(AF_INET, &a, &buf, socklen_t(buf.count))
+        }
+        return "\(cText(buf)):\(port)"
+    }
+}
+
+/// A NUL-terminated C buffer as a Swift string.
+func cText(_ buffer: [CChar]) -> String {
+    buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+}

@@ -1,0 +1,158 @@
+import COpenSSL
+import Foundation
+import PinGuardCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What to probe: the server name, the port, optionally the address to dial, and the deadline.
+public struct ProbeRequest: Sendable, Equatable {
+    /// Server name: SNI and hostname verification.
+    public var host: String
+    /// TCP port.
+    public var port: Int
+    /// Address (or name) to dial instead of resolving `host`.
+    public var connect: String?
+    /// Seconds for resolve + connect + handshake together.
+    public var timeout: Double
+
+    /// Creates a request.
+    public init(host: String, port: Int = 443, connect: String? = nil, timeout: Double = 10) {
+        self.host = host
+        self.port = port
+        self.connect = connect
+        self.timeout = timeout
+    }
+}
+
+/// Performs TLS handshakes with system OpenSSL and reports the chain facts; never judges pins.
+///
+/// One prober owns one `SSL_CTX` whose trust store (system default or a CA file) is loaded once and
+/// shared by every probe; probes may run concurrently from many threads.
+public final class TLSProber: @unchecked Sendable {
+    private let context: OpaquePointer
+    /// The CA file in use, or nil for the system trust store.
+    public let caFile: String?
+
+    /// Creates a prober; throws when the CA file cannot be read or holds no certificate.
+    public init(caFile: String? = nil) throws(ProbeError) {
+        // A peer that closes mid-handshake must not kill the process through SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        OpenSSLErrorQueue.clear()
+        guard let ctx = SSL_CTX_new(TLS_client_method()) else { throw ProbeError.openSSL("SSL_CTX_new") }
+        _ = pg_SSL_CTX_set_min_proto_version(ctx, pg_TLS1_2_VERSION())
+        if let caFile {
+            guard SSL_CTX_load_verify_locations(ctx, caFile, nil) == 1 else {
+                SSL_CTX_free(ctx)
+                throw ProbeError.openSSL("trust.ca_file \(caFile): cannot load CA certificates")
+            }
+        } else if SSL_CTX_set_default_verify_paths(ctx) != 1 {
+            SSL_CTX_free(ctx)
+            throw ProbeError.openSSL("cannot load the system trust store")
+        }
+        context = ctx
+        self.caFile = caFile
+    }
+
+    deinit { SSL_CTX_free(context) }
+
+    /// The OpenSSL version string, e.g. `OpenSSL 3.0.19 27 Jan 2026`.
+    public static var openSSLVersion: String { String(cString: OpenSSL_version(Int32(OPENSSL_VERSION))) }
+
+    /// Probes one endpoint. Blocking: call it from a thread that may block. Never throws: a failure is a
+    /// `ProbeFacts` with `error` set and whatever was learned before it.
+    public func probe(_ request: ProbeRequest) -> ProbeFacts {
+        let start = Date()
+        let deadline = Deadline(seconds: request.timeout)
+        var facts = ProbeFacts(host: HostPattern.normalize(request.host), port: request.port, finishedAt: start)
+        do throws(ProbeError) {
+            let (fd, address) = try Dialer.connect(host: request.connect ?? request.host, port: request.port,
+                                                   deadline: deadline)
+            defer { close(fd) }
+            facts.address = address
+            try handshake(fd: fd, request: request, deadline: deadline, into: &facts)
+        } catch {
+            facts.error = error.message
+        }
+        facts.finishedAt = Date()
+        facts.duration = facts.finishedAt.timeIntervalSince(start)
+        return facts
+    }
+
+    private func handshake(fd: Int32, request: ProbeRequest, deadline: Deadline,
+                           into facts: inout ProbeFacts) throws(ProbeError) {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        guard let ssl = SSL_new(context) else { throw ProbeError.openSSL("SSL_new") }
+        defer { SSL_free(ssl) }
+        _ = SSL_set_fd(ssl, fd)
+        _ = pg_SSL_set_verify_none(ssl)  // complete the handshake; judge trust from the verify result
+        let host = facts.host
+        if Dialer.isIPLiteral(host) {
+            _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
+        } else {
+            _ = pg_SSL_set_tlsext_host_name(ssl, host)
+            _ = SSL_set1_host(ssl, host)
+        }
+        while true {
+            let r = SSL_connect(ssl)
+            if r == 1 { break }
+            let code = SSL_get_error(ssl, r)
+            let events: Int16
+            switch code {
+            case SSL_ERROR_WANT_READ: events = Int16(POLLIN)
+            case SSL_ERROR_WANT_WRITE: events = Int16(POLLOUT)
+            case SSL_ERROR_SYSCALL:
+                let queued = OpenSSLErrorQueue.drain()
+                let cause = !queued.isEmpty ? queued : (errno != 0 ? String(cString: strerror(errno)) : "peer closed the connection")
+                throw ProbeError("TLS handshake with \(facts.address ?? host): \(cause)")
+            default:
+                throw ProbeError.openSSL("TLS handshake with \(facts.address ?? host)")
+            }
+            try Dialer.wait(fd: fd, events: events, deadline: deadline, phase: "TLS handshake")
+        }
+        facts.tlsVersion = String(cString: SSL_get_version(ssl))
+        if let served = SSL_get_peer_cert_chain(ssl) {
+            facts.servedChain = try chain(served, source: { _ in .served })
+        }
+        let verify = SSL_get_verify_result(ssl)
+        facts.trusted = verify == X509_V_OK
+        if facts.trusted, let verified = SSL_get0_verified_chain(ssl) {
+            let servedKeys = Set(facts.servedChain.map(\.certSHA256))
+            var v = try chain(verified, source: { _ in .served })
+            for i in v.indices where !servedKeys.contains(v[i].certSHA256) { v[i].source = .store }
+            facts.verifiedChain = v
+        } else if !facts.trusted {
+            facts.trustError = String(cString: X509_verify_cert_error_string(verify))
+        }
+        if facts.servedChain.isEmpty { throw ProbeError("TLS handshake with \(host): the server sent no certificate") }
+    }
+
+    private func chain(_ stack: OpaquePointer, source: (Int) -> CertificateSource) throws(ProbeError) -> [ChainCertificate] {
+        var out: [ChainCertificate] = []
+        let count = pg_sk_X509_num(stack)
+        for i in 0..<count {
+            guard let x = pg_sk_X509_value(stack, i) else { continue }
+            out.append(try CertificateFacts.facts(of: x, depth: Int(i), source: source(Int(i))))
+        }
+        return out
+    }
+}
+
+/// A point in monotonic time by which an operation must be done.
+struct Deadline {
+    let end: DispatchTime
+    let seconds: Double
+
+    init(seconds: Double) {
+        self.seconds = seconds
+        end = DispatchTime.now() + .nanoseconds(Int(seconds * 1e9))
+    }
+
+    /// Milliseconds left, at least 0.
+    var remainingMilliseconds: Int32 {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard end.uptimeNanoseconds > now else { return 0 }
+        return Int32(min((end.uptimeNanoseconds - now) / 1_000_000, UInt64(Int32.max)))
+    }
+}

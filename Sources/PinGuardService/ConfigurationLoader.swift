@@ -1,0 +1,95 @@
+import Foundation
+import PinGuardCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A configuration with every policy file it names loaded and cross-checked.
+public struct LoadedConfiguration: Sendable {
+    /// The parsed service configuration (paths resolved against the config's folder).
+    public var config: ServiceConfig
+    /// Policy sets from every file the config names, in load order.
+    public var policySets: [PolicySet]
+    /// The config file's path.
+    public var path: String
+}
+
+/// Reads `pinguard.yml` and its policy files from disk; parsing and validation are the core's.
+public enum ConfigurationLoader {
+    /// Loads and validates a config file and every policy it names.
+    public static func load(path: String) throws(ConfigError) -> LoadedConfiguration {
+        let text = try readText(path)
+        var config = try ServiceConfigParser.parse(text, file: path)
+        let base = (path as NSString).deletingLastPathComponent
+        if let ca = config.caFile {
+            let resolved = resolve(ca, against: base)
+            guard FileManager.default.isReadableFile(atPath: resolved) else {
+                throw ConfigError(file: path, line: lineOf("ca_file", in: text), key: "trust.ca_file",
+                                  message: "cannot read \(resolved)")
+            }
+            config.caFile = resolved
+        }
+        var files: [String] = []
+        for pattern in config.policies {
+            let matches = expand(resolve(pattern, against: base))
+            if matches.isEmpty {
+                throw ConfigError(file: path, line: lineOf(pattern, in: text), key: "policies",
+                                  message: "no policy file matches \"\(pattern)\"")
+            }
+            files += matches.filter { !files.contains($0) }
+        }
+        let sets = try loadPolicies(files)
+        let names = Set(sets.map(\.name))
+        for t in config.targets {
+            for n in t.policySets ?? [] where !names.contains(n) {
+                throw ConfigError(file: path, line: lineOf(n, in: text), key: "targets.\(t.name).policy_sets",
+                                  message: "no loaded policy set is named \"\(n)\" (loaded: \(names.sorted().joined(separator: ", ")))")
+            }
+        }
+        return LoadedConfiguration(config: config, policySets: sets, path: path)
+    }
+
+    /// Loads policy files; set names must be unique across them.
+    public static func loadPolicies(_ files: [String]) throws(ConfigError) -> [PolicySet] {
+        var sets: [PolicySet] = []
+        for file in files {
+            let set = try PolicyParser.parse(try readText(file), file: file)
+            if let other = sets.first(where: { $0.name == set.name }) {
+                throw ConfigError(file: file, line: lineOf("name:", in: try readText(file)), key: "name",
+                                  message: "policy set name \"\(set.name)\" is already used by \(other.file ?? "another file")")
+            }
+            sets.append(set)
+        }
+        return sets
+    }
+
+    /// Reads a UTF-8 text file, with an error naming it.
+    public static func readText(_ path: String) throws(ConfigError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let why = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
+            throw ConfigError(file: path, line: nil, key: nil, message: why)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: path, line: nil, key: nil, message: "not UTF-8 text")
+        }
+        return text
+    }
+
+    static func resolve(_ p: String, against base: String) -> String {
+        p.hasPrefix("/") || base.isEmpty ? p : (base as NSString).appendingPathComponent(p)
+    }
+
+    /// Glob expansion (sorted); a pattern without wildcards is returned as is when the file exists.
+    static func expand(_ pattern: String) -> [String] {
+        var g = glob_t()
+        defer { globfree(&g) }
+        guard glob(pattern, 0, nil, &g) == 0 else { return [] }
+        return (0..<Int(g.gl_pathc)).compactMap { g.gl_pathv[$0].map { String(cString: $0) } }.sorted()
+    }
+
+    static func lineOf(_ needle: String, in text: String) -> Int? {
+        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where line.contains(needle) { return i + 1 }
+        return nil
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+import PinGuardCore
+import PinGuardService
+
+/// `pinguard check-config`: validate a config and every policy it loads.
+struct CheckConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-config",
+        abstract: "Validate a config file and every policy file it loads; exit 2 on the first error.")
+
+    @Argument(help: "The pinguard.yml to check.")
+    var file: String
+
+    func run() throws {
+        do {
+            let loaded = try ConfigurationLoader.load(path: file)
+            print("\(file): ok: \(loaded.config.targets.count) targets, \(loaded.policySets.count) policy sets (\(loaded.policySets.map(\.name).joined(separator: ", ")))")
+        } catch {
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
+    }
+}

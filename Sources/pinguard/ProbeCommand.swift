@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import PinGuardCore
+import PinGuardProbe
+import PinGuardService
+
+/// `pinguard probe`: one probe, evaluated against the given policy files.
+struct ProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Probe one TLS endpoint and show what each pinned client would decide.",
+        discussion: """
+        Exit status: 0 when every client accepts (without --policy: when the chain is trusted), \
+        1 when any rejects or the probe fails, 2 on a configuration error. Days to pin breakage is \
+        conservative for spki pins: a renewal that keeps the key keeps matching.
+        """)
+
+    @Argument(help: "HOST[:PORT] to probe; HOST is the server name (SNI, hostname check, patterns).")
+    var target: String
+
+    @Option(help: "Address to dial instead of resolving HOST.")
+    var connect: String?
+
+    @Option(name: .customLong("policy"), help: "Policy file (repeatable); the target is evaluated against each.")
+    var policies: [String] = []
+
+    @Option(help: "Environment of the policies to apply.")
+    var environment = "prod"
+
+    @Option(name: .customLong("ca-file"), help: "CA bundle to trust instead of the system store.")
+    var caFile: String?
+
+    @Option(help: "Deadline for resolve + connect + handshake.")
+    var timeout = "10s"
+
+    @Flag(help: "Print the SPEC JSON object instead of a table.")
+    var json = false
+
+    func run() throws {
+        let (host, port) = try splitHostPort(target)
+        let seconds = try parseDuration(timeout, option: "--timeout")
+        let sets: [PolicySet]
+        do { sets = try ConfigurationLoader.loadPolicies(policies) } catch {
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
+        let prober: TLSProber
+        do { prober = try TLSProber(caFile: caFile) } catch {
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
+        let facts = prober.probe(ProbeRequest(host: host, port: port, connect: connect, timeout: seconds))
+        let evaluations = TargetEvaluation.evaluate(facts, environment: environment,
+                                                    namedSets: sets.isEmpty ? nil : sets.map(\.name),
+                                                    sets: sets, now: Date())
+        let report = ProbeReport(target: "\(facts.host):\(port)", facts: facts, evaluations: evaluations)
+        print(json ? report.json() : report.text(), terminator: json ? "\n" : "")
+        if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
+    }
+}
