@@ -31,9 +31,10 @@ let package = Package(
             "PinGuardCore", "PinGuardProbe", "PinGuardService",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .target(name: "PinGuardTestSupport", path: "Tests/PinGuardTestSupport"),
         .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore"]),
-        .testTarget(name: "PinGuardProbeTests", dependencies: ["PinGuardProbe", "PinGuardCore"]),
-        .testTarget(name: "PinGuardServiceTests", dependencies: ["PinGuardService", "PinGuardCore", "PinGuardProbe"]),
+        .testTarget(name: "PinGuardProbeTests", dependencies: ["PinGuardProbe", "PinGuardCore", "PinGuardTestSupport"]),
+        .testTarget(name: "PinGuardServiceTests", dependencies: ["PinGuardService", "PinGuardCore", "PinGuardProbe", "PinGuardTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
