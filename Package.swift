@@ -32,7 +32,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "PinGuardTestSupport", path: "Tests/PinGuardTestSupport"),
-        .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore"]),
+        .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PinGuardProbeTests", dependencies: ["PinGuardProbe", "PinGuardCore", "PinGuardTestSupport"]),
         .testTarget(name: "PinGuardServiceTests", dependencies: ["PinGuardService", "PinGuardCore", "PinGuardProbe", "PinGuardTestSupport"]),
     ],
