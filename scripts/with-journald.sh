@@ -10,15 +10,21 @@
 # writes with sd_journal_sendv / sd_journal_print / systemd-cat / logger --journald lands in
 # that journald, and every `journalctl` the command runs reads only that journald's files.
 # Nothing reaches the host's journal, and the host's journal is not visible. COMMAND gets
-# JOURNAL_PRIVATE=1. The exit status is COMMAND's; 125 when the wrapper itself fails.
+# JOURNAL_PRIVATE=1 and WITH_JOURNALD_PID (journald's PID: `kill $WITH_JOURNALD_PID` makes
+# journald die under the command, leaving a stale socket). The exit status is COMMAND's;
+# 125 when the wrapper itself fails.
 #
 # --catalog FILE   install a message catalog (e.g. contrib/journald/pinguard.catalog) in the
 #                  namespace, next to the system's catalogs, so `journalctl -x` explains
 #                  entries. The host's catalog database is not touched.
-# --no-journal     no journald at all: an empty tmpfs hides /run/systemd/journal, so
-#                  sd_journal_sendv fails (ENOENT on the socket) exactly as on a host without
-#                  journald. COMMAND gets JOURNAL_PRIVATE=none. This is how to test
-#                  "no journal socket: keep running, count the failure, log to stderr".
+# --no-journal     no journald at all: an empty tmpfs hides /run/systemd/journal, exactly
+#                  as on a host without journald. COMMAND gets JOURNAL_PRIVATE=none. This is
+#                  how to test "no journal socket: keep running, count the failure, log to
+#                  stderr". Beware: sd_journal_sendv returns 0 when the socket does not
+#                  exist (libsystemd drops the entry silently on ENOENT, by design), so a
+#                  writer that wants to count the failure must check for the socket itself
+#                  (stat /run/systemd/journal/socket, S_ISSOCK). With a stale socket (journald
+#                  killed via WITH_JOURNALD_PID) sd_journal_sendv returns -ECONNREFUSED.
 #                  By hand, the same is:
 #                    unshare --mount --propagation private sh -c \
 #                      'mount -t tmpfs tmpfs /run/systemd/journal && exec COMMAND'
@@ -43,7 +49,8 @@
 #   kernel and audit messages; ForwardTo*=no, or an emergency-level test entry would be
 #   written on every terminal (ForwardToWall defaults to yes); rate limiting off, so a test
 #   that writes many events does not lose any.
-# - journald logs about itself to /dev/kmsg by default, i.e. into the host's kernel log.
+# - journald logs about itself to /dev/kmsg when its stderr is not a terminal (its main()),
+#   i.e. into the host's kernel log.
 #   SYSTEMD_LOG_TARGET=console sends that to its stderr, kept in a file and printed if
 #   journald fails to start.
 # - Writing is asynchronous: sd_journal_sendv returns once the datagram is queued. To read
@@ -169,7 +176,8 @@ inner_journald() {
     fi
 
     local rc=0
-    env -u NOTIFY_SOCKET -u JOURNAL_STREAM -u WITH_JOURNALD_INNER JOURNAL_PRIVATE=1 "$@" || rc=$?
+    env -u NOTIFY_SOCKET -u JOURNAL_STREAM -u WITH_JOURNALD_INNER \
+        JOURNAL_PRIVATE=1 WITH_JOURNALD_PID="$jpid" "$@" || rc=$?
 
     kill -TERM "$jpid" 2>/dev/null || true
     wait "$jpid" 2>/dev/null || true
