@@ -298,6 +298,21 @@ else
     echo "SKIP  comparison with SPEC §5: shared/SPEC.md not found next to the repository"
 fi
 
+# The Alertmanager example in the docs, where amtool happens to be installed
+# (Debian prometheus-alertmanager); not installed here, it is not needed for the rules.
+if command -v amtool >/dev/null 2>&1; then
+    python3 - "$DOCS" "$tmp/alertmanager.yml" <<'EOF'
+import re, sys
+docs, out = sys.argv[1:]
+m = re.search(r"(?ms)^## Alertmanager routing.*?^```yaml\n(.*?)^```", open(docs).read())
+open(out, "w").write(m.group(1) if m else "")
+EOF
+    check "amtool check-config on the Alertmanager example in $DOCS" \
+        amtool check-config "$tmp/alertmanager.yml"
+else
+    echo "SKIP  Alertmanager example in $DOCS: amtool not installed"
+fi
+
 echo
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
