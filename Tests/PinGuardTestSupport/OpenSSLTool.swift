@@ -1,0 +1,33 @@
+import Foundation
+
+/// The `openssl` command line, as the reference the probe's hashes must agree with (SPEC §2).
+public enum OpenSSLTool {
+    /// Path of the `openssl` executable.
+    public static let path: String = CommandRunner.which("openssl") ?? "/usr/bin/openssl"
+
+    /// SPKI pin of the first certificate in a PEM file, by the SPEC's reference pipeline:
+    /// `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64`.
+    public static func spkiSHA256(certificate pemPath: String) throws -> String {
+        try pipeline("\(path) x509 -in \(CommandRunner.quote(pemPath)) -pubkey -noout | \(path) pkey -pubin -outform der"
+                     + " | \(path) dgst -sha256 -binary | base64")
+    }
+
+    /// Certificate pin of the first certificate in a PEM file:
+    /// `openssl x509 -outform der | openssl dgst -sha256 -binary | base64`.
+    public static func certSHA256(certificate pemPath: String) throws -> String {
+        try pipeline("\(path) x509 -in \(CommandRunner.quote(pemPath)) -outform der | \(path) dgst -sha256 -binary | base64")
+    }
+
+    /// SPKI pin of a private key's public half (a key no certificate is served with yet: a backup pin).
+    public static func spkiSHA256(privateKey keyPath: String) throws -> String {
+        try pipeline("\(path) pkey -in \(CommandRunner.quote(keyPath)) -pubout -outform der | \(path) dgst -sha256 -binary | base64")
+    }
+
+    /// Runs a pipeline under `sh -o pipefail`-like checks and returns its trimmed stdout.
+    static func pipeline(_ commandLine: String) throws -> String {
+        let r = try CommandRunner.run("/bin/bash", ["-o", "pipefail", "-c", commandLine])
+        let out = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard r.status == 0, out.count == 44 else { throw HarnessError("\(commandLine): \(r)") }
+        return out
+    }
+}
