@@ -22,9 +22,11 @@ let package = Package(
         .target(name: "PinGuardService", dependencies: [
             "PinGuardCore", "PinGuardProbe", "CSystemd",
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "pinguard", dependencies: [

@@ -67,8 +67,11 @@ enum Dialer {
         while true {
             let ms = deadline.remainingMilliseconds
             if ms == 0 { throw ProbeError("\(phase): timeout after \(PromDuration.format(deadline.seconds))") }
+            if deadline.cancelled() { throw ProbeError("\(phase): cancelled") }
             var p = pollfd(fd: fd, events: events, revents: 0)
-            let r = poll(&p, 1, ms)
+            // Short slices so that a cancelled probe (shutdown) ends promptly.
+            let r = poll(&p, 1, min(ms, 100))
+            if r == 0 { continue }
             if r > 0 { return }
             if r < 0 && errno != EINTR { throw ProbeError("\(phase): poll: \(String(cString: strerror(errno)))") }
         }

@@ -61,9 +61,11 @@ public final class TLSProber: @unchecked Sendable {
 
     /// Probes one endpoint. Blocking: call it from a thread that may block. Never throws: a failure is a
     /// `ProbeFacts` with `error` set and whatever was learned before it.
-    public func probe(_ request: ProbeRequest) -> ProbeFacts {
+    ///
+    /// - Parameter cancelled: polled while waiting on the network; returning true ends the probe early.
+    public func probe(_ request: ProbeRequest, cancelled: @escaping @Sendable () -> Bool = { false }) -> ProbeFacts {
         let start = Date()
-        let deadline = Deadline(seconds: request.timeout)
+        let deadline = Deadline(seconds: request.timeout, cancelled: cancelled)
         var facts = ProbeFacts(host: HostPattern.normalize(request.host), port: request.port, finishedAt: start)
         do throws(ProbeError) {
             let (fd, address) = try Dialer.connect(host: request.connect ?? request.host, port: request.port,
@@ -143,9 +145,11 @@ public final class TLSProber: @unchecked Sendable {
 struct Deadline {
     let end: DispatchTime
     let seconds: Double
+    let cancelled: @Sendable () -> Bool
 
-    init(seconds: Double) {
+    init(seconds: Double, cancelled: @escaping @Sendable () -> Bool = { false }) {
         self.seconds = seconds
+        self.cancelled = cancelled
         end = DispatchTime.now() + .nanoseconds(Int(seconds * 1e9))
     }
 

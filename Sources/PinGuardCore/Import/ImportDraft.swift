@@ -1,0 +1,106 @@
+import Foundation
+
+/// A rule on its way out of an importer: the pattern rule plus comment lines naming its source.
+struct ImportedRule {
+    /// The pattern.
+    var pattern: HostPattern
+    /// The policy.
+    var policy: HostPolicy
+    /// Source line of the rule.
+    var line: Int?
+    /// Comment lines written before the rule in the YAML (`file:line key`, notes).
+    var origin: [String]
+}
+
+/// Collects rules and findings while an importer walks its input, then builds the result.
+struct ImportDraft {
+    /// Source file, as given by the caller.
+    let file: String
+    /// The format being imported.
+    let format: PolicyImportFormat
+    /// Rules in output order.
+    var rules: [ImportedRule] = []
+    /// Findings in source order.
+    var findings: [ImportFinding] = []
+    /// App version, when the source names one (Info.plist `CFBundleShortVersionString`).
+    var version: String?
+
+    init(file: String, format: PolicyImportFormat) {
+        self.file = file
+        self.format = format
+    }
+
+    /// Records a finding.
+    mutating func note(_ severity: FindingSeverity, line: Int?, keyPath: String? = nil, _ message: String) {
+        findings.append(ImportFinding(file: file, line: line, keyPath: keyPath, message: message, severity: severity))
+    }
+
+    /// `file:line` or `file` for comments.
+    func position(_ line: Int?) -> String {
+        line.map { "\(file):\($0)" } ?? file
+    }
+
+    /// Parses a host pattern, recording an error finding when it is not one.
+    mutating func pattern(_ text: String, line: Int?, keyPath: String? = nil) -> HostPattern? {
+        do {
+            return try HostPattern.parse(text)
+        } catch {
+            note(.error, line: line, keyPath: keyPath, "\(error.message); rule not imported")
+            return nil
+        }
+    }
+
+    /// Adds a rule; a pattern that is already defined is refused with an error finding.
+    @discardableResult
+    mutating func add(_ rule: ImportedRule, keyPath: String? = nil) -> Bool {
+        if let first = rules.first(where: { $0.pattern == rule.pattern }) {
+            let at = first.line.map { " on line \($0)" } ?? ""
+            note(.error, line: rule.line, keyPath: keyPath,
+                 "pattern \"\(rule.pattern)\" is already defined\(at); this definition is not imported")
+            return false
+        }
+        rules.append(rule)
+        return true
+    }
+
+    /// Appends `pin` unless an equal pin is already present (the formats treat pins as a set).
+    mutating func append(_ pin: Pin, to pins: inout [Pin], keyPath: String? = nil) {
+        if pins.contains(pin) {
+            note(.info, line: pin.line, keyPath: keyPath, "duplicate pin \(pin.hash) listed once")
+            return
+        }
+        pins.append(pin)
+    }
+
+    /// Builds the policy set and its YAML; throws when no rule could be imported.
+    func finish(name: String, environment: String) throws(ImportError) -> ImportResult {
+        guard !rules.isEmpty else {
+            throw ImportError(file: file, line: nil,
+                              message: "nothing to import: no usable \(format.rawValue) pin configuration found",
+                              findings: findings)
+        }
+        let env = PolicyEnvironment(rules: rules.map { PatternRule(pattern: $0.pattern, policy: $0.policy, line: $0.line) })
+        let set = PolicySet(name: name, version: version, environments: [environment: env], file: file)
+        var header = ["Imported by `pinguard import --format \(format.rawValue)` from \(file).",
+                      "Each rule's comment names its source. Review the findings before relying on this file."]
+        if !findings.isEmpty {
+            header.append("Findings:")
+            header += findings.map { "  \($0.description)" }
+        }
+        let yaml = PolicyYAMLWriter.write(name: name, version: version, environment: environment,
+                                          rules: rules, header: header)
+        // The YAML is the product; refuse to hand out one that does not mean what the model says.
+        let reparsed: PolicySet
+        do {
+            reparsed = try PolicyParser.parse(yaml, file: file)
+        } catch {
+            throw ImportError(file: file, line: nil, message: "internal error: emitted YAML does not parse: \(error)",
+                              findings: findings)
+        }
+        guard reparsed.strippingSourcePositions() == set.strippingSourcePositions() else {
+            throw ImportError(file: file, line: nil, message: "internal error: emitted YAML does not round-trip",
+                              findings: findings)
+        }
+        return ImportResult(policySet: set, yaml: yaml, findings: findings)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Everything /metrics reports, gathered at scrape time from the latest results (SPEC §5).
+public struct MetricsSnapshot: Sendable {
+    /// Latest result per configured target.
+    public var results: [TargetResult] = []
+    /// Lint findings of the loaded policies: (policy set, severity) → count.
+    public var lintFindings: [LintCount] = []
+    /// pinguard version.
+    public var version: String = ""
+    /// OpenSSL version string.
+    public var openSSLVersion: String = ""
+    /// Whether the last (re)load succeeded.
+    public var lastReloadSuccessful: Bool = true
+    /// When the configuration was last loaded successfully.
+    public var lastReloadSuccess: Date?
+    /// Configured targets.
+    public var targets: Int = 0
+    /// Probes run since start.
+    public var probesTotal: UInt64 = 0
+    /// Probes that retrieved no chain since start.
+    public var probeFailuresTotal: UInt64 = 0
+    /// Journal writes that failed since start.
+    public var journalFailuresTotal: UInt64 = 0
+    /// Duration of the last complete round.
+    public var roundDuration: Double?
+    /// When the last round finished.
+    public var roundTimestamp: Date?
+
+    /// Creates an empty snapshot.
+    public init() {}
+}
+
+/// Number of lint findings of one severity in one policy set.
+public struct LintCount: Sendable, Equatable {
+    /// Policy set name.
+    public var policySet: String
+    /// `error`, `warning` or `info`.
+    public var severity: String
+    /// How many.
+    public var count: Int
+
+    /// Creates a count.
+    public init(policySet: String, severity: String, count: Int) {
+        self.policySet = policySet
+        self.severity = severity
+        self.count = count
+    }
+}

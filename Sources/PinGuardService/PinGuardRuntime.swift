@@ -1,0 +1,253 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOPosix
+import PinGuardCore
+import PinGuardProbe
+
+/// The running service's state and behaviour: configuration, latest results, rounds, reloads.
+///
+/// Shared by the scheduler, the HTTP endpoint and the signal handler; every mutable part sits behind one lock.
+public final class PinGuardRuntime: Sendable {
+    struct State {
+        var loaded: LoadedConfiguration
+        var prober: TLSProber
+        var results: [String: TargetResult] = [:]
+        var detector: EventDetector
+        var lint: [LintCount] = []
+        var probesTotal: UInt64 = 0
+        var probeFailuresTotal: UInt64 = 0
+        var roundDuration: Double?
+        var roundTimestamp: Date?
+        var ready = false
+        var lastReloadOK = true
+        var lastReloadSuccess: Date
+        var wakeRequested = false
+        var generation = 0
+    }
+
+    private let state: NIOLockedValueBox<State>
+    private let pool: NIOThreadPool
+    /// Journal events go here.
+    public let journal: JournalSink
+    /// systemd notifications go here.
+    public let notifier: SystemdNotifier
+    /// Computes lint findings of loaded policy sets (set by the executable; empty by default).
+    public let linter: @Sendable ([PolicySet], Date) -> [(count: LintCount, entries: [JournalEntry])]
+
+    /// Creates a runtime from a loaded configuration; throws when the trust store cannot be loaded.
+    public init(loaded: LoadedConfiguration, journal: JournalSink, notifier: SystemdNotifier = SystemdNotifier(),
+                linter: @escaping @Sendable ([PolicySet], Date) -> [(count: LintCount, entries: [JournalEntry])] = { _, _ in [] })
+        throws(ProbeError) {
+        let prober = try TLSProber(caFile: loaded.config.caFile)
+        state = NIOLockedValueBox(State(loaded: loaded, prober: prober,
+                                        detector: EventDetector(warningDays: loaded.config.expiryWarningDays),
+                                        lastReloadSuccess: Date()))
+        pool = NIOThreadPool(numberOfThreads: min(max(loaded.config.concurrency, 1), 256))
+        pool.start()
+        self.journal = journal
+        self.notifier = notifier
+        self.linter = linter
+        announceLoad(loaded)
+    }
+
+    /// Stops the probe threads.
+    public func shutdown() async {
+        try? await pool.shutdownGracefully()
+    }
+
+    /// The configuration in force.
+    public var configuration: LoadedConfiguration { state.withLockedValue { $0.loaded } }
+
+    /// Whether the first round has completed.
+    public var isReady: Bool { state.withLockedValue { $0.ready } }
+
+    /// Latest results, in target order.
+    public var results: [TargetResult] {
+        state.withLockedValue { s in s.loaded.config.targets.compactMap { s.results[$0.name] } }
+    }
+
+    /// What /metrics renders.
+    public func snapshot() -> MetricsSnapshot {
+        state.withLockedValue { s in
+            var m = MetricsSnapshot()
+            m.results = s.loaded.config.targets.compactMap { s.results[$0.name] }
+            m.lintFindings = s.lint
+            m.version = PinGuardVersion.current
+            m.openSSLVersion = TLSProber.openSSLVersion
+            m.lastReloadSuccessful = s.lastReloadOK
+            m.lastReloadSuccess = s.lastReloadSuccess
+            m.targets = s.loaded.config.targets.count
+            m.probesTotal = s.probesTotal
+            m.probeFailuresTotal = s.probeFailuresTotal
+            m.journalFailuresTotal = journal.failures
+            m.roundDuration = s.roundDuration
+            m.roundTimestamp = s.roundTimestamp
+            return m
+        }
+    }
+
+    private func announceLoad(_ loaded: LoadedConfiguration) {
+        journal.send(.configLoaded(path: loaded.path, targets: loaded.config.targets.count,
+                                   policySets: loaded.policySets.map(\.name)))
+        let lint = linter(loaded.policySets, Date())
+        state.withLockedValue { $0.lint = lint.map(\.count) }
+        for l in lint { for e in l.entries { journal.send(e) } }
+    }
+
+    /// Reloads the configuration file in force. A bad file leaves the running configuration untouched,
+    /// writes `config_invalid` and returns the error; a good one takes effect at once and wakes the scheduler.
+    public func reload(trigger: String) async -> Result<LoadedConfiguration, ConfigError> {
+        notifier.reloading()
+        defer { notifier.notify("READY=1") }
+        let path = configuration.path
+        let outcome: Result<(LoadedConfiguration, TLSProber), ConfigError>
+        do {
+            outcome = try await pool.runIfActive { () -> Result<(LoadedConfiguration, TLSProber), ConfigError> in
+                let loaded: LoadedConfiguration
+                do { loaded = try ConfigurationLoader.load(path: path) } catch let error as ConfigError {
+                    return .failure(error)
+                } catch {
+                    return .failure(ConfigError(file: path, line: nil, key: nil, message: "\(error)"))
+                }
+                do { return .success((loaded, try TLSProber(caFile: loaded.config.caFile))) } catch {
+                    return .failure(ConfigError(file: path, line: nil, key: "trust.ca_file", message: "\(error)"))
+                }
+            }
+        } catch {
+            outcome = .failure(ConfigError(file: path, line: nil, key: nil, message: "reload not possible: \(error)"))
+        }
+        switch outcome {
+        case .failure(let error):
+            state.withLockedValue { $0.lastReloadOK = false }
+            journal.send(.configInvalid(path: path, error: error.description))
+            StandardError.write("pinguard: reload (\(trigger)) rejected, previous configuration kept: \(error)")
+            return .failure(error)
+        case .success(let (loaded, prober)):
+            state.withLockedValue { s in
+                if loaded.config.listen != s.loaded.config.listen {
+                    StandardError.write("pinguard: listen address changes take effect on restart")
+                }
+                s.loaded = loaded
+                s.prober = prober
+                s.detector.warningDays = Double(loaded.config.expiryWarningDays)
+                let names = Set(loaded.config.targets.map(\.name))
+                s.results = s.results.filter { names.contains($0.key) }
+                s.detector.retain(targets: names)
+                s.lastReloadOK = true
+                s.lastReloadSuccess = Date()
+                s.wakeRequested = true
+                s.generation += 1
+            }
+            announceLoad(loaded)
+            return .success(loaded)
+        }
+    }
+
+    /// Summary of one round.
+    public struct RoundSummary: Sendable {
+        /// Results of this round, in target order.
+        public var results: [TargetResult]
+        /// Seconds the round took.
+        public var duration: Double
+    }
+
+    /// Probes every configured target once, at most `concurrency` at a time.
+    ///
+    /// - Parameter spread: start probes evenly over half the interval (capped at 250 ms apart) instead of
+    ///   in one burst; the first round and `--once` run unspread so results are ready quickly.
+    public func runRound(spread: Bool) async -> RoundSummary {
+        let (config, sets, prober, generation) = state.withLockedValue {
+            ($0.loaded.config, $0.loaded.policySets, $0.prober, $0.generation)
+        }
+        let targets = config.targets
+        let start = Date()
+        let spacing = spread && !targets.isEmpty ? min(config.interval * 0.5 / Double(targets.count), 0.25) : 0
+        let limit = max(config.concurrency, 1)
+        var collected: [String: TargetResult] = [:]
+        var lastStatus = Date.distantPast
+        await withTaskGroup(of: TargetResult?.self) { group in
+            var next = 0
+            func launch() {
+                let target = targets[next]
+                next += 1
+                group.addTask { [pool] in
+                    let request = ProbeRequest(host: target.host, port: target.port, connect: target.connect, timeout: config.timeout)
+                    let cancelled = CancellationFlag()
+                    let facts = await withTaskCancellationHandler {
+                        try? await pool.runIfActive { prober.probe(request, cancelled: { cancelled.isSet }) }
+                    } onCancel: {
+                        cancelled.set()
+                    }
+                    guard let facts else { return nil }
+                    return TargetResult.evaluate(facts, target: target, sets: sets, now: Date())
+                }
+            }
+            while next < min(limit, targets.count) {
+                launch()
+                if spacing > 0 { try? await Task.sleep(nanoseconds: UInt64(spacing * 1e9)) }
+            }
+            for await result in group {
+                if let result {
+                    collected[result.target.name] = result
+                    record(result, generation: generation)
+                }
+                if Task.isCancelled { group.cancelAll(); continue }
+                if Date().timeIntervalSince(lastStatus) > 0.5 {
+                    lastStatus = Date()
+                    notifier.status("round in progress: \(collected.count)/\(targets.count) targets probed")
+                }
+                if next < targets.count {
+                    if spacing > 0 { try? await Task.sleep(nanoseconds: UInt64(spacing * 1e9)) }
+                    launch()
+                }
+            }
+        }
+        let duration = Date().timeIntervalSince(start)
+        let ordered = targets.compactMap { collected[$0.name] }
+        if !Task.isCancelled {
+            state.withLockedValue { s in
+                s.roundDuration = duration
+                s.roundTimestamp = Date()
+                s.ready = true
+            }
+            let rejects = ordered.filter { r in r.evaluations.contains { $0.verdict == .reject } }.count
+            let failed = ordered.filter { !$0.facts.success }.count
+            notifier.status("last round: \(ordered.count) targets, \(rejects) rejected by a client, \(failed) probes failed, \(String(format: "%.2f", duration))s; next in \(PromDuration.format(config.interval))")
+        }
+        return RoundSummary(results: ordered, duration: duration)
+    }
+
+    /// Stores a result (unless the configuration changed meanwhile and dropped the target) and writes its events.
+    private func record(_ result: TargetResult, generation: Int) {
+        let events: [JournalEntry] = state.withLockedValue { s in
+            s.probesTotal += 1
+            if !result.facts.success { s.probeFailuresTotal += 1 }
+            guard s.generation == generation || s.loaded.config.targets.contains(where: { $0.name == result.target.name }) else {
+                return []
+            }
+            s.results[result.target.name] = result
+            return s.detector.observe(result)
+        }
+        for e in events { journal.send(e) }
+    }
+
+    /// Waits until the next round is due or a reload asks for one early.
+    public func waitForNextRound(interval: Double) async {
+        let due = Date().addingTimeInterval(interval)
+        while Date() < due && !Task.isCancelled {
+            let woken = state.withLockedValue { s -> Bool in
+                defer { s.wakeRequested = false }
+                return s.wakeRequested
+            }
+            if woken { return }
+            try? await Task.sleep(nanoseconds: 100_000_000)
+        }
+    }
+}
+
+/// A flag set once from any thread (cancellation of a blocking probe).
+final class CancellationFlag: Sendable {
+    private let box = NIOLockedValueBox(false)
+    var isSet: Bool { box.withLockedValue { $0 } }
+    func set() { box.withLockedValue { $0 = true } }
+}

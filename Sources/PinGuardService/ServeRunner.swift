@@ -1,0 +1,109 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PinGuardCore
+import PinGuardProbe
+import ServiceLifecycle
+
+/// Runs `pinguard serve`: the scheduler, the HTTP endpoint, SIGHUP reloads and the watchdog in one
+/// `ServiceGroup` that stops on SIGTERM/SIGINT.
+public enum ServeRunner {
+    /// Options of `pinguard serve`.
+    public struct Options: Sendable {
+        /// Config path.
+        public var configPath: String
+        /// `--listen` override.
+        public var listen: String?
+        /// `--once`: one round, a summary, exit.
+        public var once: Bool
+        /// Echo journal events on stderr too.
+        public var logEvents: Bool
+        /// Lint hook for loaded policies.
+        public var linter: @Sendable ([PolicySet], Date) -> [(count: LintCount, entries: [JournalEntry])]
+
+        /// Creates options.
+        public init(configPath: String, listen: String?, once: Bool, logEvents: Bool,
+                    linter: @escaping @Sendable ([PolicySet], Date) -> [(count: LintCount, entries: [JournalEntry])]) {
+            self.configPath = configPath
+            self.listen = listen
+            self.once = once
+            self.logEvents = logEvents
+            self.linter = linter
+        }
+    }
+
+    /// Runs the service; returns the process exit status (0, 1, or 2 for a configuration error).
+    public static func run(_ options: Options) async -> Int32 {
+        let loaded: LoadedConfiguration
+        do { loaded = try ConfigurationLoader.load(path: options.configPath) } catch {
+            StandardError.write("pinguard: \(error)")
+            JournalSink(enabled: true).send(.configInvalid(path: options.configPath, error: error.description))
+            return 2
+        }
+        let listenText = options.listen ?? loaded.config.listen
+        guard let address = ListenAddress.parse(listenText) else {
+            StandardError.write("pinguard: --listen \"\(listenText)\" is not a listen address (use \":9477\" or \"127.0.0.1:9477\")")
+            return 2
+        }
+        let journal = JournalSink(enabled: loaded.config.journalEnabled, echo: options.logEvents)
+        let notifier = SystemdNotifier()
+        let runtime: PinGuardRuntime
+        do { runtime = try PinGuardRuntime(loaded: loaded, journal: journal, notifier: notifier, linter: options.linter) } catch {
+            StandardError.write("pinguard: \(error)")
+            return 2
+        }
+        if options.once {
+            let round = await runtime.runRound(spread: false)
+            print(OnceSummary.render(round.results, duration: round.duration), terminator: "")
+            await runtime.shutdown()
+            return round.results.allSatisfy(\.allAccept) && round.results.count == loaded.config.targets.count ? 0 : 1
+        }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        var logger = Logger(label: "pinguard")
+        logger.logLevel = .warning
+        let server = MetricsServer(runtime: runtime, address: address, group: group) { bound in
+            let port = bound.port ?? address.port
+            let shown = address.host.map { $0.contains(":") ? "[\($0)]:\(port)" : "\($0):\(port)" } ?? ":\(port)"
+            StandardError.write("pinguard: serving /metrics on \(shown), \(loaded.config.targets.count) targets every \(PromDuration.format(loaded.config.interval))")
+            notifier.ready(status: "serving on \(shown); first round running")
+        }
+        let services: [any Service] = [server, ProbeScheduler(runtime: runtime), ReloadOnHangup(runtime: runtime),
+                                       WatchdogPinger(notifier: notifier)]
+        let serviceGroup = ServiceGroup(configuration: .init(
+            services: services.map { .init(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        var status: Int32 = 0
+        do { try await serviceGroup.run() } catch {
+            StandardError.write("pinguard: \(error)")
+            status = 1
+        }
+        notifier.stopping()
+        await runtime.shutdown()
+        try? await group.shutdownGracefully()
+        return status
+    }
+}
+
+/// The stdout summary of `serve --once`.
+public enum OnceSummary {
+    /// One line per target and policy set, then a totals line.
+    public static func render(_ results: [TargetResult], duration: Double) -> String {
+        var rows: [[String]] = []
+        for r in results {
+            let probe = r.facts.success ? (r.facts.trusted ? "ok, trusted" : "ok, UNTRUSTED: \(r.facts.trustError ?? "")") : "FAILED: \(r.facts.error ?? "")"
+            if r.evaluations.isEmpty {
+                rows.append([r.target.name, probe, "-", "-", "policy_missing (no set covers the host)", "-"])
+            }
+            for e in r.evaluations {
+                rows.append([r.target.name, probe, e.policySet + "/" + e.environment, e.verdict.rawValue.uppercased(), e.reason.rawValue,
+                             e.daysToPinBreakage.map { String(format: "%.1f", $0) } ?? "-"])
+            }
+        }
+        let rejects = results.filter { r in r.evaluations.contains { $0.verdict == .reject } }.count
+        let failed = results.filter { !$0.facts.success }.count
+        return TextTable.render(header: ["target", "probe", "policy_set", "verdict", "reason", "days_to_pin_breakage"], rows: rows)
+            + "\(results.count) targets in \(String(format: "%.2f", duration))s: \(rejects) rejected by a client, \(failed) probes failed\n"
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import PinGuardCore
+import ServiceLifecycle
+import UnixSignals
+
+/// Runs a probe round per interval until shutdown; a reload wakes it early.
+public struct ProbeScheduler: Service {
+    let runtime: PinGuardRuntime
+
+    /// Creates the scheduler.
+    public init(runtime: PinGuardRuntime) { self.runtime = runtime }
+
+    /// Loops rounds; in-flight probes are cancelled on graceful shutdown.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            var first = true
+            while !Task.isCancelled {
+                _ = await runtime.runRound(spread: !first)
+                first = false
+                await runtime.waitForNextRound(interval: runtime.configuration.config.interval)
+            }
+        }
+    }
+}
+
+/// Reloads the configuration on SIGHUP.
+public struct ReloadOnHangup: Service {
+    let runtime: PinGuardRuntime
+
+    /// Creates the signal handler service.
+    public init(runtime: PinGuardRuntime) { self.runtime = runtime }
+
+    /// Handles SIGHUP until shutdown.
+    public func run() async throws {
+        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
+            _ = await runtime.reload(trigger: "SIGHUP")
+        }
+    }
+}
+
+/// Pings the systemd watchdog at half its interval, from its own timer (rounds can be longer).
+public struct WatchdogPinger: Service {
+    let notifier: SystemdNotifier
+
+    /// Creates the pinger.
+    public init(notifier: SystemdNotifier) { self.notifier = notifier }
+
+    /// Pings until shutdown; returns at once when no watchdog is configured.
+    public func run() async throws {
+        guard let interval = notifier.watchdogInterval else {
+            try? await gracefulShutdown()
+            return
+        }
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                notifier.watchdog()
+                try await Task.sleep(nanoseconds: UInt64(interval / 2 * 1e9))
+            }
+        }
+    }
+}
