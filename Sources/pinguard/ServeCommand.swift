@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import PinGuardCore
 import PinGuardService
@@ -28,11 +31,27 @@ struct ServeCommand: AsyncParsableCommand {
     var logEvents = false
 
     func run() async throws {
-        guard let config else {
-            throw ValidationError("give --config FILE (the demo is `scripts/demo.sh`)")
+        var path = config
+        var demo: DemoEnvironment?
+        if path == nil {
+            let folder = NSTemporaryDirectory() + "pinguard-demo-\(getpid())"
+            do { demo = try DemoEnvironment(directory: folder, listen: listen ?? ":9477") } catch {
+                printError("pinguard: demo: \(error)")
+                throw Exit.configuration
+            }
+            path = demo?.configPath
+            let port = ListenAddress.parse(listen ?? ":9477")?.port ?? 9477
+            printError("""
+            pinguard: no --config given: running the built-in demo (4 loopback TLS endpoints, 2 pinned apps).
+              config and policies: \(folder)  (edit them, then `kill -HUP \(getpid())` or `curl -X POST localhost:\(port)/-/reload`)
+              metrics:             curl -s http://127.0.0.1:\(port)/metrics | grep -E 'pinguard_policy_(accept|decision_info)'
+              journal events:      journalctl -t pinguard -o verbose   (or: journalctl PINGUARD_EVENT=pin_mismatch)
+              stop:                Ctrl-C
+            """)
         }
-        let status = await ServeRunner.run(.init(configPath: config, listen: listen, once: once, logEvents: logEvents,
+        let status = await ServeRunner.run(.init(configPath: path!, listen: listen, once: once, logEvents: logEvents || demo != nil,
                                                  linter: LintHook.findings))
+        demo?.stop()
         if status != 0 { throw ExitCode(status) }
     }
 }

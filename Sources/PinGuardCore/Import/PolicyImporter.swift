@@ -1,0 +1,32 @@
+import Foundation
+
+/// Reads the pin configurations apps ship and turns them into pinguard policy sets (`pinguard import`).
+public enum PolicyImporter {
+    /// Imports one file.
+    ///
+    /// - Parameters:
+    ///   - format: what the file is.
+    ///   - contents: the file's bytes (binary plists are bytes, not text).
+    ///   - file: the file's name, used in findings, errors and the YAML comments.
+    ///   - name: the policy set name (SPEC §2 `name`); for `hpkp`, also the host of headers that have none.
+    ///   - environment: the environment the imported rules are put under.
+    /// - Returns: the policy set, its YAML, and every finding; content the model cannot express (sha1 pins,
+    ///   other digests, malformed hashes, missing keys) is reported as a finding, never dropped silently.
+    /// - Throws: `ImportError` when the input is unparseable or nothing usable is in it.
+    public static func importPolicy(format: PolicyImportFormat, contents: [UInt8], file: String, name: String,
+                                    environment: String) throws(ImportError) -> ImportResult {
+        for (what, value) in [("policy set name", name), ("environment", environment)]
+        where value.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ImportError(file: file, line: nil, message: "the \(what) must not be empty")
+        }
+        var draft = ImportDraft(file: file, format: format)
+        switch format {
+        case .trustkit: try TrustKitImporter.run(contents, into: &draft)
+        case .nspinneddomains: try NSPinnedDomainsImporter.run(contents, into: &draft)
+        case .androidNSC: try AndroidNSCImporter.run(contents, into: &draft)
+        case .okhttp: try OkHttpImporter.run(contents, into: &draft)
+        case .hpkp: try HPKPImporter.run(contents, name: name, into: &draft)
+        }
+        return try draft.finish(name: name, environment: environment)
+    }
+}
