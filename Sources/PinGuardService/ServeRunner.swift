@@ -65,7 +65,7 @@ public enum ServeRunner {
         let server = MetricsServer(runtime: runtime, address: address, group: group) { bound in
             let port = bound.port ?? address.port
             let shown = address.host.map { $0.contains(":") ? "[\($0)]:\(port)" : "\($0):\(port)" } ?? ":\(port)"
-            StandardError.write("pinguard: serving /metrics on \(shown), \(loaded.config.targets.count) targets every \(PromDuration.format(loaded.config.interval))")
+            StandardError.write("pinguard: serving /metrics on \(shown), \(loaded.config.targets.count) targets every \(PromDuration.format(loaded.config.interval)), pid \(getpid())")
             notifier.ready(status: "serving on \(shown); first round running")
         }
         let services: [any Service] = [server, ProbeScheduler(runtime: runtime), ReloadOnHangup(runtime: runtime),
