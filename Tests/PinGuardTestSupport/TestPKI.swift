@@ -83,7 +83,8 @@ public struct TestPKI: Sendable {
         let tmp = out + ".\(UUID().uuidString.prefix(6))"
         let r = try CommandRunner.run(OpenSSLTool.path, ["x509", "-in", pemPath, "-outform", "DER", "-out", tmp])
         guard r.status == 0 else { throw HarnessError("openssl x509 -outform DER \(pemPath): \(r)") }
-        _ = try? FileManager.default.replaceItemAt(URL(fileURLWithPath: out), withItemAt: URL(fileURLWithPath: tmp))
+        // Another thread may have written it meanwhile: the first rename wins, both copies are equal.
+        if (try? FileManager.default.moveItem(atPath: tmp, toPath: out)) == nil { try? FileManager.default.removeItem(atPath: tmp) }
         return out
     }
 
