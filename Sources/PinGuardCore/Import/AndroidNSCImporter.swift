@@ -19,6 +19,7 @@ enum AndroidNSCImporter {
     struct PinSetInfo {
         var pins: [Pin]
         var expires: Date?
+        var expiration: String?
         var line: Int
     }
 
@@ -164,10 +165,11 @@ enum AndroidNSCImporter {
     }
 
     static func parsePinSet(_ e: XMLElementNode, draft: inout ImportDraft) -> PinSetInfo {
-        var info = PinSetInfo(pins: [], expires: nil, line: e.line)
+        var info = PinSetInfo(pins: [], expires: nil, expiration: nil, line: e.line)
         if let exp = e.attributes["expiration"] {
             if let d = ImportSupport.startOfDay(exp) {
                 info.expires = d
+                info.expiration = exp
             } else {
                 draft.note(.error, line: e.line,
                            "expiration \"\(exp)\" is not a yyyy-MM-dd date (Android rejects the file); imported without expires")
@@ -224,7 +226,9 @@ enum AndroidNSCImporter {
             }
         }
         if fallback { origin.append("overridePins on system anchors: a pin mismatch is accepted on system-trusted chains") }
-        if let e = set.expires { origin.append("pin-set expires when \(RFC3339.format(e)) begins") }
+        if let exp = set.expiration, set.expires != nil {
+            origin.append("expiration \(exp): Android stops enforcing these pins when that day begins (device time zone; UTC here)")
+        }
         let policy = HostPolicy(pins: set.pins, failStrategy: .strict, requireSystemTrust: true,
                                 allowSystemTrustFallback: fallback, expires: set.expires)
         draft.add(ImportedRule(pattern: c.pattern, policy: policy, line: c.line, origin: origin))

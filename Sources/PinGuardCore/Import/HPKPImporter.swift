@@ -143,7 +143,7 @@ enum HPKPImporter {
         }
         if header.maxAge > 0 {
             draft.note(.info, line: line,
-                       "max-age=\(header.maxAge) (\(header.maxAge / 86_400) days) is how long a UA remembers the pins; not modelled, the pins are imported without expiry")
+                       "max-age=\(header.maxAge) (\(PromDuration.format(Double(header.maxAge)))) is how long a UA remembers the pins; not modelled, the pins are imported without expiry")
         }
         if header.pins.count < 2 {
             draft.note(.error, line: line,
