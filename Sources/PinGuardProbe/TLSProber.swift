@@ -111,7 +111,7 @@ public final class TLSProber: @unchecked Sendable {
             default:
                 throw ProbeError.openSSL("TLS handshake with \(facts.address ?? host)")
             }
-            try Dialer.wait(fd: fd, events: events, deadline: deadline, phase: "TLS handshake")
+            try Dialer.wait(fd: fd, events: events, deadline: deadline, phase: "TLS handshake with \(facts.address ?? host)")
         }
         facts.tlsVersion = String(cString: SSL_get_version(ssl))
         if let served = SSL_get_peer_cert_chain(ssl) {

@@ -283,6 +283,24 @@ final class CLIProbeEvaluationTests: XCTestCase {
         XCTAssertTrue(e["pin_horizon"] is NSNull)
     }
 
+    func testSilentPeerTimesOutAtTheGivenDeadline() throws {
+        let k = try Keys.shared()
+        let file = try policy("silent", host: "valid", pins: [.spki(k.leaf("valid"))])
+        let peer = try HostilePeer(.silent)
+        defer { peer.stop() }
+        let started = Date()
+        var args = ["probe", "valid.pinguard.test:\(peer.port)", "--connect", "127.0.0.1", "--timeout", "1s", "--json"]
+        args += ["--policy", file]
+        let r = try runPinguard(args: args, timeout: 10)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3)
+        XCTAssertEqual(r.status, 1, "\(r)")
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let p = try XCTUnwrap(json["probe"] as? [String: Any])
+        XCTAssertEqual(p["error"] as? String, "TLS handshake with 127.0.0.1:\(peer.port): timeout after 1s")
+        XCTAssertEqual(number(p["duration_seconds"]) ?? 0, 1, accuracy: 0.5)
+        assertDecision(try evaluation(json, "silent"), "none", "probe_failed")
+    }
+
     // MARK: exit statuses
 
     func testWithoutPoliciesTheExitStatusFollowsTrust() throws {
