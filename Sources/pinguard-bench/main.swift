@@ -1,0 +1,70 @@
+// pinguard-bench: measures /metrics rendering and memory for synthetic results (no network).
+// Usage: pinguard-bench [TARGETS] [POLICY_SETS] [REPEATS]
+import Foundation
+import PinGuardCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Peak resident set size of this process in MiB (getrusage maxrss is KiB on Linux).
+func peakRSSMiB() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+func hash(_ i: Int, _ salt: UInt8) -> String {
+    var bytes = [UInt8](repeating: salt, count: 32)
+    withUnsafeBytes(of: UInt64(i).littleEndian) { for (k, b) in $0.enumerated() { bytes[k] = b } }
+    return Base64.encode(bytes)
+}
+
+let args = CommandLine.arguments
+let targets = args.count > 1 ? Int(args[1]) ?? 10_000 : 10_000
+let setCount = args.count > 2 ? Int(args[2]) ?? 2 : 2
+let repeats = args.count > 3 ? Int(args[3]) ?? 20 : 20
+let now = Date()
+let rssBefore = peakRSSMiB()
+
+let root = ChainCertificate(depth: 2, subject: "CN=Bench Root,O=pinguard bench", issuer: "CN=Bench Root,O=pinguard bench", serial: "01",
+                            notBefore: now.addingTimeInterval(-86_400 * 365), notAfter: now.addingTimeInterval(86_400 * 3650),
+                            spkiSHA256: hash(0, 3), certSHA256: hash(0, 4), keyType: "EC-256", isCA: true, selfIssued: true, source: .store)
+let intermediate = ChainCertificate(depth: 1, subject: "CN=Bench Intermediate,O=pinguard bench", issuer: root.subject, serial: "02",
+                                    notBefore: now.addingTimeInterval(-86_400 * 30), notAfter: now.addingTimeInterval(86_400 * 1825),
+                                    spkiSHA256: hash(0, 5), certSHA256: hash(0, 6), keyType: "EC-256", isCA: true, source: .served)
+var sets: [PolicySet] = []
+for s in 0..<setCount {
+    let policy = HostPolicy(pins: [Pin(type: .ca, hash: intermediate.spkiSHA256), Pin(type: .spki, hash: hash(s, 9), role: .backup)])
+    sets.append(PolicySet(name: "app-\(s)", environments: ["prod": PolicyEnvironment(rules: [
+        PatternRule(pattern: .anyDepth("bench.pinguard.test"), policy: policy)])]))
+}
+var snapshot = MetricsSnapshot()
+snapshot.version = "bench"
+snapshot.openSSLVersion = "bench"
+snapshot.targets = targets
+let evalStart = Date()
+for i in 0..<targets {
+    let host = "t\(i).bench.pinguard.test"
+    let leaf = ChainCertificate(depth: 0, subject: "CN=\(host)", issuer: intermediate.subject, serial: String(i, radix: 16),
+                                notBefore: now.addingTimeInterval(-86_400), notAfter: now.addingTimeInterval(86_400 * 90),
+                                spkiSHA256: hash(i, 1), certSHA256: hash(i, 2), keyType: "EC-256", source: .served)
+    let facts = ProbeFacts(host: host, port: 443, address: "127.0.0.1:443", duration: 0.004, tlsVersion: "TLSv1.3",
+                           servedChain: [leaf, intermediate], verifiedChain: [leaf, intermediate, root], trusted: true, finishedAt: now)
+    snapshot.results.append(TargetResult.evaluate(facts, target: Target(host: host, name: "target-\(i)"), sets: sets, now: now))
+}
+let evalSeconds = Date().timeIntervalSince(evalStart)
+var times: [Double] = []
+var size = 0
+for _ in 0..<repeats {
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    let body = MetricsRenderer.render(snapshot)
+    times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+    size = body.count
+}
+times.sort()
+let lines = MetricsRenderer.render(snapshot).split(separator: UInt8(ascii: "\n")).count
+print("metrics: \(targets) targets x \(setCount) policy sets")
+print(String(format: "  evaluate all targets:   %.1f ms", evalSeconds * 1000))
+print(String(format: "  render /metrics:        median %.1f ms, min %.1f ms, max %.1f ms over %d renders", times[times.count / 2], times[0], times[times.count - 1], repeats))
+print(String(format: "  exposition size:        %.1f MiB, %d lines", Double(size) / 1_048_576, lines))
+print(String(format: "  peak RSS:               %.1f MiB (%.1f MiB before building results)", peakRSSMiB(), rssBefore))
