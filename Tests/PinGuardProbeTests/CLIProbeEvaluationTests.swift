@@ -301,6 +301,18 @@ final class CLIProbeEvaluationTests: XCTestCase {
         assertDecision(try evaluation(json, "silent"), "none", "probe_failed")
     }
 
+    func testIPv6LiteralTarget() throws {
+        guard LoopbackPorts.ipv6Available else { throw XCTSkip("this host has no IPv6 loopback (::1)") }
+        let s = try LiveServers.shared()
+        let r = try runPinguard(args: ["probe", "[::1]:\(s.farm.port)", "--ca-file", s.pki.caBundle, "--json"])
+        XCTAssertEqual(r.status, 1, "untrusted: the certificate has no IP address; \(r)")
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["address"] as? String, "[::1]:\(s.farm.port)")
+        XCTAssertEqual(json["host"] as? String, "::1")
+        XCTAssertEqual(json["trust_error"] as? String, "IP address mismatch")
+        XCTAssertEqual((json["probe"] as? [String: Any])?["success"] as? Bool, true)
+    }
+
     // MARK: exit statuses
 
     func testWithoutPoliciesTheExitStatusFollowsTrust() throws {

@@ -12,6 +12,10 @@ public final class HostilePeer: @unchecked Sendable {
         case silent
         /// Sends these bytes as soon as the connection is accepted, then closes its side for writing.
         case garbage([UInt8])
+        /// Closes each connection as soon as it is accepted (the client reads end-of-file).
+        case closeImmediately
+        /// Resets each connection as soon as it is accepted (SO_LINGER 0: the client gets ECONNRESET).
+        case reset
 
         /// An SSH banner followed by pseudo-random bytes: not a TLS record.
         public static var sshBannerAndNoise: Behaviour {
@@ -78,9 +82,21 @@ public final class HostilePeer: @unchecked Sendable {
                     connections.append(c)
                     accepted += 1
                 }
-                if case .garbage(let bytes) = behaviour {
+                switch behaviour {
+                case .silent:
+                    break
+                case .garbage(let bytes):
                     _ = bytes.withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     shutdown(c, Int32(SHUT_WR))
+                case .closeImmediately:
+                    shutdown(c, Int32(SHUT_RDWR))
+                case .reset:
+                    var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                    _ = setsockopt(c, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+                    lock.withLock {
+                        connections.removeAll { $0 == c }
+                        close(c)
+                    }
                 }
             }
         }
