@@ -6,7 +6,8 @@ import Foundation
 /// SPKI of any certificate of the cleaned chain. A host gets the pins of *every* pattern that matches it, so
 /// each imported rule carries the pins of the broader patterns that contain it (and a host where `*.d` and
 /// `**.x.d` meet gets an exact rule of its own). Arguments may be string literals, `+` concatenations and
-/// `val`/`const val`/`static final String` constants of the same file, or `*array` spreads of `arrayOf(…)`.
+/// `val`/`const val`/`static final String` constants of the same file, `*arrayOf(…)` spreads (also of constants)
+/// and Java `new String[] {…}` arrays.
 enum OkHttpImporter {
     /// A constant found in the file.
     enum Constant: Equatable {
@@ -249,7 +250,7 @@ enum OkHttpImporter {
             var pins: [(value: String?, line: Int)] = []
             for arg in args {
                 let line = arg.first?.line ?? t[i].line
-                if arg.count == 2, arg[0].isPunct("*"), let name = arg[1].identifier, case .array(let items)? = constants[name] {
+                if let items = arrayArgument(arg, constants: constants) {
                     pins += items.map { ($0, line) }
                 } else {
                     pins.append((resolve(arg, constants: constants), line))
@@ -261,6 +262,22 @@ enum OkHttpImporter {
             calls.append(AddCall(line: t[i].line, patternText: patternText, pins: pins))
         }
         return calls
+    }
+
+    /// A vararg passed as an array: `*NAME` of an `arrayOf` constant, `*arrayOf(…)`, or Java `new String[] {…}`.
+    static func arrayArgument(_ arg: [SourceToken], constants: [String: Constant]) -> [String]? {
+        if arg.count == 2, arg[0].isPunct("*"), let name = arg[1].identifier, case .array(let items)? = constants[name] {
+            return items
+        }
+        if arg.count > 2, arg[0].isPunct("*"), let fn = arg[1].identifier, ["arrayOf", "listOf"].contains(fn),
+           arg[2].isPunct("("), matching(arg, 2) == arg.count - 1 {
+            return stringList(arg, open: 2, close: ")", constants: constants)
+        }
+        if arg.count > 4, arg[0].identifier == "new", arg[1].identifier == "String", arg[2].isPunct("["),
+           arg[3].isPunct("]"), arg[4].isPunct("{"), matching(arg, 4) == arg.count - 1 {
+            return stringList(arg, open: 4, close: "}", constants: constants)
+        }
+        return nil
     }
 
     static func stripNamedArgument(_ arg: [SourceToken]) -> [SourceToken] {
