@@ -16,7 +16,6 @@ struct SARIFLog: Encodable {
 
     struct Driver: Encodable {
         let name: String
-        let informationUri: String
         let rules: [Rule]
     }
 
@@ -79,8 +78,7 @@ struct SARIFLog: Encodable {
 
     static func render(_ findings: [LintFinding]) -> String {
         let rules = LintRule.allCases
-        let driver = Driver(name: "pinguard", informationUri: "https://github.com/pinguard/pinguard",
-                            rules: rules.map {
+        let driver = Driver(name: "pinguard", rules: rules.map {
                                 Rule(id: $0.rawValue, shortDescription: Text(text: $0.summary),
                                      defaultConfiguration: Configuration(level: level($0.defaultSeverity)))
                             })
