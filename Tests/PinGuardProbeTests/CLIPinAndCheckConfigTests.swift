@@ -136,7 +136,7 @@ final class CLIPinAndCheckConfigTests: XCTestCase {
     /// A config folder: `pinguard.yml` with two targets on the live farm, and two policy files under `policies/`.
     private func goodConfiguration() throws -> URL {
         let s = try LiveServers.shared()
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let dir = try TemporaryDirectory.make("pinguard-check-config")
         try PolicyYAML.write("""
             listen: "127.0.0.1:9477"

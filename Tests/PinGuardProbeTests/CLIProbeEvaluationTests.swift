@@ -10,7 +10,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     // MARK: accept
 
     func testPinMatchOnTheLeafKeyWithAReservePin() throws {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let file = try policy("leaf-pin", host: "valid", pins: [.spki(k.leaf("valid"), role: "primary", scope: "leaf"),
                                                                 .spki(k.reserve, role: "backup")])
         let (r, json) = try probe("valid", policies: [file])
@@ -54,7 +54,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     }
 
     func testCAPinOnTheIntermediateSetsTheHorizonToItsExpiry() throws {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let file = try policy("int-pin", host: "valid", pins: [PinSpec(type: "ca", hash: k.intermediate, scope: "intermediate")])
         let (r, json) = try probe("valid", policies: [file])
         XCTAssertEqual(r.status, 0, "\(r)")
@@ -68,7 +68,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     }
 
     func testRootScopedPinMatchesOnlyTheRootAddedFromTheStore() throws {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let pins = [PinSpec(type: "ca", hash: k.root, scope: "root")]
         let trusted = try policy("root-pin", host: "valid", pins: pins)
         let (r, json) = try probe("valid", policies: [trusted])
@@ -94,7 +94,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     }
 
     func testCertificatePinMatchesTheWholeCertificate() throws {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let file = try policy("cert-pin", host: "valid", pins: [PinSpec(type: "certificate", hash: k.cert("valid")),
                                                                 PinSpec(type: "certificate", hash: k.cert("rotated"))])
         let (r, json) = try probe("valid", policies: [file])
@@ -106,7 +106,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     }
 
     func testExpiringLeafReportsFiveDaysToExpiryAndPinBreakage() throws {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let file = try policy("expiring", host: "expiring", pins: [.spki(k.leaf("expiring")), .spki(k.reserve, role: "backup")])
         let (r, json) = try probe("expiring", policies: [file])
         XCTAssertEqual(r.status, 0, "\(r)")
@@ -118,7 +118,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     }
 
     func testBackupKeyInUseWhenOnlyTheBackupPinMatches() throws {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let file = try policy("backup", host: "backup", pins: [.spki(k.leaf("valid"), role: "primary"),
                                                               .spki(k.backupSpare, role: "backup")])
         let (r, json) = try probe("backup", policies: [file])
@@ -136,7 +136,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     // MARK: mismatch
 
     func testRotatedKeyIsRejectedByAStrictPolicy() throws {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let (r, json) = try probe("rotated", policies: [try rotatedPolicy("strict")])
         XCTAssertEqual(r.status, 1, "\(r)")
         XCTAssertEqual(json["trusted"] as? Bool, true)
@@ -180,7 +180,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     // MARK: system trust
 
     func testExpiredLeafFailsSystemTrustUnderAStrictPolicy() throws {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let file = try policy("expired", host: "expired", pins: [.spki(k.leaf("expired"))])
         let (r, json) = try probe("expired", policies: [file])
         XCTAssertEqual(r.status, 1, "\(r)")
@@ -195,7 +195,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     }
 
     func testWrongHostFailsSystemTrustUnderAStrictPolicy() throws {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let file = try policy("wronghost-strict", host: "wronghost", pins: [.spki(k.leaf("wronghost"))])
         let (r, json) = try probe("wronghost", policies: [file])
         XCTAssertEqual(r.status, 1, "\(r)")
@@ -204,7 +204,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     }
 
     func testWrongHostIsAcceptedByAPermissivePolicy() throws {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let file = try policy("wronghost-permissive", host: "wronghost", pins: [.spki(k.leaf("wronghost"))],
                               failStrategy: "permissive")
         let (r, json) = try probe("wronghost", policies: [file])
@@ -232,7 +232,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     }
 
     func testExpiredPinSetIsNotEnforced() throws {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let file = try policy("stale", host: "rotated", pins: [.spki(k.leaf("valid")), .spki(k.reserve, role: "backup")],
                               expires: "2020-01-01")
         let (r, json) = try probe("rotated", policies: [file])
@@ -250,7 +250,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     }
 
     func testNamedSetWithoutAPolicyForTheHostIsPolicyMissing() throws {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let file = try policy("elsewhere", host: "rsa", pins: [.spki(k.leaf("rsa"))])
         let (r, json) = try probe("valid", policies: [file])
         XCTAssertEqual(r.status, 0, "\(r)")
@@ -266,7 +266,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     }
 
     func testClosedPortIsProbeFailedWithNoVerdict() throws {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let file = try policy("closed", host: "valid", pins: [.spki(k.leaf("valid"))])
         let port = LoopbackPorts.closed()
         let (r, json) = try probe("valid", policies: [file], port: port)
@@ -284,7 +284,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     }
 
     func testSilentPeerTimesOutAtTheGivenDeadline() throws {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         let file = try policy("silent", host: "valid", pins: [.spki(k.leaf("valid"))])
         let peer = try HostilePeer(.silent)
         defer { peer.stop() }
@@ -372,7 +372,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
 
     /// The pins a client shipped before `rotated` got its new key: the old key and a reserve key.
     private func rotatedPolicy(_ name: String, failStrategy: String? = nil, fallback: Bool? = nil) throws -> String {
-        let k = try Keys.shared()
+        let k = try PKIPins.shared()
         return try policy(name, host: "rotated", pins: [.spki(k.leaf("valid")), .spki(k.reserve, role: "backup")],
                           failStrategy: failStrategy, fallback: fallback)
     }
@@ -411,52 +411,4 @@ final class CLIProbeEvaluationTests: XCTestCase {
     }
 
     private func number(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
-}
-
-/// The pins of the test PKI, read once with `CertificateFacts` (the cross-checks prove them equal to OpenSSL's).
-struct Keys: Sendable {
-    let leaves: [String: ChainCertificate]
-    let intermediateFacts: ChainCertificate
-    let rootFacts: ChainCertificate
-    /// SPKI pin of `reserve.key`, which no server uses.
-    let reserve: String
-    /// SPKI pin of `backup-spare.key`, the key the `backup` leaf was issued for.
-    let backupSpare: String
-
-    private static let loaded: Result<Keys, HarnessError> = {
-        do { return .success(try Keys()) } catch { return .failure(HarnessError("\(error)")) }
-    }()
-
-    static func shared() throws -> Keys { try loaded.get() }
-
-    private init() throws {
-        let pki = try TestPKI.shared()
-        func load(_ path: String) throws -> ChainCertificate {
-            guard let data = FileManager.default.contents(atPath: path) else { throw HarnessError("cannot read \(path)") }
-            guard let first = try CertificateFacts.load([UInt8](data), file: path).first else { throw HarnessError("\(path): empty") }
-            return first
-        }
-        var leaves: [String: ChainCertificate] = [:]
-        for name in TestPKI.leafNames { leaves[name] = try load(pki.certificate(name)) }
-        self.leaves = leaves
-        intermediateFacts = try load(pki.intermediate)
-        rootFacts = try load(pki.root)
-        reserve = try OpenSSLTool.spkiSHA256(privateKey: pki.reserveKey)
-        backupSpare = try OpenSSLTool.spkiSHA256(privateKey: pki.backupSpareKey)
-    }
-
-    /// SPKI pin of leaf `name`.
-    func leaf(_ name: String) -> String { leaves[name]?.spkiSHA256 ?? "missing-\(name)" }
-    /// Certificate pin of leaf `name`.
-    func cert(_ name: String) -> String { leaves[name]?.certSHA256 ?? "missing-\(name)" }
-    /// notAfter of leaf `name`.
-    func notAfter(_ name: String) -> Date { leaves[name]?.notAfter ?? .distantPast }
-    /// notAfter of the intermediate.
-    var intermediateNotAfter: Date { intermediateFacts.notAfter }
-    /// notAfter of the root.
-    var rootNotAfter: Date { rootFacts.notAfter }
-    /// SPKI pin of the intermediate.
-    var intermediate: String { intermediateFacts.spkiSHA256 }
-    /// SPKI pin of the root.
-    var root: String { rootFacts.spkiSHA256 }
 }
