@@ -58,13 +58,17 @@ final class ImportHPKPTests: XCTestCase {
         < Public-Key-Pins: pin-sha256="\(h[0])"; pin-sha256="\(h[1])"; max-age=60
         < Public-Key-Pins: pin-sha256="\(h[2])"; pin-sha256="\(h[3])"; max-age=60
         curl -sI https://b.example.com:8443/health
+        HTTP/2 200
+        location: https://elsewhere.example.net/
         Public-Key-Pins: pin-sha256="\(h[2])"; pin-sha256="\(h[3])"; max-age=60
         Public-Key-Pins: pin-sha256="\(h[2])"; pin-sha256="\(h[3])"; max-age=0
         """)
         XCTAssertEqual(S.rule(r, "a.example.com")?.policy.pins.map(\.hash), [h[2], h[3]])
         XCTAssertEqual(S.findings(r, containing: "replaces the header for a.example.com on line 2").first?.line, 3)
-        XCTAssertEqual(S.findings(r, containing: "max-age=0 removes").first?.line, 6)
+        XCTAssertEqual(S.findings(r, containing: "max-age=0 removes").first?.line, 8)
         XCTAssertNil(r.policySet.environments["prod"]?.rules.first { $0.pattern.domain == "b.example.com" })
+        XCTAssertNil(r.policySet.environments["prod"]?.rules.first { $0.pattern.domain == "elsewhere.example.net" },
+                     "a Location header does not name the host")
     }
 
     func testEnforcedAndReportOnlyForOneHost() throws {

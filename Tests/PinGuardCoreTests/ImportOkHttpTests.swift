@@ -108,6 +108,18 @@ final class ImportOkHttpTests: XCTestCase {
         XCTAssertNil(r.policySet.environments["prod"]?.rules.first { $0.pattern.domain == "api.example.org" })
     }
 
+    func testBuilderVariableWithTypeAnnotation() throws {
+        let r = try S.run(.okhttp, """
+        val count: Int = 3
+        val builder: CertificatePinner.Builder = CertificatePinner.Builder()
+        builder.add("api.example.com", PINS_FROM_ELSEWHERE)
+        builder.add("www.example.com", "sha256/\(h[0])", "sha256/\(h[1])")
+        """)
+        XCTAssertEqual(S.findings(r, containing: "pin argument is not a constant").first?.line, 3,
+                       "an add() on a builder variable is recognised even when its arguments are not constants")
+        XCTAssertEqual(S.rule(r, "www.example.com")?.policy.pins.count, 2)
+    }
+
     func testOneLabelAndDeepPatternMeetInAnExactRule() throws {
         let r = try S.run(.okhttp, """
         CertificatePinner.Builder()

@@ -3,8 +3,8 @@ import Foundation
 /// HTTP Public Key Pinning (RFC 7469) header lines: `Public-Key-Pins:` and `Public-Key-Pins-Report-Only:`.
 ///
 /// The header carries no host name, so the file says which host sent it: a `Host: api.example.com` line, or
-/// any other line containing an `https://host/…` URL (a comment, a curl command), applies to the headers that
-/// follow it. A header with no host before it takes the `name` given to the import when that is a host name
+/// a line that is not itself a header and contains an `https://host/…` URL (a comment, a curl command, a bare
+/// URL), applies to the headers that follow it. A header with no host before it takes the `name` given to the import when that is a host name
 /// (with a warning), else it is refused. Leading `< `/`> ` (curl -v) are ignored.
 ///
 /// A UA validates the chain normally, then requires a `pin-sha256` to match the SPKI of any certificate in
@@ -47,7 +47,11 @@ enum HPKPImporter {
             }
             let reportOnly = lower.hasPrefix(reportOnlyName)
             guard reportOnly || lower.hasPrefix(enforcedName) else {
-                if let url = lower.range(of: "https://") { current = hostName(String(line[url.upperBound...])) }
+                // Other response headers (Location, Link, CSP, …) carry URLs of other hosts: only comments,
+                // commands and bare URLs name the host.
+                if !isHeaderLine(line), let url = lower.range(of: "https://") {
+                    current = hostName(String(line[url.upperBound...]))
+                }
                 continue
             }
             sawHeader = true
@@ -83,6 +87,15 @@ enum HPKPImporter {
             throw ImportError(file: draft.file, line: nil, message: "no Public-Key-Pins or Public-Key-Pins-Report-Only header line")
         }
         for entry in hosts { emit(entry, draft: &draft) }
+    }
+
+    /// Whether `line` is an HTTP header field (`Name: value`) or status line (`HTTP/1.1 200 OK`).
+    static func isHeaderLine(_ line: String) -> Bool {
+        if line.hasPrefix("HTTP/") { return true }
+        guard let colon = line.firstIndex(of: ":") else { return false }
+        let name = line[..<colon]
+        let isToken = !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        return isToken && !line[line.index(after: colon)...].hasPrefix("//")
     }
 
     /// The host of a `Host:` value or of what follows `https://`, without port, path or user info.

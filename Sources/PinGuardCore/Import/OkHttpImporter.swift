@@ -236,7 +236,15 @@ enum OkHttpImporter {
             guard i + 3 < t.count, t[i + 1].isPunct("."), t[i + 2].identifier == "Builder", t[i + 3].isPunct("(") else { continue }
             var j = i - 1
             if j >= 0, t[j].identifier == "new" { j -= 1 }
-            if j >= 1, t[j].isPunct("="), let v = t[j - 1].identifier { builderVars.insert(v) }
+            guard j >= 1, t[j].isPunct("="), let v = t[j - 1].identifier else { continue }
+            // `val b: CertificatePinner.Builder = …` names b, not the type.
+            var k = j - 1
+            while k >= 2, t[k - 1].isPunct("."), t[k - 2].identifier != nil { k -= 2 }
+            if k >= 2, t[k - 1].isPunct(":"), let annotated = t[k - 2].identifier {
+                builderVars.insert(annotated)
+            } else {
+                builderVars.insert(v)
+            }
         }
         var calls: [AddCall] = []
         for i in t.indices where t[i].identifier == "add" {

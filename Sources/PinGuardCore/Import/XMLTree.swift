@@ -29,7 +29,7 @@ enum XMLTree {
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
-        let builder = XMLTreeBuilder(parser: parser)
+        let builder = XMLTreeBuilder()
         parser.delegate = builder
         let ok = parser.parse()
         guard ok, let root = builder.root else {
@@ -49,13 +49,8 @@ enum XMLTree {
 
 /// SAX delegate that builds the element tree; used on one thread, for one parse.
 private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
-    unowned let parser: XMLParser
     var stack: [XMLElementNode] = []
     var root: XMLElementNode?
-
-    init(parser: XMLParser) {
-        self.parser = parser
-    }
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
