@@ -107,9 +107,12 @@ public final class TLSProber: @unchecked Sendable {
             case SSL_ERROR_SYSCALL:
                 let queued = OpenSSLErrorQueue.drain()
                 let cause = !queued.isEmpty ? queued : (errno != 0 ? String(cString: strerror(errno)) : "peer closed the connection")
+                keepChainOfFailedHandshake(ssl, into: &facts)
                 throw ProbeError("TLS handshake with \(facts.address ?? host): \(cause)")
             default:
-                throw ProbeError.openSSL("TLS handshake with \(facts.address ?? host)")
+                let error = ProbeError.openSSL("TLS handshake with \(facts.address ?? host)")
+                keepChainOfFailedHandshake(ssl, into: &facts)
+                throw error
             }
             try Dialer.wait(fd: fd, events: events, deadline: deadline, phase: "TLS handshake with \(facts.address ?? host)")
         }
@@ -128,6 +131,14 @@ public final class TLSProber: @unchecked Sendable {
             facts.trustError = String(cString: X509_verify_cert_error_string(verify))
         }
         if facts.servedChain.isEmpty { throw ProbeError("TLS handshake with \(host): the server sent no certificate") }
+    }
+
+    /// A handshake can fail after the server sent its certificates (e.g. it demands a client certificate
+    /// under TLS 1.2): keep what was learned, the probe still counts as failed.
+    private func keepChainOfFailedHandshake(_ ssl: OpaquePointer, into facts: inout ProbeFacts) {
+        guard let served = SSL_get_peer_cert_chain(ssl) else { return }
+        facts.servedChain = (try? chain(served, source: { _ in .served })) ?? []
+        OpenSSLErrorQueue.clear()
     }
 
     private func chain(_ stack: OpaquePointer, source: (Int) -> CertificateSource) throws(ProbeError) -> [ChainCertificate] {

@@ -66,9 +66,10 @@ struct PinCommand: ParsableCommand {
         for (source, certs) in groups {
             print("# \(source)")
             for c in certs {
-                let scope = c.depth == 0 ? "leaf" : (c.selfIssued ? "root" : "intermediate")
+                // A CA certificate given on its own (a file holding only it) is still a CA pin.
+                let scope = c.isCA ? (c.selfIssued ? "root" : "intermediate") : (c.depth == 0 ? "leaf" : "intermediate")
                 print("# depth \(c.depth) (\(scope)): \(c.subject), \(c.keyType), expires \(RFC3339.format(c.notAfter))")
-                if c.depth == 0 {
+                if scope == "leaf" {
                     print("- {type: spki, hash: \"\(c.spkiSHA256)\", scope: leaf}")
                 } else {
                     print("- {type: ca, hash: \"\(c.spkiSHA256)\", scope: \(scope)}")

@@ -53,7 +53,8 @@ struct ProbeCommand: ParsableCommand {
         let evaluations = TargetEvaluation.evaluate(facts, environment: environment,
                                                     namedSets: sets.isEmpty ? nil : sets.map(\.name),
                                                     sets: sets, now: Date())
-        let report = ProbeReport(target: "\(facts.host):\(port)", facts: facts, evaluations: evaluations)
+        let label = facts.host.contains(":") ? "[\(facts.host)]:\(port)" : "\(facts.host):\(port)"
+        let report = ProbeReport(target: label, facts: facts, evaluations: evaluations)
         print(json ? report.json() : report.text(), terminator: json ? "\n" : "")
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
     }

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Benchmark: one probe round over N loopback TLS targets (one nginx, N server names), and /metrics
+# rendering for 10,000 targets x 2 policy sets. Prints figures; asserts nothing.
+# Usage: scripts/bench.sh [TARGETS=1000] [RUNS=3]
+# Needs nginx, openssl and python3 (apt-get install -y nginx-light openssl).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+targets=${1:-1000}
+runs=${2:-3}
+work=$(mktemp -d /tmp/pinguard-bench.XXXXXX)
+nginx_pid=""
+cleanup() { [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+swift build -c release --product pinguard >/dev/null
+swift build -c release --product pinguard-bench >/dev/null
+bin=$(swift build -c release --show-bin-path)
+
+scripts/make-pki.sh "$work/pki" >/dev/null
+pki=$work/pki
+# One wildcard leaf for every bench name.
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$pki/bench.key" 2>/dev/null
+openssl req -new -key "$pki/bench.key" -subj "/CN=*.bench.pinguard.test" -out "$pki/bench.csr" 2>/dev/null
+printf 'subjectAltName=DNS:*.bench.pinguard.test\nbasicConstraints=critical,CA:false\n' > "$pki/bench.ext"
+openssl x509 -req -in "$pki/bench.csr" -CA "$pki/ca/int.pem" -CAkey "$pki/ca/int.key" -CAcreateserial \
+  -days 90 -extfile "$pki/bench.ext" -out "$pki/bench.pem" 2>/dev/null
+cat "$pki/bench.pem" "$pki/ca/int.pem" > "$pki/bench-chain.pem"
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+mkdir -p "$work/nginx/logs"
+{
+  echo "worker_processes 1; pid $work/nginx/nginx.pid; error_log $work/nginx/error.log;"
+  echo "events { worker_connections 4096; }"
+  echo "http { access_log off; ssl_certificate $pki/bench-chain.pem; ssl_certificate_key $pki/bench.key;"
+  echo "  server_names_hash_bucket_size 128; server_names_hash_max_size 65536;"
+  echo "  server { listen 127.0.0.1:$port ssl default_server; return 444; }"
+  for i in $(seq 1 "$targets"); do echo "  server { listen 127.0.0.1:$port ssl; server_name t$i.bench.pinguard.test; return 204; }"; done
+  echo "}"
+} > "$work/nginx/nginx.conf"
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
+nginx_pid=$!
+for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.1; done
+
+intermediate_pin=$("$bin/pinguard" pin "$pki/ca/int.pem" | sed -n 's/.*type: ca, hash: "\([^"]*\)".*/\1/p' | head -1)
+leaf_pin=$("$bin/pinguard" pin "$pki/bench.pem" | sed -n 's/.*type: spki, hash: "\([^"]*\)".*/\1/p' | head -1)
+mkdir -p "$work/cfg/policies"
+for app in ios-app android-app; do
+  cat > "$work/cfg/policies/$app.yml" <<YML
+name: bench-$app
+environments:
+  prod:
+    policies:
+      - pattern: "**.bench.pinguard.test"
+        policy:
+          pins:
+            - {type: spki, hash: "$leaf_pin", scope: leaf}
+            - {type: ca, hash: "$intermediate_pin", role: backup}
+YML
+done
+{
+  echo "listen: \"127.0.0.1:0\""; echo "interval: 5m"; echo "timeout: 10s"; echo "concurrency: ${CONCURRENCY:-64}"
+  echo "trust: {ca_file: $pki/ca-bundle.pem}"; echo "journal: {enabled: false}"; echo "targets:"
+  for i in $(seq 1 "$targets"); do echo "  - {host: t$i.bench.pinguard.test, port: $port, connect: 127.0.0.1, name: t$i}"; done
+} > "$work/cfg/pinguard.yml"
+
+echo "probe round: $targets loopback TLS targets (one nginx, $targets server names), 2 policy sets, concurrency ${CONCURRENCY:-64}, $(nproc) cores"
+for run in $(seq 1 "$runs"); do
+  python3 - "$bin/pinguard" "$work/cfg/pinguard.yml" "$targets" <<'PY'
+import resource, subprocess, sys, time
+binary, config, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+t0 = time.monotonic()
+p = subprocess.run([binary, "serve", "--once", "--config", config], capture_output=True, text=True)
+wall = time.monotonic() - t0
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+summary = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else p.stderr.strip()
+round_s = float(summary.split(" in ")[1].split("s:")[0]) if " in " in summary else float("nan")
+cpu = ru.ru_utime + ru.ru_stime
+print(f"  round {round_s:.2f} s ({n / round_s:.0f} probes/s), process wall {wall:.2f} s, "
+      f"CPU {cpu:.2f} s ({cpu / n * 1000:.2f} ms/probe), peak RSS {ru.ru_maxrss / 1024:.1f} MiB, exit {p.returncode}: {summary}")
+PY
+done
+echo
+"$bin/pinguard-bench" 10000 2 20
