@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Runs every test of pinguard on a fresh Debian machine of this kind, as root:
+# installs what the tests need, builds, runs the Swift test suites (unit tests, probes against real
+# TLS servers, the service against a private journald) and the script suites (promtool rules and
+# dashboard, systemd unit and journal catalog, a real Prometheus scraping a real pinguard).
+# Ends with one line "N passed, M failed"; exits non-zero when anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH=/opt/swift/usr/bin:$PATH
+export DEBIAN_FRONTEND=noninteractive
+
+packages="libssl-dev libsystemd-dev pkg-config openssl nginx-light prometheus publicsuffix curl python3 util-linux systemd"
+missing=$(for p in $packages; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"; done)
+if [ -n "$missing" ]; then
+  # Keep package scripts from starting nginx or prometheus as system services.
+  policy=/usr/sbin/policy-rc.d
+  made_policy=""
+  if [ ! -e "$policy" ]; then printf '#!/bin/sh\nexit 101\n' > "$policy"; chmod +x "$policy"; made_policy=1; fi
+  apt-get update -qq && apt-get install -y -qq $missing >/dev/null
+  status=$?
+  [ -n "$made_policy" ] && rm -f "$policy"
+  [ $status -eq 0 ] || { echo "test.sh: apt-get install failed"; exit 1; }
+fi
+
+passed=0
+failed=0
+failures=()
+log=$(mktemp /tmp/pinguard-test.XXXXXX)
+trap 'rm -f "$log"' EXIT
+
+# A script suite prints "N passed, M failed" as its last line.
+suite() {
+  local name=$1; shift
+  echo "== $name"
+  "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local line p f
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+  p=$(echo "$line" | awk '{print $1}'); f=$(echo "$line" | awk '{print $3}')
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+  if [ "$rc" -ne 0 ] || [ -z "$line" ]; then failures+=("$name (exit $rc)"); [ "${f:-0}" -eq 0 ] && failed=$((failed + 1)); fi
+}
+
+echo "== swift build"
+if ! swift build --build-tests 2>&1 | tail -5; then echo "test.sh: build failed"; echo "0 passed, 1 failed"; exit 1; fi
+
+echo "== swift test"
+swift test --skip-build 2>&1 | tee "$log" | grep -vE "^Test Case '.*' (started|passed)" 
+rc=${PIPESTATUS[0]}
+summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1)
+n=$(echo "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); m=$(echo "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
+passed=$((passed + ${n:-0} - ${m:-0})); failed=$((failed + ${m:-0}))
+if [ "$rc" -ne 0 ] || [ -z "$summary" ]; then failures+=("swift test (exit $rc)"); [ "${m:-0}" -eq 0 ] && failed=$((failed + 1)); fi
+
+suite "prometheus rules and dashboard" bash scripts/test-prometheus-rules.sh
+suite "systemd unit and journal catalog" bash scripts/test-systemd-unit.sh
+[ -f scripts/test-prometheus-e2e.sh ] && suite "real prometheus end to end" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-prometheus-e2e.sh
+
+echo
+for f in "${failures[@]}"; do echo "FAILED: $f"; done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ ${#failures[@]} -eq 0 ]
