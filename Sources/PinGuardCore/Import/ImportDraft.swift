@@ -74,6 +74,9 @@ struct ImportDraft {
 
     /// Builds the policy set and its YAML; throws when no rule could be imported.
     func finish(name: String, environment: String) throws(ImportError) -> ImportResult {
+        let findings = self.findings.enumerated()
+            .sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }
+            .map(\.element)
         guard !rules.isEmpty else {
             throw ImportError(file: file, line: nil,
                               message: "nothing to import: no usable \(format.rawValue) pin configuration found",

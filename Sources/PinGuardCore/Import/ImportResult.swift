@@ -65,7 +65,7 @@ public struct ImportResult: Sendable, Equatable {
     public var policySet: PolicySet
     /// A policy file that `PolicyParser.parse` reads back to `policySet` (up to source positions).
     public var yaml: String
-    /// Everything the importer noticed, in source order.
+    /// Everything the importer noticed, by line (findings without a line last, in the order noticed).
     public var findings: [ImportFinding]
 
     /// Creates a result.
