@@ -55,8 +55,3 @@ struct ServeCommand: AsyncParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 }
-
-/// Lint findings of loaded policies, for the service (metrics and journal events).
-enum LintHook {
-    @Sendable static func findings(_ sets: [PolicySet], _ now: Date) -> [(count: LintCount, entries: [JournalEntry])] { [] }
-}

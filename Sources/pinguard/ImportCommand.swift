@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import PinGuardCore
+
+extension PolicyImportFormat: ExpressibleByArgument {}
+
+/// `pinguard import`: turns a shipped pin configuration into a policy file.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Convert the pin configuration an app ships (TrustKit, NSPinnedDomains, Android NSC, OkHttp, HPKP) into a policy file.",
+        discussion: """
+        Writes the policy YAML to stdout (or --output) with a comment on each rule saying where it came from; \
+        findings (unsupported digests, malformed hashes, ignored settings) go to stderr with file and line. \
+        Exit status: 0 imported, 1 imported but some content was refused (error findings), 2 nothing importable.
+        """)
+
+    @Option(help: "Input format: trustkit, nspinneddomains, android-nsc, okhttp, hpkp.")
+    var format: PolicyImportFormat
+
+    @Argument(help: "The file the app ships (Info.plist, JSON, network_security_config.xml, Kotlin/Java source, headers).")
+    var file: String
+
+    @Option(help: "Policy set name (default: the file name without extension); for hpkp also the host when headers name none.")
+    var name: String?
+
+    @Option(help: "Environment the rules go under.")
+    var environment = "prod"
+
+    @Option(help: "Write the policy here instead of stdout.")
+    var output: String?
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            printError("pinguard: \(file): cannot read the file")
+            throw Exit.configuration
+        }
+        let setName = name ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let result: ImportResult
+        do {
+            result = try PolicyImporter.importPolicy(format: format, contents: [UInt8](data), file: file, name: setName,
+                                                     environment: environment)
+        } catch {
+            for f in error.findings { printError(f.description) }
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
+        for f in result.findings { printError(f.description) }
+        if let output {
+            do { try result.yaml.write(toFile: output, atomically: true, encoding: .utf8) } catch {
+                printError("pinguard: \(output): \(error.localizedDescription)")
+                throw Exit.configuration
+            }
+        } else {
+            print(result.yaml, terminator: "")
+        }
+        if result.findings.contains(where: { $0.severity == .error }) { throw Exit.rejected }
+    }
+}
