@@ -18,28 +18,16 @@ enum Dialer {
     static func connect(host: String, port: Int, deadline: Deadline) throws(ProbeError) -> (Int32, String) {
         var name = host
         if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_protocol = Int32(IPPROTO_TCP)
-        if isIPLiteral(name) { hints.ai_flags = AI_NUMERICHOST }
-        var list: UnsafeMutablePointer<addrinfo>?
-        let rc = getaddrinfo(name, String(port), &hints, &list)
-        guard rc == 0, let first = list else {
-            throw ProbeError("resolve \(name): \(String(cString: gai_strerror(rc)))")
-        }
-        defer { freeaddrinfo(first) }
+        let addresses = try Resolver.resolve(name, port: port, deadline: deadline)
         var lastError = "no address"
-        var cursor: UnsafeMutablePointer<addrinfo>? = first
-        while let ai = cursor {
-            cursor = ai.pointee.ai_next
-            let text = describe(ai.pointee.ai_addr, port: port)
+        for address in addresses {
+            let text = address.description(port: port)
             if deadline.remainingMilliseconds == 0 {
                 throw ProbeError("connect to \(text): timeout after \(PromDuration.format(deadline.seconds))")
             }
-            let fd = socket(ai.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             if fd < 0 { lastError = "socket: \(String(cString: strerror(errno)))"; continue }
-            let r = Glibc.connect(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen)
+            let r = address.withSockaddr { Glibc.connect(fd, $0, $1) }
             if r == 0 { return (fd, text) }
             if errno != EINPROGRESS {
                 lastError = "connect to \(text): \(String(cString: strerror(errno)))"
@@ -76,26 +64,94 @@ enum Dialer {
             if r < 0 && errno != EINTR { throw ProbeError("\(phase): poll: \(String(cString: strerror(errno)))") }
         }
     }
-
-    static func describe(_ sa: UnsafeMutablePointer<sockaddr>?, port: Int) -> String {
-        guard let sa else { return "?" }
-        var buf = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        if Int32(sa.pointee.sa_family) == AF_INET6 {
-            sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in
-                var a = p.pointee.sin6_addr
-                _ = inet_ntop(AF_INET6, &a, &buf, socklen_t(buf.count))
-            }
-            return "[\(cText(buf))]:\(port)"
-        }
-        sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { p in
-            var a = p.pointee.sin_addr
-            _ = inet_ntop(AF_INET, &a, &buf, socklen_t(buf.count))
-        }
-        return "\(cText(buf)):\(port)"
-    }
 }
 
 /// A NUL-terminated C buffer as a Swift string.
 func cText(_ buffer: [CChar]) -> String {
     buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+}
+
+/// One resolved socket address, copied out of getaddrinfo's list.
+struct ResolvedAddress: Sendable {
+    var family: Int32
+    var storage: sockaddr_storage
+    var length: socklen_t
+
+    func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+        var copy = storage
+        return withUnsafePointer(to: &copy) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) } }
+    }
+
+    /// `ip:port`, or `[ip]:port` for IPv6.
+    func description(port: Int) -> String {
+        var buf = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        var copy = storage
+        if family == AF_INET6 {
+            withUnsafePointer(to: &copy) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in
+                var a = p.pointee.sin6_addr
+                _ = inet_ntop(AF_INET6, &a, &buf, socklen_t(buf.count))
+            } }
+            return "[\(cText(buf))]:\(port)"
+        }
+        withUnsafePointer(to: &copy) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { p in
+            var a = p.pointee.sin_addr
+            _ = inet_ntop(AF_INET, &a, &buf, socklen_t(buf.count))
+        } }
+        return "\(cText(buf)):\(port)"
+    }
+}
+
+/// Name resolution bounded by the probe's deadline.
+///
+/// getaddrinfo has no timeout, so a name (not an address literal) is resolved on a short-lived thread;
+/// at the deadline the probe gives up and the thread finishes on its own.
+enum Resolver {
+    final class Outcome: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        var result: Result<[ResolvedAddress], ProbeError> = .success([])
+    }
+
+    static func resolve(_ name: String, port: Int, deadline: Deadline) throws(ProbeError) -> [ResolvedAddress] {
+        if Dialer.isIPLiteral(name) { return try lookup(name, port: port, numeric: true).get() }
+        let outcome = Outcome()
+        let thread = Thread {
+            outcome.result = lookup(name, port: port, numeric: false)
+            outcome.done.signal()
+        }
+        thread.start()
+        while true {
+            let ms = deadline.remainingMilliseconds
+            if ms == 0 { throw ProbeError("resolve \(name): timeout after \(PromDuration.format(deadline.seconds))") }
+            if deadline.cancelled() { throw ProbeError("resolve \(name): cancelled") }
+            if outcome.done.wait(timeout: .now() + .milliseconds(Int(min(ms, 100)))) == .success {
+                return try outcome.result.get()
+            }
+        }
+    }
+
+    static func lookup(_ name: String, port: Int, numeric: Bool) -> Result<[ResolvedAddress], ProbeError> {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_protocol = Int32(IPPROTO_TCP)
+        if numeric { hints.ai_flags = AI_NUMERICHOST }
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(name, String(port), &hints, &list)
+        guard rc == 0, let first = list else {
+            return .failure(ProbeError("resolve \(name): \(String(cString: gai_strerror(rc)))"))
+        }
+        defer { freeaddrinfo(first) }
+        var out: [ResolvedAddress] = []
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let ai = cursor {
+            cursor = ai.pointee.ai_next
+            guard let sa = ai.pointee.ai_addr else { continue }
+            var storage = sockaddr_storage()
+            withUnsafeMutableBytes(of: &storage) { dst in
+                dst.copyMemory(from: UnsafeRawBufferPointer(start: sa, count: Int(ai.pointee.ai_addrlen)))
+            }
+            out.append(ResolvedAddress(family: ai.pointee.ai_family, storage: storage, length: ai.pointee.ai_addrlen))
+        }
+        return .success(out)
+    }
 }
