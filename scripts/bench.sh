@@ -79,5 +79,31 @@ print(f"  round {round_s:.2f} s ({n / round_s:.0f} probes/s), process wall {wall
       f"CPU {cpu:.2f} s ({cpu / n * 1000:.2f} ms/probe), peak RSS {ru.ru_maxrss / 1024:.1f} MiB, exit {p.returncode}: {summary}")
 PY
 done
+
+# The live service with many targets: memory after a round and while serving /metrics.
+big=${SERVICE_TARGETS:-10000}
+http_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+{
+  echo "listen: \"127.0.0.1:$http_port\""; echo "interval: 1h"; echo "timeout: 10s"; echo "concurrency: ${CONCURRENCY:-64}"
+  echo "trust: {ca_file: $pki/ca-bundle.pem}"; echo "journal: {enabled: false}"; echo "targets:"
+  for i in $(seq 1 "$big"); do echo "  - {host: t$i.bench.pinguard.test, port: $port, connect: 127.0.0.1, name: t$i}"; done
+} > "$work/cfg/big.yml"
+"$bin/pinguard" serve --config "$work/cfg/big.yml" 2>/dev/null &
+serve_pid=$!
+start=$(date +%s.%N)
+until curl -sf "http://127.0.0.1:$http_port/-/ready" >/dev/null 2>&1; do
+  kill -0 "$serve_pid" 2>/dev/null || { echo "serve exited"; break; }
+  sleep 0.2
+done
+ready=$(date +%s.%N)
+echo
+echo "service: $big targets x 2 policy sets (first round, then /metrics scrapes)"
+printf '  first round (to /-/ready):  %.1f s\n' "$(echo "$ready - $start" | bc -l 2>/dev/null || python3 -c "print($ready - $start)")"
+for i in 1 2 3 4 5; do
+  curl -s -o "$work/metrics.txt" -w '  scrape %{time_total}s, %{size_download} bytes\n' "http://127.0.0.1:$http_port/metrics"
+done
+grep -E 'VmHWM|VmRSS' "/proc/$serve_pid/status" | sed 's/^/  /'
+kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true
+
 echo
 "$bin/pinguard-bench" 10000 2 20
