@@ -117,15 +117,31 @@ public final class TLSProber: @unchecked Sendable {
             try Dialer.wait(fd: fd, events: events, deadline: deadline, phase: "TLS handshake with \(facts.address ?? host)")
         }
         facts.tlsVersion = String(cString: SSL_get_version(ssl))
-        if let served = SSL_get_peer_cert_chain(ssl) {
-            facts.servedChain = try chain(served, source: { _ in .served })
-        }
+        let served = SSL_get_peer_cert_chain(ssl)
+        if let served { facts.servedChain = try chain(served) }
         let verify = SSL_get_verify_result(ssl)
         facts.trusted = verify == X509_V_OK
         if facts.trusted, let verified = SSL_get0_verified_chain(ssl) {
-            let servedKeys = Set(facts.servedChain.map(\.certSHA256))
-            var v = try chain(verified, source: { _ in .served })
-            for i in v.indices where !servedKeys.contains(v[i].certSHA256) { v[i].source = .store }
+            // The verified chain holds the very X509 objects the server sent, plus the anchor from the
+            // store: reuse the served facts (no second parse, shared strings) and mark the rest `store`.
+            var servedIndex: [OpaquePointer: Int] = [:]
+            if let served {
+                for i in 0..<pg_sk_X509_num(served) { if let x = pg_sk_X509_value(served, i) { servedIndex[x] = Int(i) } }
+            }
+            var v: [ChainCertificate] = []
+            for i in 0..<pg_sk_X509_num(verified) {
+                guard let x = pg_sk_X509_value(verified, i) else { continue }
+                if let j = servedIndex[x] {
+                    var c = facts.servedChain[j]
+                    c.depth = Int(i)
+                    v.append(c)
+                } else {
+                    // With trusted-first lookup the anchor is the store's copy even when the server sent it too.
+                    var c = try CertificateFacts.facts(of: x, depth: Int(i), source: .store)
+                    if facts.servedChain.contains(where: { $0.certSHA256 == c.certSHA256 }) { c.source = .served }
+                    v.append(c)
+                }
+            }
             facts.verifiedChain = v
         } else if !facts.trusted {
             facts.trustError = String(cString: X509_verify_cert_error_string(verify))
@@ -137,16 +153,16 @@ public final class TLSProber: @unchecked Sendable {
     /// under TLS 1.2): keep what was learned, the probe still counts as failed.
     private func keepChainOfFailedHandshake(_ ssl: OpaquePointer, into facts: inout ProbeFacts) {
         guard let served = SSL_get_peer_cert_chain(ssl) else { return }
-        facts.servedChain = (try? chain(served, source: { _ in .served })) ?? []
+        facts.servedChain = (try? chain(served)) ?? []
         OpenSSLErrorQueue.clear()
     }
 
-    private func chain(_ stack: OpaquePointer, source: (Int) -> CertificateSource) throws(ProbeError) -> [ChainCertificate] {
+    private func chain(_ stack: OpaquePointer) throws(ProbeError) -> [ChainCertificate] {
         var out: [ChainCertificate] = []
         let count = pg_sk_X509_num(stack)
         for i in 0..<count {
             guard let x = pg_sk_X509_value(stack, i) else { continue }
-            out.append(try CertificateFacts.facts(of: x, depth: Int(i), source: source(Int(i))))
+            out.append(try CertificateFacts.facts(of: x, depth: Int(i), source: .served))
         }
         return out
     }

@@ -136,8 +136,29 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
         var headers = HTTPHeaders([("Content-Type", contentType), ("Content-Length", String(body.count))] + extra)
         headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: status, headers: headers))), promise: nil)
-        if h.method != .HEAD {
-            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+        writeBody(context, h.method == .HEAD ? [] : body, from: 0, keepAlive: keepAlive)
+    }
+
+    static let chunkSize = 1 << 20
+
+    /// Writes the body a chunk at a time, each after the previous one left, so that a 30 MB exposition
+    /// is not copied into NIO buffers all at once.
+    private func writeBody(_ context: ChannelHandlerContext, _ body: [UInt8], from offset: Int, keepAlive: Bool) {
+        let end = min(offset + Self.chunkSize, body.count)
+        if end > offset {
+            let chunk = context.channel.allocator.buffer(bytes: body[offset..<end])
+            let written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(chunk))))
+            if end < body.count {
+                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                written.whenComplete { result in
+                    let (handler, context) = bound.value
+                    switch result {
+                    case .success: handler.writeBody(context, body, from: end, keepAlive: keepAlive)
+                    case .failure: context.close(promise: nil)
+                    }
+                }
+                return
+            }
         }
         let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if !keepAlive {

@@ -23,6 +23,23 @@ public final class PinGuardRuntime: Sendable {
         var lastReloadSuccess: Date
         var wakeRequested = false
         var generation = 0
+        /// CA certificates seen, by hash: thousands of targets share a few intermediates and roots, and
+        /// reusing one copy of their facts keeps a 10,000-target service small.
+        var caCertificates: [String: ChainCertificate] = [:]
+
+        mutating func intern(_ chain: [ChainCertificate]) -> [ChainCertificate] {
+            chain.map { c in
+                guard c.isCA else { return c }
+                guard var shared = caCertificates[c.certSHA256] else {
+                    if caCertificates.count > 10_000 { caCertificates.removeAll() }
+                    caCertificates[c.certSHA256] = c
+                    return c
+                }
+                shared.depth = c.depth
+                shared.source = c.source
+                return shared
+            }
+        }
     }
 
     private let state: NIOLockedValueBox<State>
@@ -219,7 +236,10 @@ public final class PinGuardRuntime: Sendable {
 
     /// Stores a result (unless the configuration changed meanwhile and dropped the target) and writes its events.
     private func record(_ result: TargetResult, generation: Int) {
+        var result = result
         let events: [JournalEntry] = state.withLockedValue { s in
+            result.facts.servedChain = s.intern(result.facts.servedChain)
+            result.facts.verifiedChain = s.intern(result.facts.verifiedChain)
             s.probesTotal += 1
             if !result.facts.success { s.probeFailuresTotal += 1 }
             guard s.generation == generation || s.loaded.config.targets.contains(where: { $0.name == result.target.name }) else {
