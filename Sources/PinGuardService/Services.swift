@@ -51,10 +51,12 @@ public struct WatchdogPinger: Service {
             try? await gracefulShutdown()
             return
         }
-        try await cancelWhenGracefulShutdown {
+        // The sleep must not throw: a CancellationError here, on graceful shutdown, made the ServiceGroup
+        // cancel the group, and the HTTP server (waiting on its closeFuture) never ended: SIGTERM hung.
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 notifier.watchdog()
-                try await Task.sleep(nanoseconds: UInt64(interval / 2 * 1e9))
+                try? await Task.sleep(nanoseconds: UInt64(interval / 2 * 1e9))
             }
         }
     }
