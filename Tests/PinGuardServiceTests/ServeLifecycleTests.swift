@@ -1,0 +1,100 @@
+import Foundation
+import PinGuardTestSupport
+import XCTest
+
+/// Start, readiness, shutdown, a missing journal, and the systemd notify protocol of a real `pinguard serve`.
+final class ServeLifecycleTests: XCTestCase {
+    /// A probe hanging on a silent peer (timeout 10 s) neither delays readiness reporting nor shutdown.
+    func testSIGTERMEndsPromptlyWhileAProbeHangs() throws {
+        let w = try ServiceWorld.shared()
+        let peer = try HostilePeer(.silent)
+        defer { peer.stop() }
+        let dir = try TemporaryDirectory.make("pinguard-svc-hang")
+        let hang = ServiceWorld.Target(name: "hang", host: "hang.pinguard.test", port: peer.port)
+        let config = try w.writeConfig(in: dir, targets: [w.healthy, hang], interval: "30s", timeout: "10s")
+        let serve = try ServeProcess(arguments: ["--config", config])
+        defer { serve.stop() }
+
+        let accepted = Date().addingTimeInterval(10)
+        while peer.acceptedConnections == 0 && Date() < accepted { usleep(20_000) }
+        XCTAssertEqual(peer.acceptedConnections, 1, "the probe reached the silent peer")
+        // The first round cannot finish before the hanging probe's deadline: not ready yet, but alive.
+        let notReady = try ServiceHTTP.get(port: serve.port, "/-/ready")
+        XCTAssertEqual(notReady.status, 503, "\(notReady)")
+        XCTAssertEqual(try ServiceHTTP.get(port: serve.port, "/healthz").status, 200)
+        let m = try serve.waitForMetrics(timeout: 5) { $0.value("pinguard_probe_success", ["target": "healthy"]) != nil }
+        XCTAssertEqual(m.value("pinguard_probe_success", ["target": "healthy"]), 1, "finished probes are reported at once")
+        XCTAssertTrue(m.samples(target: "hang").isEmpty)
+
+        let start = Date()
+        XCTAssertTrue(serve.signal(SIGTERM))
+        let status = serve.waitForExit(timeout: 8)
+        let took = Date().timeIntervalSince(start)
+        XCTAssertEqual(status, 0, serve.stderr)
+        XCTAssertLessThan(took, 3, "exit took \(took) s with a probe hanging")
+    }
+
+    /// Without a journal socket the service keeps serving, counts the failed writes and logs them to stderr.
+    func testNoJournalKeepsServingAndCountsFailures() throws {
+        let w = try ServiceWorld.shared()
+        let dir = try TemporaryDirectory.make("pinguard-svc-nojournal")
+        let config = try w.writeConfig(in: dir, targets: [w.healthy, w.rotated])
+        let serve = try ServeProcess(arguments: ["--config", config], mode: .noJournal)
+        defer { serve.stop() }
+        let m = try serve.waitForMetrics { ($0.value("pinguard_journal_write_failures_total") ?? 0) >= 4 }
+        // At least config_loaded, pin_matched x2 (healthy), pin_mismatch + pin_matched (rotated).
+        XCTAssertGreaterThanOrEqual(m.value("pinguard_journal_write_failures_total") ?? 0, 4)
+        XCTAssertEqual(m.value("pinguard_probe_success", ["target": "healthy"]), 1)
+        XCTAssertEqual(m.value("pinguard_policy_accept", ["target": "rotated", "policy_set": "ios-app", "environment": "prod"]), 0)
+        XCTAssertEqual(try ServiceHTTP.get(port: serve.port, "/healthz").status, 200)
+        XCTAssertTrue(serve.stderr.contains("journal write failed"), serve.stderr)
+        // The first lost events are on stderr (later ones are rate-limited by design).
+        XCTAssertTrue(serve.stderr.contains("journal write failed (No such file or directory, 1 so far): [config_loaded]"),
+                      "the lost event is on stderr:\n\(serve.stderr)")
+        _ = try serve.waitForRounds(1)
+        XCTAssertTrue(serve.isRunning)
+        XCTAssertEqual(serve.stop(), 0, serve.stderr)
+    }
+
+    /// READY, STATUS, WATCHDOG, RELOADING and STOPPING reach the NOTIFY_SOCKET, as systemd's Type=notify-reload expects.
+    func testSystemdNotifyProtocol() throws {
+        let w = try ServiceWorld.shared()
+        let notify = try NotifySocket()
+        defer { notify.stop() }
+        let dir = try TemporaryDirectory.make("pinguard-svc-notify")
+        let config = try w.writeConfig(in: dir, targets: [w.healthy], journal: false)
+        let serve = try ServeProcess(arguments: ["--config", config], mode: .direct,
+                                     environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "2000000"],
+                                     unsetting: ["WATCHDOG_PID"])
+        defer { serve.stop() }
+
+        XCTAssertTrue(notify.wait(timeout: 5) { $0.contains { $0.assignments["READY"] == "1" } }, "\(notify.messages.map(\.text))")
+        let ready = try XCTUnwrap(notify.messages(assigning: "READY").first)
+        XCTAssertTrue(ready.assignments["STATUS"]?.contains("serving on 127.0.0.1:\(serve.port)") ?? false, ready.text)
+        XCTAssertTrue(notify.wait(timeout: 5) { $0.contains { $0.assignments["STATUS"]?.hasPrefix("last round: 1 targets") ?? false } },
+                      "\(notify.messages.map(\.text))")
+        // WATCHDOG_USEC=2 s: a ping every second.
+        XCTAssertTrue(notify.wait(timeout: 4) { $0.filter { $0.assignments["WATCHDOG"] == "1" }.count >= 3 }, "\(notify.messages.map(\.text))")
+        let pings = notify.messages(assigning: "WATCHDOG").map(\.received)
+        for (a, b) in zip(pings, pings.dropFirst()) {
+            XCTAssertLessThan(b.timeIntervalSince(a), 1.9, "pings must come well within the 2 s watchdog interval")
+        }
+
+        let beforeReload = notify.messages.count
+        XCTAssertTrue(serve.signal(SIGHUP))
+        XCTAssertTrue(notify.wait(timeout: 5) { m in
+            let after = m.dropFirst(beforeReload)
+            guard let r = after.firstIndex(where: { $0.assignments["RELOADING"] == "1" }) else { return false }
+            return after[r...].contains { $0.assignments["READY"] == "1" }
+        }, "RELOADING=1 then READY=1: \(notify.messages.dropFirst(beforeReload).map(\.text))")
+        let reloading = try XCTUnwrap(notify.messages(assigning: "RELOADING").last)
+        XCTAssertNotNil(reloading.assignments["MONOTONIC_USEC"].flatMap(UInt64.init), reloading.text)
+
+        XCTAssertTrue(serve.signal(SIGTERM))
+        XCTAssertEqual(serve.waitForExit(timeout: 5), 0, serve.stderr)
+        XCTAssertTrue(notify.wait(timeout: 2) { $0.contains { $0.assignments["STOPPING"] == "1" } }, "\(notify.messages.map(\.text))")
+        let stopping = try XCTUnwrap(notify.messages(assigning: "STOPPING").last)
+        XCTAssertFalse(notify.messages.contains { $0.received > stopping.received && $0.assignments["WATCHDOG"] != nil },
+                       "no watchdog ping after STOPPING=1")
+    }
+}
