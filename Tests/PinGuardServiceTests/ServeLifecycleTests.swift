@@ -56,6 +56,29 @@ final class ServeLifecycleTests: XCTestCase {
         XCTAssertEqual(serve.stop(), 0, serve.stderr)
     }
 
+    /// journald dying under a running service (a stale socket: ECONNREFUSED) is counted the same way.
+    func testJournaldDyingUnderTheServiceIsCounted() throws {
+        let w = try ServiceWorld.shared()
+        let dir = try TemporaryDirectory.make("pinguard-svc-stale-journal")
+        let config = try w.writeConfig(in: dir, targets: [w.healthy])
+        let serve = try ServeProcess(arguments: ["--config", config])
+        defer { serve.stop() }
+        var m = try serve.waitForMetrics { $0.value("pinguard_probe_success", ["target": "healthy"]) == 1 }
+        XCTAssertEqual(m.value("pinguard_journal_write_failures_total"), 0)
+        // The wrapper tells its command journald's PID; it is a process this test started, through the wrapper.
+        let environ = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(serve.pid)/environ"))
+        let journaldPID = try XCTUnwrap(environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            .first { $0.hasPrefix("WITH_JOURNALD_PID=") }.flatMap { Int32($0.dropFirst("WITH_JOURNALD_PID=".count)) })
+        XCTAssertEqual(kill(journaldPID, SIGKILL), 0)
+        // A reload writes config_loaded: it cannot be delivered.
+        XCTAssertEqual(try ServiceHTTP.request(port: serve.port, method: "POST", path: "/-/reload").status, 200)
+        m = try serve.waitForMetrics { ($0.value("pinguard_journal_write_failures_total") ?? 0) >= 1 }
+        XCTAssertGreaterThanOrEqual(m.value("pinguard_journal_write_failures_total") ?? 0, 1, serve.stderr)
+        XCTAssertTrue(serve.stderr.contains("journal write failed (Connection refused"), serve.stderr)
+        _ = try serve.waitForRounds(1)
+        XCTAssertEqual(serve.stop(), 0, serve.stderr)
+    }
+
     /// READY, STATUS, WATCHDOG, RELOADING and STOPPING reach the NOTIFY_SOCKET, as systemd's Type=notify-reload expects.
     func testSystemdNotifyProtocol() throws {
         let w = try ServiceWorld.shared()

@@ -64,8 +64,20 @@ final class ServeOnceTests: XCTestCase {
         XCTAssertEqual(invalid.first?["PINGUARD_CONFIG"], config)
         XCTAssertTrue(invalid.first?["PINGUARD_ERROR"]?.contains("bogus_key") ?? false, "\(invalid)")
 
-        let missing = try PinguardCLI.run(["serve", "--once", "--config", dir.appendingPathComponent("absent.yml").path])
+        // The same without --once, a missing file, and a bad --listen; no journal, so nothing reaches the host's.
+        func serve(_ arguments: [String]) throws -> CommandResult {
+            try CommandRunner.run(ServeProcess.wrapper, ["--no-journal", binary, "serve"] + arguments, timeout: 30)
+        }
+        let long = try serve(["--config", config])
+        XCTAssertEqual(long.status, 2, "\(long)")
+        XCTAssertTrue(long.stderr.contains("bogus_key"), long.stderr)
+        XCTAssertFalse(long.stderr.contains("serving /metrics"), long.stderr)
+        let missing = try serve(["--once", "--config", dir.appendingPathComponent("absent.yml").path])
         XCTAssertEqual(missing.status, 2, "\(missing)")
         XCTAssertTrue(missing.stderr.contains("absent.yml"), missing.stderr)
+        let good = try w.writeConfig(in: dir, targets: [w.healthy], journal: false, file: "good.yml")
+        let listen = try serve(["--config", good, "--listen", "nowhere"])
+        XCTAssertEqual(listen.status, 2, "\(listen)")
+        XCTAssertTrue(listen.stderr.contains("nowhere"), listen.stderr)
     }
 }
