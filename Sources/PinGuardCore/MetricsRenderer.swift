@@ -182,6 +182,8 @@ struct ExpositionWriter {
             appendInteger(Int64(value))
         } else if value.isNaN {
             append("NaN")
+        } else if value.isInfinite {
+            append(value > 0 ? "+Inf" : "-Inf")
         } else {
             buffer.append(contentsOf: String(value).utf8)
         }

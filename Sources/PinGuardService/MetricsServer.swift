@@ -45,9 +45,14 @@ public struct MetricsServer: Service {
             channel = try await bootstrap.bind(host: "0.0.0.0", port: address.port).get()
         }
         if let local = channel.localAddress { onBound(local) }
-        try await withGracefulShutdownHandler {
-            try await channel.closeFuture.get()
-        } onGracefulShutdown: {
+        // Close on graceful shutdown, and also when the group cancels us because another service failed.
+        try await withTaskCancellationHandler {
+            try await withGracefulShutdownHandler {
+                try await channel.closeFuture.get()
+            } onGracefulShutdown: {
+                channel.close(promise: nil)
+            }
+        } onCancel: {
             channel.close(promise: nil)
         }
     }
