@@ -1,0 +1,367 @@
+import Foundation
+import PinGuardTestSupport
+import XCTest
+
+/// The real pins of the test PKI, computed with the `openssl` reference pipeline (SPEC §2), not with the
+/// code under test, for the source files the import end-to-end tests write.
+struct ImportPins: Sendable {
+    /// SPKI pin of the `valid` leaf.
+    let valid: String
+    /// SPKI pin of the `expiring` leaf.
+    let expiring: String
+    /// SPKI pin of the `otherca` leaf (issued by the other root's intermediate).
+    let otherca: String
+    /// SPKI pin of `reserve.key`, which no server uses: the backup pin.
+    let reserve: String
+    /// SPKI pin of `backup-spare.key`, the key the `backup` leaf runs on.
+    let backupSpare: String
+    /// SPKI pin of the test intermediate (a CA pin).
+    let intermediate: String
+    /// SPKI pin of the test root (a CA pin).
+    let root: String
+    /// SPKI pin of the leaf the world issues for the two-label-deep names (`api.eu.pinguard.test`, …).
+    let deep: String
+}
+
+/// The live servers and the folder the import end-to-end tests work in, started once per test process:
+/// one nginx on loopback serving, by SNI, the PKI leaves `valid` (default), `rotated`, `backup`, `expiring`,
+/// `otherca`, `p384`, and a leaf issued here by the test intermediate for `api.eu.pinguard.test`,
+/// `api.us.pinguard.test` and `eu.pinguard.test` (names two labels and one label below `pinguard.test`, to tell
+/// OkHttp's `*.` from `**.`).
+final class ImportWorld: Sendable {
+    /// The PKI leaves served under `NAME.pinguard.test`.
+    static let leaves = ["valid", "rotated", "backup", "expiring", "otherca", "p384"]
+    /// The names the deep leaf is served under.
+    static let deepNames = ["api.eu.pinguard.test", "api.us.pinguard.test", "eu.pinguard.test"]
+
+    let pki: TestPKI
+    let pins: ImportPins
+    let farm: TLSServerFarm
+    /// Where sources, imported policies and configs are written.
+    let directory: URL
+
+    private static let started: Result<ImportWorld, HarnessError> = {
+        do { return .success(try ImportWorld()) } catch let e as HarnessError { return .failure(e) } catch {
+            return .failure(HarnessError("\(error)"))
+        }
+    }()
+
+    /// The shared world; throws when it could not be set up.
+    static func shared() throws -> ImportWorld { try started.get() }
+
+    private init() throws {
+        let pki = try TestPKI.shared()
+        self.pki = pki
+        let dir = try TemporaryDirectory.make("pinguard-import-e2e")
+        directory = dir
+        let deep = try Self.issueDeepLeaf(pki: pki, into: dir)
+        pins = ImportPins(valid: try OpenSSLTool.spkiSHA256(certificate: pki.certificate("valid")),
+                          expiring: try OpenSSLTool.spkiSHA256(certificate: pki.certificate("expiring")),
+                          otherca: try OpenSSLTool.spkiSHA256(certificate: pki.certificate("otherca")),
+                          reserve: try OpenSSLTool.spkiSHA256(privateKey: pki.reserveKey),
+                          backupSpare: try OpenSSLTool.spkiSHA256(privateKey: pki.backupSpareKey),
+                          intermediate: try OpenSSLTool.spkiSHA256(certificate: pki.intermediate),
+                          root: try OpenSSLTool.spkiSHA256(certificate: pki.root),
+                          deep: try OpenSSLTool.spkiSHA256(certificate: deep.certificate))
+        let sites = Self.leaves.map { TLSSite.leaf($0, in: pki) }
+            + Self.deepNames.map { TLSSite(serverName: $0, chainFile: deep.chain, keyFile: deep.key) }
+        farm = try TLSServerFarm(sites: sites, ipv6: false)
+    }
+
+    /// Issues a P-256 leaf for `deepNames` from the test intermediate (without touching the PKI's CA database).
+    private static func issueDeepLeaf(pki: TestPKI, into dir: URL) throws -> (certificate: String, chain: String, key: String) {
+        let base = dir.appendingPathComponent("deep").path
+        let ext = "[ext]\nbasicConstraints = critical, CA:false\nkeyUsage = critical, digitalSignature\n"
+            + "extendedKeyUsage = serverAuth\nsubjectAltName = " + deepNames.map { "DNS:\($0)" }.joined(separator: ", ") + "\n"
+        try ext.write(toFile: base + ".ext", atomically: true, encoding: .utf8)
+        let serial = "0x" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16)
+        let steps: [[String]] = [
+            ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", base + ".key"],
+            ["req", "-new", "-key", base + ".key", "-subj", "/CN=\(deepNames[0])", "-out", base + ".csr"],
+            ["x509", "-req", "-in", base + ".csr", "-CA", pki.intermediate, "-CAkey", pki.path("ca/int.key"),
+             "-set_serial", serial, "-days", "30", "-sha256", "-extfile", base + ".ext", "-extensions", "ext",
+             "-out", base + ".pem"],
+        ]
+        for args in steps {
+            let r = try CommandRunner.run(OpenSSLTool.path, args)
+            guard r.status == 0 else { throw HarnessError("openssl \(args.joined(separator: " ")): \(r)") }
+        }
+        let chain = try String(contentsOfFile: base + ".pem", encoding: .utf8)
+            + String(contentsOfFile: pki.intermediate, encoding: .utf8)
+        try chain.write(toFile: base + "-chain.pem", atomically: true, encoding: .utf8)
+        return (base + ".pem", base + "-chain.pem", base + ".key")
+    }
+
+    // MARK: commands
+
+    /// One `pinguard import` run: its result, the source and the YAML written from stdout.
+    struct Imported {
+        let result: CommandResult
+        let source: String
+        let sourceText: String
+        let yaml: String
+    }
+
+    /// Writes `text` as `fileName`, runs `pinguard import --format FORMAT FILE --name NAME` and writes its stdout
+    /// to `fileName.yml`.
+    func importSource(_ format: String, _ text: String, as fileName: String, name: String) throws -> Imported {
+        let source = try PolicyYAML.write(text, to: directory, as: fileName)
+        let r = try runPinguard(args: ["import", "--format", format, source, "--name", name])
+        XCTAssertFalse(r.timedOut, "\(r)")
+        let yaml = try PolicyYAML.write(r.stdout, to: directory, as: fileName + ".yml")
+        return Imported(result: r, source: source, sourceText: text, yaml: yaml)
+    }
+
+    /// `pinguard lint --format json FILE`: status and findings.
+    func lint(_ file: String) throws -> (CommandResult, [[String: Any]]) {
+        let r = try runPinguard(args: ["lint", "--format", "json", file])
+        XCTAssertFalse(r.timedOut, "\(r)")
+        let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
+        return (r, try XCTUnwrap(object as? [[String: Any]], "\(r)"))
+    }
+
+    /// `pinguard probe HOST:PORT --connect 127.0.0.1 --ca-file BUNDLE --policy FILE --json`: status and JSON.
+    func probe(_ host: String, policy: String, caFile: String? = nil) throws -> (CommandResult, [String: Any]) {
+        let args = ["probe", "\(host):\(farm.port)", "--connect", "127.0.0.1", "--ca-file", caFile ?? pki.caBundle,
+                    "--policy", policy, "--timeout", "5s", "--json"]
+        let r = try runPinguard(args: args)
+        XCTAssertFalse(r.timedOut, "\(r)")
+        let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
+        return (r, try XCTUnwrap(object as? [String: Any], "\(r)"))
+    }
+}
+
+/// Source files in each import format, pinning the real keys of the test PKI for the hosts the world serves.
+enum ImportSources {
+    /// The `TSKConfiguration` domains, in order: `pinguard.test` with subdomains (valid leaf + reserve, with a
+    /// report URI), `expiring.pinguard.test` excluded from it, `backup.` and `otherca.` report-only
+    /// (`TSKEnforcePinning` false, valid leaf + reserve), and `p384.` pinned on the intermediate + reserve.
+    static func trustKitPlist(_ k: ImportPins) -> String {
+        func hashes(_ h: [String]) -> String {
+            "\t\t\t\t<key>TSKPublicKeyHashes</key>\n\t\t\t\t<array>\n"
+                + h.map { "\t\t\t\t\t<string>\($0)</string>\n" }.joined() + "\t\t\t\t</array>\n"
+        }
+        return """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+        \t<key>CFBundleIdentifier</key>
+        \t<string>test.pinguard.ios</string>
+        \t<key>CFBundleShortVersionString</key>
+        \t<string>1.4.2</string>
+        \t<key>TSKConfiguration</key>
+        \t<dict>
+        \t\t<key>TSKSwizzleNetworkDelegates</key>
+        \t\t<true/>
+        \t\t<key>TSKPinnedDomains</key>
+        \t\t<dict>
+        \t\t\t<key>pinguard.test</key>
+        \t\t\t<dict>
+        \t\t\t\t<key>TSKIncludeSubdomains</key>
+        \t\t\t\t<true/>
+
+        """ + hashes([k.valid, k.reserve]) + """
+        \t\t\t\t<key>TSKReportUris</key>
+        \t\t\t\t<array>
+        \t\t\t\t\t<string>https://report.pinguard.test/pin-failure</string>
+        \t\t\t\t</array>
+        \t\t\t</dict>
+        \t\t\t<key>expiring.pinguard.test</key>
+        \t\t\t<dict>
+        \t\t\t\t<key>TSKExcludeSubdomainFromParentPolicy</key>
+        \t\t\t\t<true/>
+        \t\t\t</dict>
+        \t\t\t<key>backup.pinguard.test</key>
+        \t\t\t<dict>
+        \t\t\t\t<key>TSKEnforcePinning</key>
+        \t\t\t\t<false/>
+
+        """ + hashes([k.valid, k.reserve]) + """
+        \t\t\t</dict>
+        \t\t\t<key>otherca.pinguard.test</key>
+        \t\t\t<dict>
+        \t\t\t\t<key>TSKEnforcePinning</key>
+        \t\t\t\t<false/>
+
+        """ + hashes([k.valid, k.reserve]) + """
+        \t\t\t</dict>
+        \t\t\t<key>p384.pinguard.test</key>
+        \t\t\t<dict>
+
+        """ + hashes([k.intermediate, k.reserve]) + """
+        \t\t\t</dict>
+        \t\t</dict>
+        \t</dict>
+        </dict>
+        </plist>
+
+        """
+    }
+
+    /// The same configuration as `trustKitPlist` as a TrustKit JSON document (no bundle version).
+    static func trustKitJSON(_ k: ImportPins) -> String {
+        """
+        {
+          "TSKSwizzleNetworkDelegates": true,
+          "TSKPinnedDomains": {
+            "pinguard.test": {
+              "TSKIncludeSubdomains": true,
+              "TSKPublicKeyHashes": ["\(k.valid)", "\(k.reserve)"],
+              "TSKReportUris": ["https://report.pinguard.test/pin-failure"]
+            },
+            "expiring.pinguard.test": {"TSKExcludeSubdomainFromParentPolicy": true},
+            "backup.pinguard.test": {"TSKEnforcePinning": false, "TSKPublicKeyHashes": ["\(k.valid)", "\(k.reserve)"]},
+            "otherca.pinguard.test": {"TSKEnforcePinning": false, "TSKPublicKeyHashes": ["\(k.valid)", "\(k.reserve)"]},
+            "p384.pinguard.test": {"TSKPublicKeyHashes": ["\(k.intermediate)", "\(k.reserve)"]}
+          }
+        }
+
+        """
+    }
+
+    /// `NSPinnedDomains`: `pinguard.test` with subdomains, leaf identities (valid, otherca, reserve) *and* CA
+    /// identities (test intermediate, test root); `p384.pinguard.test` with CA identities only (the same two).
+    static func nsPinnedDomainsPlist(_ k: ImportPins) -> String {
+        func identities(_ key: String, _ h: [String]) -> String {
+            "\t\t\t\t<key>\(key)</key>\n\t\t\t\t<array>\n"
+                + h.map { "\t\t\t\t\t<dict>\n\t\t\t\t\t\t<key>SPKI-SHA256-BASE64</key>\n\t\t\t\t\t\t<string>\($0)</string>\n\t\t\t\t\t</dict>\n" }.joined()
+                + "\t\t\t\t</array>\n"
+        }
+        return """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+        \t<key>CFBundleShortVersionString</key>
+        \t<string>2.0</string>
+        \t<key>NSAppTransportSecurity</key>
+        \t<dict>
+        \t\t<key>NSPinnedDomains</key>
+        \t\t<dict>
+        \t\t\t<key>pinguard.test</key>
+        \t\t\t<dict>
+        \t\t\t\t<key>NSIncludesSubdomains</key>
+        \t\t\t\t<true/>
+
+        """ + identities("NSPinnedLeafIdentities", [k.valid, k.otherca, k.reserve])
+            + identities("NSPinnedCAIdentities", [k.intermediate, k.root]) + """
+        \t\t\t</dict>
+        \t\t\t<key>p384.pinguard.test</key>
+        \t\t\t<dict>
+
+        """ + identities("NSPinnedCAIdentities", [k.intermediate, k.root]) + """
+        \t\t\t</dict>
+        \t\t</dict>
+        \t</dict>
+        </dict>
+        </plist>
+
+        """
+    }
+
+    /// Android NSC: `valid.` pinned (valid leaf + reserve) with two nested `domain-config`s — `rotated.` inheriting
+    /// that pin-set, `backup.` with its own (backup spare key + reserve) — and `expiring.` with a pin-set that
+    /// expired in 2020; a `debug-overrides` trusting user CAs (reported, not imported).
+    static func androidNSC(_ k: ImportPins) -> String {
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <!-- res/xml/network_security_config.xml -->
+        <network-security-config>
+            <base-config cleartextTrafficPermitted="false">
+                <trust-anchors>
+                    <certificates src="system" />
+                </trust-anchors>
+            </base-config>
+            <domain-config>
+                <domain>valid.pinguard.test</domain>
+                <pin-set>
+                    <pin digest="SHA-256">\(k.valid)</pin>
+                    <pin digest="SHA-256">\(k.reserve)</pin>
+                </pin-set>
+                <!-- inherits the pin-set above -->
+                <domain-config>
+                    <domain>rotated.pinguard.test</domain>
+                </domain-config>
+                <domain-config>
+                    <domain>backup.pinguard.test</domain>
+                    <pin-set>
+                        <pin digest="SHA-256">\(k.backupSpare)</pin>
+                        <pin digest="SHA-256">\(k.reserve)</pin>
+                    </pin-set>
+                </domain-config>
+            </domain-config>
+            <domain-config>
+                <domain>expiring.pinguard.test</domain>
+                <pin-set expiration="2020-01-01">
+                    <pin digest="SHA-256">\(k.valid)</pin>
+                    <pin digest="SHA-256">\(k.reserve)</pin>
+                </pin-set>
+            </domain-config>
+            <debug-overrides>
+                <trust-anchors>
+                    <certificates src="user" />
+                </trust-anchors>
+            </debug-overrides>
+        </network-security-config>
+
+        """
+    }
+
+    /// OkHttp (Kotlin): `*.pinguard.test` (valid leaf + reserve, through a constant) and `**.eu.pinguard.test`
+    /// (the deep leaf + reserve).
+    static func okHttpKotlin(_ k: ImportPins) -> String {
+        """
+        package test.pinguard.net
+
+        import okhttp3.CertificatePinner
+        import okhttp3.OkHttpClient
+
+        private const val RESERVE_PIN = "sha256/\(k.reserve)"
+
+        object PinnedClient {
+            private val pinner = CertificatePinner.Builder()
+                .add("*.pinguard.test", "sha256/\(k.valid)", RESERVE_PIN)
+                .add("**.eu.pinguard.test", "sha256/\(k.deep)", RESERVE_PIN)
+                .build()
+
+            val client: OkHttpClient = OkHttpClient.Builder()
+                .certificatePinner(pinner)
+                .build()
+        }
+
+        """
+    }
+
+    /// HPKP headers: enforced for `valid.` and `rotated.` (valid leaf + reserve, `Host:` lines), enforced with
+    /// includeSubDomains for `pinguard.test` (the `expiring` leaf + reserve), Report-Only for `backup.` (a curl
+    /// command names the host) and for `otherca.` (curl -v lines), both with the valid leaf + reserve.
+    static func hpkpHeaders(_ k: ImportPins) -> String {
+        """
+        # Public-Key-Pins headers of the test front ends, captured with curl.
+        Host: valid.pinguard.test
+        Public-Key-Pins: pin-sha256="\(k.valid)"; pin-sha256="\(k.reserve)"; max-age=5184000
+
+        Host: rotated.pinguard.test
+        Public-Key-Pins: pin-sha256="\(k.valid)"; pin-sha256="\(k.reserve)"; max-age=5184000
+
+        Host: pinguard.test
+        Public-Key-Pins: pin-sha256="\(k.expiring)"; pin-sha256="\(k.reserve)"; max-age=5184000; includeSubDomains
+
+        $ curl -sI https://backup.pinguard.test/
+        Public-Key-Pins-Report-Only: pin-sha256="\(k.valid)"; pin-sha256="\(k.reserve)"; max-age=600; report-uri="https://report.pinguard.test/hpkp"
+
+        > Host: otherca.pinguard.test
+        < Public-Key-Pins-Report-Only: pin-sha256="\(k.valid)"; pin-sha256="\(k.reserve)"; max-age=600
+
+        """
+    }
+
+    /// 1-based number of the first line of `text` containing `needle`.
+    static func line(of needle: String, in text: String) -> Int? {
+        for (i, l) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where l.contains(needle) {
+            return i + 1
+        }
+        return nil
+    }
+}
