@@ -2,114 +2,107 @@ import Foundation
 
 /// Renders a `MetricsSnapshot` in the Prometheus text format 0.0.4, family by family, with HELP and TYPE.
 ///
-/// Written into one byte buffer without intermediate strings per series: /metrics for 10,000 targets is
-/// rendered on every scrape.
+/// /metrics for 10,000 targets is rendered on every scrape, so the targets are walked once (not once per
+/// family) and each family is written into its own byte buffer without intermediate strings per series;
+/// the buffers, in family order, are the exposition.
 public enum MetricsRenderer {
     /// The content type of the exposition.
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     /// The exposition bytes.
     public static func render(_ s: MetricsSnapshot) -> [UInt8] {
-        var w = ExpositionWriter()
-        w.buffer.reserveCapacity(4096 + s.results.count * 3300)
-        let results = s.results
-        let chains = results.map(\.facts.evaluatedChain)
-        let note = " From the latest scheduled probe."
+        var out: [UInt8] = []
+        let chunks = renderChunks(s)
+        out.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
+        for c in chunks { out.append(contentsOf: c) }
+        return out
+    }
 
-        w.family("pinguard_probe_success", "gauge", "1 if the last probe retrieved a certificate chain." + note)
-        for r in results { w.begin("pinguard_probe_success"); w.label("target", r.target.name); w.end(r.facts.success ? 1 : 0) }
-        w.family("pinguard_probe_duration_seconds", "gauge", "Duration of the last probe: resolve, connect and TLS handshake." + note)
-        for r in results { w.begin("pinguard_probe_duration_seconds"); w.label("target", r.target.name); w.end(r.facts.duration) }
-        w.family("pinguard_probe_timestamp_seconds", "gauge", "Unix time when the last probe of the target finished.")
-        for r in results { w.begin("pinguard_probe_timestamp_seconds"); w.label("target", r.target.name); w.end(r.facts.finishedAt) }
-        w.family("pinguard_tls_version_info", "gauge", "Negotiated TLS version of the last probe." + note)
-        for r in results {
-            if let v = r.facts.tlsVersion { w.begin("pinguard_tls_version_info"); w.label("target", r.target.name); w.label("version", v); w.end(1) }
-        }
-        w.family("pinguard_chain_trusted", "gauge", "1 if the chain passed system trust and hostname verification." + note)
-        for r in results where r.facts.success {
-            w.begin("pinguard_chain_trusted"); w.label("target", r.target.name); w.end(r.facts.trusted ? 1 : 0)
-        }
-        w.family("pinguard_cert_not_after_timestamp_seconds", "gauge", "notAfter of each certificate of the evaluated chain (kept when verification fails)." + note)
-        for (r, chain) in zip(results, chains) {
+    /// The exposition as consecutive chunks (one or more families each), to be sent in order.
+    public static func renderChunks(_ s: MetricsSnapshot) -> [[UInt8]] {
+        let n = s.results.count
+        // Generous per-target estimates: capacity that is never written costs address space, not memory,
+        // while a buffer that has to grow holds its old and new copies at once.
+        let note = " From the latest scheduled probe."
+        var success = ExpositionWriter(n * 96, "pinguard_probe_success", "gauge", "1 if the last probe retrieved a certificate chain." + note)
+        var duration = ExpositionWriter(n * 128, "pinguard_probe_duration_seconds", "gauge", "Duration of the last probe: resolve, connect and TLS handshake." + note)
+        var timestamp = ExpositionWriter(n * 128, "pinguard_probe_timestamp_seconds", "gauge", "Unix time when the last probe of the target finished.")
+        var tls = ExpositionWriter(n * 128, "pinguard_tls_version_info", "gauge", "Negotiated TLS version of the last probe." + note)
+        var trusted = ExpositionWriter(n * 96, "pinguard_chain_trusted", "gauge", "1 if the chain passed system trust and hostname verification." + note)
+        var notAfter = ExpositionWriter(n * 512, "pinguard_cert_not_after_timestamp_seconds", "gauge", "notAfter of each certificate of the evaluated chain (kept when verification fails)." + note)
+        var notBefore = ExpositionWriter(n * 512, "pinguard_cert_not_before_timestamp_seconds", "gauge", "notBefore of each certificate of the evaluated chain." + note)
+        var certInfo = ExpositionWriter(n * 1600, "pinguard_cert_info", "gauge", "Certificates of the evaluated chain; source is served or store (trust anchor added from the store)." + note)
+        var earliest = ExpositionWriter(n * 160, "pinguard_chain_earliest_expiry_timestamp_seconds", "gauge", "Earliest notAfter of the evaluated chain." + note)
+        var accept = ExpositionWriter(n * 320, "pinguard_policy_accept", "gauge", "1 if the pinned client of the policy set would accept the chain, 0 if it would reject." + note)
+        var decision = ExpositionWriter(n * 400, "pinguard_policy_decision_info", "gauge", "Why the pinned client decided as it did (SPEC reasons)." + note)
+        var pinMatched = ExpositionWriter(n * 1200, "pinguard_pin_matched", "gauge", "1 if the configured pin matches the evaluated chain within its scope, else 0; one series per configured pin." + note)
+        var horizon = ExpositionWriter(n * 384, "pinguard_pin_horizon_timestamp_seconds", "gauge", "Pin horizon: latest notAfter among the certificates that today's matching pins match; after it those pins stop matching. Conservative for spki pins (a renewal that keeps the key keeps matching)." + note)
+        var reserve = ExpositionWriter(n * 256, "pinguard_reserve_pins", "gauge", "Configured pins that match no certificate of the chain: keys to rotate to (RFC 7469 backup pins)." + note)
+        var pinSetExpiry = ExpositionWriter(1024, "pinguard_pin_set_expiry_timestamp_seconds", "gauge", "When the pin set stops being enforced (policy expires)." + note)
+
+        for r in s.results {
+            let name = r.target.name
+            let facts = r.facts
+            success.begin("pinguard_probe_success"); success.label("target", name); success.end(facts.success ? 1 : 0)
+            duration.begin("pinguard_probe_duration_seconds"); duration.label("target", name); duration.end(facts.duration)
+            timestamp.begin("pinguard_probe_timestamp_seconds"); timestamp.label("target", name); timestamp.end(facts.finishedAt)
+            if let v = facts.tlsVersion {
+                tls.begin("pinguard_tls_version_info"); tls.label("target", name); tls.label("version", v); tls.end(1)
+            }
+            if facts.success {
+                trusted.begin("pinguard_chain_trusted"); trusted.label("target", name); trusted.end(facts.trusted ? 1 : 0)
+            }
+            let chain = facts.evaluatedChain
+            var earliestExpiry: Date?
             for c in chain {
-                w.begin("pinguard_cert_not_after_timestamp_seconds"); w.label("target", r.target.name); w.label("depth", c.depth); w.end(c.notAfter)
+                notAfter.begin("pinguard_cert_not_after_timestamp_seconds"); notAfter.label("target", name)
+                notAfter.label("depth", c.depth); notAfter.end(c.notAfter)
+                notBefore.begin("pinguard_cert_not_before_timestamp_seconds"); notBefore.label("target", name)
+                notBefore.label("depth", c.depth); notBefore.end(c.notBefore)
+                certInfo.begin("pinguard_cert_info"); certInfo.label("target", name); certInfo.label("depth", c.depth)
+                certInfo.label("subject", c.subject); certInfo.label("issuer", c.issuer); certInfo.label("serial", c.serial)
+                certInfo.label("spki_sha256", c.spkiSHA256); certInfo.label("cert_sha256", c.certSHA256)
+                certInfo.label("source", c.source.rawValue); certInfo.end(1)
+                earliestExpiry = min(earliestExpiry ?? c.notAfter, c.notAfter)
             }
-        }
-        w.family("pinguard_cert_not_before_timestamp_seconds", "gauge", "notBefore of each certificate of the evaluated chain." + note)
-        for (r, chain) in zip(results, chains) {
-            for c in chain {
-                w.begin("pinguard_cert_not_before_timestamp_seconds"); w.label("target", r.target.name); w.label("depth", c.depth); w.end(c.notBefore)
+            if let e = earliestExpiry {
+                earliest.begin("pinguard_chain_earliest_expiry_timestamp_seconds"); earliest.label("target", name); earliest.end(e)
             }
-        }
-        w.family("pinguard_cert_info", "gauge", "Certificates of the evaluated chain; source is served or store (trust anchor added from the store)." + note)
-        for (r, chain) in zip(results, chains) {
-            for c in chain {
-                w.begin("pinguard_cert_info"); w.label("target", r.target.name); w.label("depth", c.depth)
-                w.label("subject", c.subject); w.label("issuer", c.issuer); w.label("serial", c.serial)
-                w.label("spki_sha256", c.spkiSHA256); w.label("cert_sha256", c.certSHA256); w.label("source", c.source.rawValue)
-                w.end(1)
-            }
-        }
-        w.family("pinguard_chain_earliest_expiry_timestamp_seconds", "gauge", "Earliest notAfter of the evaluated chain." + note)
-        for (r, chain) in zip(results, chains) {
-            if let e = chain.lazy.map(\.notAfter).min() {
-                w.begin("pinguard_chain_earliest_expiry_timestamp_seconds"); w.label("target", r.target.name); w.end(e)
-            }
-        }
-        w.family("pinguard_policy_accept", "gauge", "1 if the pinned client of the policy set would accept the chain, 0 if it would reject." + note)
-        for r in results {
-            for e in r.evaluations where e.verdict != .none {
-                w.begin("pinguard_policy_accept"); w.label("target", r.target.name); w.label("policy_set", e.policySet)
-                w.label("environment", e.environment); w.end(e.verdict == .accept ? 1 : 0)
-            }
-        }
-        w.family("pinguard_policy_decision_info", "gauge", "Why the pinned client decided as it did (SPEC reasons)." + note)
-        for r in results {
             for e in r.evaluations {
-                w.begin("pinguard_policy_decision_info"); w.label("target", r.target.name); w.label("policy_set", e.policySet)
-                w.label("environment", e.environment); w.label("reason", e.reason.rawValue); w.end(1)
-            }
-        }
-        w.family("pinguard_pin_matched", "gauge", "1 if the configured pin matches the evaluated chain within its scope, else 0; one series per configured pin." + note)
-        for r in results {
-            for e in r.evaluations where r.facts.success {
-                guard let pins = e.policy?.pins else { continue }
-                for (i, p) in pins.enumerated() {
-                    // Pins differing only in `group` would give the same series: emit the first.
-                    if pins[..<i].contains(where: { $0.hash == p.hash && $0.role == p.role && $0.type == p.type && $0.scope == p.scope }) {
-                        continue
+                if e.verdict != .none {
+                    accept.begin("pinguard_policy_accept"); accept.label("target", name); accept.label("policy_set", e.policySet)
+                    accept.label("environment", e.environment); accept.end(e.verdict == .accept ? 1 : 0)
+                }
+                decision.begin("pinguard_policy_decision_info"); decision.label("target", name); decision.label("policy_set", e.policySet)
+                decision.label("environment", e.environment); decision.label("reason", e.reason.rawValue); decision.end(1)
+                if facts.success, let pins = e.policy?.pins {
+                    for (i, p) in pins.enumerated() {
+                        // Pins differing only in `group` would give the same series: emit the first.
+                        if pins[..<i].contains(where: { $0.hash == p.hash && $0.role == p.role && $0.type == p.type && $0.scope == p.scope }) {
+                            continue
+                        }
+                        pinMatched.begin("pinguard_pin_matched"); pinMatched.label("target", name); pinMatched.label("policy_set", e.policySet)
+                        pinMatched.label("pin", p.hash); pinMatched.label("role", p.role.rawValue); pinMatched.label("type", p.type.rawValue)
+                        pinMatched.label("scope", p.scope.rawValue); pinMatched.end(e.matchedPins.contains { $0.pin == p } ? 1 : 0)
                     }
-                    w.begin("pinguard_pin_matched"); w.label("target", r.target.name); w.label("policy_set", e.policySet)
-                    w.label("pin", p.hash); w.label("role", p.role.rawValue); w.label("type", p.type.rawValue)
-                    w.label("scope", p.scope.rawValue); w.end(e.matchedPins.contains { $0.pin == p } ? 1 : 0)
                 }
-            }
-        }
-        w.family("pinguard_pin_horizon_timestamp_seconds", "gauge", "Pin horizon: latest notAfter among the certificates that today's matching pins match; after it those pins stop matching. Conservative for spki pins (a renewal that keeps the key keeps matching)." + note)
-        for r in results {
-            for e in r.evaluations {
                 if let h = e.pinHorizon {
-                    w.begin("pinguard_pin_horizon_timestamp_seconds"); w.label("target", r.target.name); w.label("policy_set", e.policySet); w.end(h)
+                    horizon.begin("pinguard_pin_horizon_timestamp_seconds"); horizon.label("target", name)
+                    horizon.label("policy_set", e.policySet); horizon.end(h)
                 }
-            }
-        }
-        w.family("pinguard_reserve_pins", "gauge", "Configured pins that match no certificate of the chain: keys to rotate to (RFC 7469 backup pins)." + note)
-        for r in results {
-            for e in r.evaluations where e.isEvaluated {
-                w.begin("pinguard_reserve_pins"); w.label("target", r.target.name); w.label("policy_set", e.policySet); w.end(Double(e.reservePins.count))
-            }
-        }
-        w.family("pinguard_pin_set_expiry_timestamp_seconds", "gauge", "When the pin set stops being enforced (policy expires)." + note)
-        for r in results {
-            for e in r.evaluations {
+                if e.isEvaluated {
+                    reserve.begin("pinguard_reserve_pins"); reserve.label("target", name); reserve.label("policy_set", e.policySet)
+                    reserve.end(Double(e.reservePins.count))
+                }
                 if let x = e.policy?.expires {
-                    w.begin("pinguard_pin_set_expiry_timestamp_seconds"); w.label("target", r.target.name); w.label("policy_set", e.policySet); w.end(x)
+                    pinSetExpiry.begin("pinguard_pin_set_expiry_timestamp_seconds"); pinSetExpiry.label("target", name)
+                    pinSetExpiry.label("policy_set", e.policySet); pinSetExpiry.end(x)
                 }
             }
         }
-        w.family("pinguard_backup_pin_coverage_ratio", "gauge", "Share of evaluated targets of the policy set that have at least one reserve pin." + note)
-        for c in BackupPinCoverage.compute(results) {
+
+        var w = ExpositionWriter(4096 + s.lintFindings.count * 100, "pinguard_backup_pin_coverage_ratio", "gauge", "Share of evaluated targets of the policy set that have at least one reserve pin." + note)
+        for c in BackupPinCoverage.compute(s.results) {
             if let ratio = c.ratio {
                 w.begin("pinguard_backup_pin_coverage_ratio"); w.label("policy_set", c.policySet); w.label("environment", c.environment); w.end(ratio)
             }
@@ -136,7 +129,9 @@ public enum MetricsRenderer {
         if let d = s.roundDuration { w.begin("pinguard_round_duration_seconds"); w.end(d) }
         w.family("pinguard_round_timestamp_seconds", "gauge", "When the last probe round finished.")
         if let t = s.roundTimestamp { w.begin("pinguard_round_timestamp_seconds"); w.end(t) }
-        return w.buffer
+
+        return [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest, accept, decision,
+                pinMatched, horizon, reserve, pinSetExpiry, w].map(\.buffer)
     }
 }
 
@@ -144,6 +139,12 @@ public enum MetricsRenderer {
 struct ExpositionWriter {
     var buffer: [UInt8] = []
     private var labels = 0
+
+    /// A writer with room for `capacity` bytes that starts with the HELP and TYPE lines of one family.
+    init(_ capacity: Int, _ name: StaticString, _ type: StaticString, _ help: String) {
+        buffer.reserveCapacity(capacity + 512)
+        family(name, type, help)
+    }
 
     mutating func family(_ name: StaticString, _ type: StaticString, _ help: String) {
         append("# HELP "); append(name); append(" "); appendEscaped(help, quotes: false); append("\n")

@@ -93,8 +93,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
         switch path {
         case "/metrics":
             guard isGet else { return methodNotAllowed(context, h, "GET, HEAD") }
-            let body = MetricsRenderer.render(runtime.snapshot())
-            respond(context, h, .ok, body, contentType: MetricsRenderer.contentType)
+            respond(context, h, .ok, MetricsRenderer.renderChunks(runtime.snapshot()), contentType: MetricsRenderer.contentType)
         case "/healthz":
             guard isGet else { return methodNotAllowed(context, h, "GET, HEAD") }
             respond(context, h, .ok, "ok\n")
@@ -132,38 +131,44 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
 
     private func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, _ text: String,
                          contentType: String = "text/plain; charset=utf-8", extra: [(String, String)] = [], close: Bool = false) {
-        respond(context, h, status, Array(text.utf8), contentType: contentType, extra: extra, close: close)
+        respond(context, h, status, [Array(text.utf8)], contentType: contentType, extra: extra, close: close)
     }
 
-    private func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, _ body: [UInt8],
+    private func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, _ body: [[UInt8]],
                          contentType: String, extra: [(String, String)] = [], close: Bool = false) {
         let keepAlive = h.isKeepAlive && !close
-        var headers = HTTPHeaders([("Content-Type", contentType), ("Content-Length", String(body.count))] + extra)
+        let length = body.reduce(0) { $0 + $1.count }
+        var headers = HTTPHeaders([("Content-Type", contentType), ("Content-Length", String(length))] + extra)
         headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: status, headers: headers))), promise: nil)
-        writeBody(context, h.method == .HEAD ? [] : body, from: 0, keepAlive: keepAlive)
+        writeBody(context, h.method == .HEAD ? [] : body, chunk: 0, offset: 0, keepAlive: keepAlive)
     }
 
-    static let chunkSize = 1 << 20
+    static let pieceSize = 1 << 20
 
-    /// Writes the body a chunk at a time, each after the previous one left, so that a 30 MB exposition
-    /// is not copied into NIO buffers all at once.
-    private func writeBody(_ context: ChannelHandlerContext, _ body: [UInt8], from offset: Int, keepAlive: Bool) {
-        let end = min(offset + Self.chunkSize, body.count)
-        if end > offset {
-            let chunk = context.channel.allocator.buffer(bytes: body[offset..<end])
-            let written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(chunk))))
-            if end < body.count {
-                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-                written.whenComplete { result in
-                    let (handler, context) = bound.value
-                    switch result {
-                    case .success: handler.writeBody(context, body, from: end, keepAlive: keepAlive)
-                    case .failure: context.close(promise: nil)
-                    }
+    /// Writes the body a piece (at most 1 MiB) at a time, each after the previous one left, so that a
+    /// 30 MB exposition is not copied into NIO buffers all at once.
+    private func writeBody(_ context: ChannelHandlerContext, _ body: [[UInt8]], chunk: Int, offset: Int, keepAlive: Bool) {
+        var chunk = chunk
+        var offset = offset
+        while chunk < body.count && offset >= body[chunk].count {
+            chunk += 1
+            offset = 0
+        }
+        if chunk < body.count {
+            let end = min(offset + Self.pieceSize, body[chunk].count)
+            let piece = context.channel.allocator.buffer(bytes: body[chunk][offset..<end])
+            let written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(piece))))
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            let current = chunk
+            written.whenComplete { result in
+                let (handler, context) = bound.value
+                switch result {
+                case .success: handler.writeBody(context, body, chunk: current, offset: end, keepAlive: keepAlive)
+                case .failure: context.close(promise: nil)
                 }
-                return
             }
+            return
         }
         let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if !keepAlive {

@@ -57,14 +57,21 @@ var times: [Double] = []
 var size = 0
 for _ in 0..<repeats {
     let t0 = DispatchTime.now().uptimeNanoseconds
-    let body = MetricsRenderer.render(snapshot)
+    let chunks = MetricsRenderer.renderChunks(snapshot)
     times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-    size = body.count
+    size = chunks.reduce(0) { $0 + $1.count }
 }
 times.sort()
-let lines = MetricsRenderer.render(snapshot).split(separator: UInt8(ascii: "\n")).count
+let lines = MetricsRenderer.renderChunks(snapshot).reduce(0) { n, c in n + c.lazy.filter { $0 == UInt8(ascii: "\n") }.count }
 print("metrics: \(targets) targets x \(setCount) policy sets")
 print(String(format: "  evaluate all targets:   %.1f ms", evalSeconds * 1000))
 print(String(format: "  render /metrics:        median %.1f ms, min %.1f ms, max %.1f ms over %d renders", times[times.count / 2], times[0], times[times.count - 1], repeats))
 print(String(format: "  exposition size:        %.1f MiB, %d lines", Double(size) / 1_048_576, lines))
 print(String(format: "  peak RSS:               %.1f MiB (%.1f MiB before building results)", peakRSSMiB(), rssBefore))
+
+if ProcessInfo.processInfo.environment["BENCH_CHUNKS"] != nil {
+    for c in MetricsRenderer.renderChunks(snapshot) {
+        let name = String(decoding: c.prefix(80), as: UTF8.self).split(separator: " ")[2]
+        print("  \(name): \(c.count / max(targets, 1)) bytes/target")
+    }
+}
