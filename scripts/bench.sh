@@ -99,10 +99,11 @@ ready=$(date +%s.%N)
 echo
 echo "service: $big targets x 2 policy sets (first round, then /metrics scrapes)"
 printf '  first round (to /-/ready):  %.1f s\n' "$(echo "$ready - $start" | bc -l 2>/dev/null || python3 -c "print($ready - $start)")"
+grep -E 'VmHWM' "/proc/$serve_pid/status" | sed 's/^/  after the first round: /'
 for i in 1 2 3 4 5; do
   curl -s -o "$work/metrics.txt" -w '  scrape %{time_total}s, %{size_download} bytes\n' "http://127.0.0.1:$http_port/metrics"
 done
-grep -E 'VmHWM|VmRSS' "/proc/$serve_pid/status" | sed 's/^/  /'
+grep -E 'VmHWM|VmRSS' "/proc/$serve_pid/status" | sed 's/^/  after the scrapes: /'
 kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true
 
 echo

@@ -41,6 +41,7 @@ public enum ServeRunner {
         // Up to `concurrency` probe threads would each get a malloc arena; a few shared arenas keep the
         // resident size of a 10,000-target service well below what one arena per thread leaves behind.
         MallocTuning.limitArenas(4)
+        MallocTuning.fixMmapThreshold(1 << 20)
         let loaded: LoadedConfiguration
         do { loaded = try ConfigurationLoader.load(path: options.configPath) } catch {
             StandardError.write("pinguard: \(error)")
@@ -117,9 +118,16 @@ public enum OnceSummary {
 /// glibc allocator tuning; `mallopt` is not exported by the Glibc module, so it is looked up at run time.
 enum MallocTuning {
     /// `mallopt(M_ARENA_MAX, n)`; M_ARENA_MAX is -8 in glibc's malloc.h.
-    static func limitArenas(_ n: Int32) {
+    static func limitArenas(_ n: Int32) { mallopt(-8, n) }
+
+    /// `mallopt(M_MMAP_THRESHOLD, bytes)` (-3): the /metrics buffers (megabytes each, every scrape) are
+    /// always mapped and unmapped, instead of glibc's sliding threshold moving them into the heap where
+    /// freed pages stay resident.
+    static func fixMmapThreshold(_ bytes: Int32) { mallopt(-3, bytes) }
+
+    private static func mallopt(_ parameter: Int32, _ value: Int32) {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        _ = unsafeBitCast(symbol, to: Mallopt.self)(-8, n)
+        _ = unsafeBitCast(symbol, to: Mallopt.self)(parameter, value)
     }
 }
