@@ -26,6 +26,8 @@ static inline int pg_TLS1_2_VERSION(void) { return TLS1_2_VERSION; }
 static inline int pg_X509_NAME_print_rfc2253(BIO *bio, const X509_NAME *name) {
     return X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253);
 }
+static inline int pg_ERR_GET_LIB(unsigned long e) { return ERR_GET_LIB(e); }
+static inline int pg_ERR_GET_REASON(unsigned long e) { return ERR_GET_REASON(e); }
 static inline void pg_OPENSSL_free(void *p) { OPENSSL_free(p); }
 static inline int pg_SSL_set_verify_none(SSL *ssl) { SSL_set_verify(ssl, SSL_VERIFY_NONE, NULL); return 1; }
 

@@ -66,6 +66,9 @@ public struct ProbeFacts: Sendable, Equatable {
     public var error: String?
     /// Seconds spent on resolve + connect + handshake.
     public var duration: Double
+    /// Why the handshake failed after the server's chain arrived (e.g. it demands a client certificate);
+    /// the chain is still judged.
+    public var handshakeError: String?
     /// Negotiated protocol, e.g. `TLSv1.3`.
     public var tlsVersion: String?
     /// Certificates as the server sent them, leaf first.

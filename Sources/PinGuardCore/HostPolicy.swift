@@ -103,6 +103,8 @@ public struct PolicySet: Sendable, Equatable {
     public var environments: [String: PolicyEnvironment]
     /// File the set was loaded from.
     public var file: String?
+    /// Line of `name:` in that file, for errors.
+    public var nameLine: Int?
 
     /// Creates a policy set.
     public init(name: String, version: String? = nil, environments: [String: PolicyEnvironment], file: String? = nil) {

@@ -20,7 +20,9 @@ public enum PolicyParser {
         for (envName, envValue) in entries {
             environments[envName] = try parseEnvironment(envValue)
         }
-        return PolicySet(name: name, version: version, environments: environments, file: file)
+        var set = PolicySet(name: name, version: version, environments: environments, file: file)
+        set.nameLine = nameValue.line
+        return set
     }
 
     static func parseEnvironment(_ value: YAMLValue) throws(ConfigError) -> PolicyEnvironment {

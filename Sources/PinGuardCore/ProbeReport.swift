@@ -33,6 +33,7 @@ public struct ProbeReport: Sendable {
             "probe": [
                 "success": facts.success,
                 "error": facts.error ?? NSNull(),
+                "handshake_error": facts.handshakeError ?? NSNull(),
                 "duration_seconds": (facts.duration * 1e6).rounded() / 1e6,
                 "tls_version": facts.tlsVersion ?? NSNull(),
                 "finished_at": RFC3339.format(facts.finishedAt),
@@ -89,6 +90,7 @@ public struct ProbeReport: Sendable {
             out += "probe    FAILED after \(String(format: "%.3f", facts.duration))s: \(err)\n"
         } else {
             out += "probe    ok, \(facts.tlsVersion ?? "?"), \(String(format: "%.3f", facts.duration))s\n"
+            if let h = facts.handshakeError { out += "         chain received, then the handshake failed: \(h)\n" }
         }
         if facts.success {
             out += "trusted  " + (facts.trusted ? "yes" : "NO: \(facts.trustError ?? "unknown")") + "\n"

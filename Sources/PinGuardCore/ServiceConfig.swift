@@ -22,8 +22,13 @@ public struct Target: Sendable, Equatable {
         self.port = port
         self.connect = connect
         self.environment = environment
-        self.name = name ?? "\(host):\(port)"
+        self.name = name ?? Target.defaultName(host: host, port: port)
         self.policySets = policySets
+    }
+
+    /// `host:port`, with an IPv6 address in brackets.
+    public static func defaultName(host: String, port: Int) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }
 
@@ -49,6 +54,9 @@ public struct ServiceConfig: Sendable, Equatable {
     public var journalEnabled: Bool = true
     /// Targets.
     public var targets: [Target] = []
+    /// Source line of some keys, by key path (`trust.ca_file`, `policies[0]`, `targets[1].policy_sets[0]`),
+    /// for errors found after parsing (a missing file, an unknown policy set).
+    public var lines: [String: Int] = [:]
 
     /// A configuration with every default.
     public init() {}
@@ -68,17 +76,23 @@ public enum ServiceConfigParser {
                 throw v.error("\"\(c.listen)\" is not a listen address (use \":9477\", \"127.0.0.1:9477\" or \"[::1]:9477\")")
             }
         }
-        if let v = m["interval"] { c.interval = try v.duration() }
-        if let v = m["timeout"] { c.timeout = try v.duration() }
+        if let v = m["interval"] { c.interval = try v.duration(max: 86_400 * 7) }
+        if let v = m["timeout"] { c.timeout = try v.duration(max: 3_600) }
         if let v = m["concurrency"] { c.concurrency = try v.int(in: 1...4096) }
         if let v = m["environment"] { c.environment = try v.nonEmptyString() }
         if let v = m["trust"], !v.isNull {
             let t = try v.mapping(allowed: ["ca_file"])
-            if let f = t["ca_file"], !f.isNull { c.caFile = try f.nonEmptyString() }
+            if let f = t["ca_file"], !f.isNull {
+                c.caFile = try f.nonEmptyString()
+                c.lines[f.path] = f.line
+            }
         }
         if let v = m["expiry_warning_days"] { c.expiryWarningDays = try v.int(in: 0...3650) }
         if let v = m["policies"] {
-            c.policies = try v.sequence().map { p throws(ConfigError) in try p.nonEmptyString() }
+            c.policies = try v.sequence().map { p throws(ConfigError) in
+                c.lines[p.path] = p.line
+                return try p.nonEmptyString()
+            }
         }
         if let v = m["journal"], !v.isNull {
             let j = try v.mapping(allowed: ["enabled"])
@@ -89,7 +103,7 @@ public enum ServiceConfigParser {
         }
         var names: [String: Int] = [:]
         for tv in try m["targets"]?.sequence() ?? [] {
-            let t = try parseTarget(tv, defaultEnvironment: c.environment)
+            let t = try parseTarget(tv, defaultEnvironment: c.environment, lines: &c.lines)
             if let first = names[t.name] {
                 throw tv.error("target name \"\(t.name)\" is already used on line \(first); set a distinct name")
             }
@@ -99,20 +113,29 @@ public enum ServiceConfigParser {
         return c
     }
 
-    static func parseTarget(_ value: YAMLValue, defaultEnvironment: String) throws(ConfigError) -> Target {
+    static func parseTarget(_ value: YAMLValue, defaultEnvironment: String, lines: inout [String: Int]) throws(ConfigError) -> Target {
         let m = try value.mapping(allowed: ["host", "port", "connect", "environment", "name", "policy_sets"])
         guard let hv = m["host"] else { throw value.error("missing required key \"host\"") }
-        let host = HostPattern.normalize(try hv.nonEmptyString())
-        if host.contains("/") || host.contains(" ") || host.contains(":") {
+        var host = HostPattern.normalize(try hv.nonEmptyString())
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let isIPv6 = host.contains(":") && host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        if host.contains("/") || host.contains(" ") || (host.contains(":") && !isIPv6) {
             throw hv.error("\"\(host)\" is not a host name (give the port in \"port\" and the address in \"connect\")")
         }
         var t = Target(host: host, environment: defaultEnvironment)
         if let v = m["port"] { t.port = try v.int(in: 1...65535) }
         if let v = m["connect"] { t.connect = try v.nonEmptyString() }
         if let v = m["environment"] { t.environment = try v.nonEmptyString() }
-        t.name = try m["name"].map { v throws(ConfigError) in try v.nonEmptyString() } ?? "\(host):\(t.port)"
+        t.name = try m["name"].map { v throws(ConfigError) in try v.nonEmptyString() } ?? Target.defaultName(host: host, port: t.port)
         if let v = m["policy_sets"] {
-            t.policySets = try v.sequence().map { p throws(ConfigError) in try p.nonEmptyString() }
+            var names: [String] = []
+            for item in try v.sequence() {
+                let name = try item.nonEmptyString()
+                if names.contains(name) { throw item.error("policy set \"\(name)\" is named twice") }
+                names.append(name)
+                lines[item.path] = item.line
+            }
+            t.policySets = names
         }
         return t
     }

@@ -137,12 +137,13 @@ public struct YAMLValue {
         throw error("expected true or false, found \(kindOrValue)")
     }
 
-    /// Reads a Prometheus-style duration (`30s`, `5m`, `1h30m`) as seconds.
-    public func duration() throws(ConfigError) -> Double {
+    /// Reads a Prometheus-style duration (`30s`, `5m`, `1h30m`) as seconds, at most `max`.
+    public func duration(max: Double) throws(ConfigError) -> Double {
         let s = try string()
         guard let v = PromDuration.parse(s), v > 0 else {
             throw error("\"\(s)\" is not a duration (use e.g. 500ms, 10s, 5m, 1h30m)")
         }
+        guard v <= max else { throw error("\"\(s)\" is longer than the maximum of \(PromDuration.format(max))") }
         return v
     }
 

@@ -30,9 +30,12 @@ public enum CertificateFacts {
     public static func load(_ bytes: [UInt8], file: String) throws(ProbeError) -> [ChainCertificate] {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
-        let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        let marker = Array("-----BEGIN".utf8)
+        let isPEM = bytes.count >= marker.count && (0...(bytes.count - marker.count)).contains { i in
+            bytes[i] == marker[0] && bytes[i..<(i + marker.count)].elementsEqual(marker)
+        }
         var out: [ChainCertificate] = []
-        if text.contains("-----BEGIN") {
+        if isPEM {
             guard let bio = bytes.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else {
                 throw ProbeError.openSSL("\(file): cannot allocate a buffer")
             }
@@ -41,7 +44,12 @@ public enum CertificateFacts {
                 defer { X509_free(x) }
                 out.append(try facts(of: x, depth: out.count, source: .served))
             }
-            OpenSSLErrorQueue.clear()  // the loop ends on an expected "no start line"
+            // The loop ends at the end of the input ("no start line"); anything else is a broken block.
+            let code = ERR_peek_last_error()
+            if code != 0 && !(pg_ERR_GET_LIB(code) == ERR_LIB_PEM && pg_ERR_GET_REASON(code) == PEM_R_NO_START_LINE) {
+                throw ProbeError.openSSL("\(file): certificate block \(out.count + 1) is broken")
+            }
+            OpenSSLErrorQueue.clear()
             if out.isEmpty { throw ProbeError("\(file): no CERTIFICATE block in the PEM file") }
         } else {
             var x: OpaquePointer?

@@ -96,7 +96,7 @@ public final class TLSProber: @unchecked Sendable {
             _ = pg_SSL_set_tlsext_host_name(ssl, host)
             _ = SSL_set1_host(ssl, host)
         }
-        while true {
+        handshaking: while true {
             let r = SSL_connect(ssl)
             if r == 1 { break }
             let code = SSL_get_error(ssl, r)
@@ -104,15 +104,21 @@ public final class TLSProber: @unchecked Sendable {
             switch code {
             case SSL_ERROR_WANT_READ: events = Int16(POLLIN)
             case SSL_ERROR_WANT_WRITE: events = Int16(POLLOUT)
-            case SSL_ERROR_SYSCALL:
-                let queued = OpenSSLErrorQueue.drain()
-                let cause = !queued.isEmpty ? queued : (errno != 0 ? String(cString: strerror(errno)) : "peer closed the connection")
-                keepChainOfFailedHandshake(ssl, into: &facts)
-                throw ProbeError("TLS handshake with \(facts.address ?? host): \(cause)")
             default:
-                let error = ProbeError.openSSL("TLS handshake with \(facts.address ?? host)")
-                keepChainOfFailedHandshake(ssl, into: &facts)
-                throw error
+                let error: ProbeError
+                if code == SSL_ERROR_SYSCALL {
+                    let queued = OpenSSLErrorQueue.drain()
+                    let cause = !queued.isEmpty ? queued : (errno != 0 ? String(cString: strerror(errno)) : "peer closed the connection")
+                    error = ProbeError("TLS handshake with \(facts.address ?? host): \(cause)")
+                } else {
+                    error = ProbeError.openSSL("TLS handshake with \(facts.address ?? host)")
+                }
+                // A handshake can fail after the server sent its certificates (it demands a client
+                // certificate under TLS 1.2, say): the chain was retrieved, so it is judged like any other,
+                // and the failure is reported beside it.
+                guard let sent = SSL_get_peer_cert_chain(ssl), pg_sk_X509_num(sent) > 0 else { throw error }
+                facts.handshakeError = error.message
+                break handshaking
             }
             try Dialer.wait(fd: fd, events: events, deadline: deadline, phase: "TLS handshake with \(facts.address ?? host)")
         }
@@ -149,14 +155,6 @@ public final class TLSProber: @unchecked Sendable {
         if facts.servedChain.isEmpty { throw ProbeError("TLS handshake with \(host): the server sent no certificate") }
     }
 
-    /// A handshake can fail after the server sent its certificates (e.g. it demands a client certificate
-    /// under TLS 1.2): keep what was learned, the probe still counts as failed.
-    private func keepChainOfFailedHandshake(_ ssl: OpaquePointer, into facts: inout ProbeFacts) {
-        guard let served = SSL_get_peer_cert_chain(ssl) else { return }
-        facts.servedChain = (try? chain(served)) ?? []
-        OpenSSLErrorQueue.clear()
-    }
-
     private func chain(_ stack: OpaquePointer) throws(ProbeError) -> [ChainCertificate] {
         var out: [ChainCertificate] = []
         let count = pg_sk_X509_num(stack)
@@ -175,9 +173,10 @@ struct Deadline {
     let cancelled: @Sendable () -> Bool
 
     init(seconds: Double, cancelled: @escaping @Sendable () -> Bool = { false }) {
-        self.seconds = seconds
+        // Clamped to a day: callers validate durations, and a huge one must not overflow the clock.
+        self.seconds = min(max(seconds, 0), 86_400)
         self.cancelled = cancelled
-        end = DispatchTime.now() + .nanoseconds(Int(seconds * 1e9))
+        end = DispatchTime.now() + .nanoseconds(Int(self.seconds * 1e9))
     }
 
     /// Milliseconds left, at least 0.

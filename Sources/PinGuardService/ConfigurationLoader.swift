@@ -24,25 +24,26 @@ public enum ConfigurationLoader {
         if let ca = config.caFile {
             let resolved = resolve(ca, against: base)
             guard FileManager.default.isReadableFile(atPath: resolved) else {
-                throw ConfigError(file: path, line: lineOf("ca_file", in: text), key: "trust.ca_file",
+                throw ConfigError(file: path, line: config.lines["trust.ca_file"], key: "trust.ca_file",
                                   message: "cannot read \(resolved)")
             }
             config.caFile = resolved
         }
         var files: [String] = []
-        for pattern in config.policies {
+        for (i, pattern) in config.policies.enumerated() {
             let matches = expand(resolve(pattern, against: base))
             if matches.isEmpty {
-                throw ConfigError(file: path, line: lineOf(pattern, in: text), key: "policies",
+                throw ConfigError(file: path, line: config.lines["policies[\(i)]"], key: "policies[\(i)]",
                                   message: "no policy file matches \"\(pattern)\"")
             }
             files += matches.filter { !files.contains($0) }
         }
         let sets = try loadPolicies(files)
         let names = Set(sets.map(\.name))
-        for t in config.targets {
-            for n in t.policySets ?? [] where !names.contains(n) {
-                throw ConfigError(file: path, line: lineOf(n, in: text), key: "targets.\(t.name).policy_sets",
+        for (i, t) in config.targets.enumerated() {
+            for (j, n) in (t.policySets ?? []).enumerated() where !names.contains(n) {
+                let key = "targets[\(i)].policy_sets[\(j)]"
+                throw ConfigError(file: path, line: config.lines[key], key: key,
                                   message: "no loaded policy set is named \"\(n)\" (loaded: \(names.sorted().joined(separator: ", ")))")
             }
         }
@@ -55,7 +56,7 @@ public enum ConfigurationLoader {
         for file in files {
             let set = try PolicyParser.parse(try readText(file), file: file)
             if let other = sets.first(where: { $0.name == set.name }) {
-                throw ConfigError(file: file, line: lineOf("name:", in: try readText(file)), key: "name",
+                throw ConfigError(file: file, line: set.nameLine, key: "name",
                                   message: "policy set name \"\(set.name)\" is already used by \(other.file ?? "another file")")
             }
             sets.append(set)
@@ -85,11 +86,5 @@ public enum ConfigurationLoader {
         defer { globfree(&g) }
         guard glob(pattern, 0, nil, &g) == 0 else { return [] }
         return (0..<Int(g.gl_pathc)).compactMap { g.gl_pathv[$0].map { String(cString: $0) } }.sorted()
-    }
-
-    static func lineOf(_ needle: String, in text: String) -> Int? {
-        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-        where line.contains(needle) { return i + 1 }
-        return nil
     }
 }

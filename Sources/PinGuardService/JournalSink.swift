@@ -8,15 +8,21 @@ import PinGuardCore
 /// Without a journal socket (or with the journal full) the service keeps running: the failure is counted
 /// and the event is logged to stderr instead, so nothing is lost silently.
 public final class JournalSink: Sendable {
-    private let enabled: Bool
+    private let enabledBox: NIOLockedValueBox<Bool>
     private let failureCount = NIOLockedValueBox<UInt64>(0)
     private let echo: Bool
     private let socketPath = "/run/systemd/journal/socket"
 
     /// Creates a sink; `enabled: false` drops events (config `journal.enabled`); `echo` also prints them to stderr.
     public init(enabled: Bool, echo: Bool = false) {
-        self.enabled = enabled
+        enabledBox = NIOLockedValueBox(enabled)
         self.echo = echo
+    }
+
+    /// Whether events are written (config `journal.enabled`; follows reloads).
+    public var enabled: Bool {
+        get { enabledBox.withLockedValue { $0 } }
+        set { enabledBox.withLockedValue { $0 = newValue } }
     }
 
     /// Journal writes that failed since start.

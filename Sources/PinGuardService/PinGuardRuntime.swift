@@ -13,7 +13,10 @@ public final class PinGuardRuntime: Sendable {
         var prober: TLSProber
         var results: [String: TargetResult] = [:]
         var detector: EventDetector
-        var lint: [LintCount] = []
+        var lint: PolicyLintTracker
+        var lintCounts: [LintCount] = []
+        var pool: NIOThreadPool
+        var poolSize: Int
         var probesTotal: UInt64 = 0
         var probeFailuresTotal: UInt64 = 0
         var roundDuration: Double?
@@ -40,36 +43,42 @@ public final class PinGuardRuntime: Sendable {
                 return shared
             }
         }
+
+        /// Whether `target` of the configuration in force probes the same endpoint as `result` did.
+        func sameEndpoint(_ result: TargetResult) -> Target? {
+            guard let t = loaded.config.targets.first(where: { $0.name == result.target.name }),
+                  t.host == result.target.host, t.port == result.target.port, t.connect == result.target.connect else {
+                return nil
+            }
+            return t
+        }
     }
 
     private let state: NIOLockedValueBox<State>
-    private let pool: NIOThreadPool
     /// Journal events go here.
     public let journal: JournalSink
     /// systemd notifications go here.
     public let notifier: SystemdNotifier
-    /// Computes lint findings of loaded policy sets (set by the executable; empty by default).
-    public let linter: @Sendable ([PolicySet], Date) -> [(count: LintCount, entries: [JournalEntry])]
 
     /// Creates a runtime from a loaded configuration; throws when the trust store cannot be loaded.
-    public init(loaded: LoadedConfiguration, journal: JournalSink, notifier: SystemdNotifier = SystemdNotifier(),
-                linter: @escaping @Sendable ([PolicySet], Date) -> [(count: LintCount, entries: [JournalEntry])] = { _, _ in [] })
+    public init(loaded: LoadedConfiguration, journal: JournalSink, notifier: SystemdNotifier = SystemdNotifier())
         throws(ProbeError) {
         let prober = try TLSProber(caFile: loaded.config.caFile)
+        let size = max(loaded.config.concurrency, 1)
+        let pool = NIOThreadPool(numberOfThreads: size)
+        pool.start()
         state = NIOLockedValueBox(State(loaded: loaded, prober: prober,
                                         detector: EventDetector(warningDays: loaded.config.expiryWarningDays),
+                                        lint: PolicyLintTracker(), pool: pool, poolSize: size,
                                         lastReloadSuccess: Date()))
-        pool = NIOThreadPool(numberOfThreads: min(max(loaded.config.concurrency, 1), 256))
-        pool.start()
         self.journal = journal
         self.notifier = notifier
-        self.linter = linter
         announceLoad(loaded)
     }
 
     /// Stops the probe threads.
     public func shutdown() async {
-        try? await pool.shutdownGracefully()
+        try? await state.withLockedValue { $0.pool }.shutdownGracefully()
     }
 
     /// The configuration in force.
@@ -88,7 +97,7 @@ public final class PinGuardRuntime: Sendable {
         state.withLockedValue { s in
             var m = MetricsSnapshot()
             m.results = s.loaded.config.targets.compactMap { s.results[$0.name] }
-            m.lintFindings = s.lint
+            m.lintFindings = s.lintCounts
             m.version = PinGuardVersion.current
             m.openSSLVersion = TLSProber.openSSLVersion
             m.lastReloadSuccessful = s.lastReloadOK
@@ -106,9 +115,17 @@ public final class PinGuardRuntime: Sendable {
     private func announceLoad(_ loaded: LoadedConfiguration) {
         journal.send(.configLoaded(path: loaded.path, targets: loaded.config.targets.count,
                                    policySets: loaded.policySets.map(\.name)))
-        let lint = linter(loaded.policySets, Date())
-        state.withLockedValue { $0.lint = lint.map(\.count) }
-        for l in lint { for e in l.entries { journal.send(e) } }
+        relint()
+    }
+
+    /// Recomputes lint findings of the policies in force; writes events for new findings only.
+    private func relint() {
+        let events = state.withLockedValue { s -> [JournalEntry] in
+            let (counts, events) = s.lint.update(s.loaded.policySets, now: Date(), windowDays: s.loaded.config.expiryWarningDays)
+            s.lintCounts = counts
+            return events
+        }
+        for e in events { journal.send(e) }
     }
 
     /// Reloads the configuration file in force. A bad file leaves the running configuration untouched,
@@ -117,21 +134,21 @@ public final class PinGuardRuntime: Sendable {
         notifier.reloading()
         defer { notifier.notify("READY=1") }
         let path = configuration.path
-        let outcome: Result<(LoadedConfiguration, TLSProber), ConfigError>
-        do {
-            outcome = try await pool.runIfActive { () -> Result<(LoadedConfiguration, TLSProber), ConfigError> in
+        // On a thread of its own: the probe pool may be busy with slow targets for a whole timeout.
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(LoadedConfiguration, TLSProber), ConfigError>, Never>) in
+            let thread = Thread {
                 let loaded: LoadedConfiguration
                 do { loaded = try ConfigurationLoader.load(path: path) } catch let error as ConfigError {
-                    return .failure(error)
+                    return continuation.resume(returning: .failure(error))
                 } catch {
-                    return .failure(ConfigError(file: path, line: nil, key: nil, message: "\(error)"))
+                    return continuation.resume(returning: .failure(ConfigError(file: path, line: nil, key: nil, message: "\(error)")))
                 }
-                do { return .success((loaded, try TLSProber(caFile: loaded.config.caFile))) } catch {
-                    return .failure(ConfigError(file: path, line: nil, key: "trust.ca_file", message: "\(error)"))
+                do { continuation.resume(returning: .success((loaded, try TLSProber(caFile: loaded.config.caFile)))) } catch {
+                    continuation.resume(returning: .failure(ConfigError(file: path, line: nil, key: "trust.ca_file", message: "\(error)")))
                 }
             }
-        } catch {
-            outcome = .failure(ConfigError(file: path, line: nil, key: nil, message: "reload not possible: \(error)"))
+            thread.name = "pinguard-reload"
+            thread.start()
         }
         switch outcome {
         case .failure(let error):
@@ -140,22 +157,43 @@ public final class PinGuardRuntime: Sendable {
             StandardError.write("pinguard: reload (\(trigger)) rejected, previous configuration kept: \(error)")
             return .failure(error)
         case .success(let (loaded, prober)):
-            state.withLockedValue { s in
+            let (events, retired) = state.withLockedValue { s -> ([JournalEntry], NIOThreadPool?) in
                 if loaded.config.listen != s.loaded.config.listen {
                     StandardError.write("pinguard: listen address changes take effect on restart")
                 }
                 s.loaded = loaded
                 s.prober = prober
                 s.detector.warningDays = Double(loaded.config.expiryWarningDays)
-                let names = Set(loaded.config.targets.map(\.name))
-                s.results = s.results.filter { names.contains($0.key) }
-                s.detector.retain(targets: names)
+                s.detector.retain(targets: Set(loaded.config.targets.map(\.name)))
+                // Keep what was learned about endpoints that did not change, judged by the new policies at
+                // once; drop the rest, so no series of a removed target, set or endpoint survives the reload.
+                var events: [JournalEntry] = []
+                var kept: [String: TargetResult] = [:]
+                for (name, old) in s.results {
+                    guard let target = s.sameEndpoint(old) else { continue }
+                    let result = TargetResult.evaluate(old.facts, target: target, sets: loaded.policySets, now: Date())
+                    kept[name] = result
+                    events += s.detector.observe(result)
+                }
+                s.results = kept
+                var retired: NIOThreadPool?
+                let wanted = max(loaded.config.concurrency, 1)
+                if wanted != s.poolSize {
+                    retired = s.pool
+                    s.pool = NIOThreadPool(numberOfThreads: wanted)
+                    s.pool.start()
+                    s.poolSize = wanted
+                }
                 s.lastReloadOK = true
                 s.lastReloadSuccess = Date()
                 s.wakeRequested = true
                 s.generation += 1
+                return (events, retired)
             }
+            journal.enabled = loaded.config.journalEnabled
+            if let retired { Task.detached { try? await retired.shutdownGracefully() } }
             announceLoad(loaded)
+            for e in events { journal.send(e) }
             return .success(loaded)
         }
     }
@@ -187,7 +225,8 @@ public final class PinGuardRuntime: Sendable {
             func launch() {
                 let target = targets[next]
                 next += 1
-                group.addTask { [pool] in
+                let pool = state.withLockedValue { $0.pool }
+                group.addTask {
                     let request = ProbeRequest(host: target.host, port: target.port, connect: target.connect, timeout: config.timeout)
                     let cancelled = CancellationFlag()
                     let facts = await withTaskCancellationHandler {
@@ -227,6 +266,7 @@ public final class PinGuardRuntime: Sendable {
                 s.roundTimestamp = Date()
                 s.ready = true
             }
+            relint()
             let rejects = ordered.filter { r in r.evaluations.contains { $0.verdict == .reject } }.count
             let failed = ordered.filter { !$0.facts.success }.count
             notifier.status("last round: \(ordered.count) targets, \(rejects) rejected by a client, \(failed) probes failed, \(String(format: "%.2f", duration))s; next in \(PromDuration.format(config.interval))")
@@ -242,8 +282,11 @@ public final class PinGuardRuntime: Sendable {
             result.facts.verifiedChain = s.intern(result.facts.verifiedChain)
             s.probesTotal += 1
             if !result.facts.success { s.probeFailuresTotal += 1 }
-            guard s.generation == generation || s.loaded.config.targets.contains(where: { $0.name == result.target.name }) else {
-                return []
+            if s.generation != generation {
+                // Probed under a configuration replaced meanwhile: judge it by the one in force, if the
+                // target still probes the same endpoint.
+                guard let target = s.sameEndpoint(result) else { return [] }
+                result = TargetResult.evaluate(result.facts, target: target, sets: s.loaded.policySets, now: Date())
             }
             s.results[result.target.name] = result
             return s.detector.observe(result)
@@ -251,9 +294,8 @@ public final class PinGuardRuntime: Sendable {
         for e in events { journal.send(e) }
     }
 
-    /// Waits until the next round is due or a reload asks for one early.
-    public func waitForNextRound(interval: Double) async {
-        let due = Date().addingTimeInterval(interval)
+    /// Waits until `due` (one interval after the last round started) or until a reload asks for a round early.
+    public func waitForNextRound(until due: Date) async {
         while Date() < due && !Task.isCancelled {
             let woken = state.withLockedValue { s -> Bool in
                 defer { s.wakeRequested = false }

@@ -22,17 +22,13 @@ public enum ServeRunner {
         public var once: Bool
         /// Echo journal events on stderr too.
         public var logEvents: Bool
-        /// Lint hook for loaded policies.
-        public var linter: @Sendable ([PolicySet], Date) -> [(count: LintCount, entries: [JournalEntry])]
 
         /// Creates options.
-        public init(configPath: String, listen: String?, once: Bool, logEvents: Bool,
-                    linter: @escaping @Sendable ([PolicySet], Date) -> [(count: LintCount, entries: [JournalEntry])]) {
+        public init(configPath: String, listen: String?, once: Bool, logEvents: Bool) {
             self.configPath = configPath
             self.listen = listen
             self.once = once
             self.logEvents = logEvents
-            self.linter = linter
         }
     }
 
@@ -56,7 +52,7 @@ public enum ServeRunner {
         let journal = JournalSink(enabled: loaded.config.journalEnabled, echo: options.logEvents)
         let notifier = SystemdNotifier()
         let runtime: PinGuardRuntime
-        do { runtime = try PinGuardRuntime(loaded: loaded, journal: journal, notifier: notifier, linter: options.linter) } catch {
+        do { runtime = try PinGuardRuntime(loaded: loaded, journal: journal, notifier: notifier) } catch {
             StandardError.write("pinguard: \(error)")
             return 2
         }

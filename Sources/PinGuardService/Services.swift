@@ -15,9 +15,11 @@ public struct ProbeScheduler: Service {
         await cancelWhenGracefulShutdown {
             var first = true
             while !Task.isCancelled {
+                // One round per interval, counted from the start of each round.
+                let started = Date()
                 _ = await runtime.runRound(spread: !first)
                 first = false
-                await runtime.waitForNextRound(interval: runtime.configuration.config.interval)
+                await runtime.waitForNextRound(until: started.addingTimeInterval(runtime.configuration.config.interval))
             }
         }
     }

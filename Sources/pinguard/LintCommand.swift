@@ -63,29 +63,3 @@ struct LintCommand: ParsableCommand {
         if code != 0 { throw ExitCode(code) }
     }
 }
-
-/// Lint findings of loaded policies, for the service: counts per set and severity, and one journal event each.
-enum LintHook {
-    @Sendable static func findings(_ sets: [PolicySet], _ now: Date) -> [(count: LintCount, entries: [JournalEntry])] {
-        let findings = PolicyLinter.lint(sets, now: now, publicSuffixes: loadPublicSuffixes(defaultPublicSuffixList, quiet: true))
-        var out: [(count: LintCount, entries: [JournalEntry])] = []
-        for set in sets {
-            for severity in FindingSeverity.allCases {
-                let matching = findings.filter { $0.policySet == set.name && $0.severity == severity }
-                let entries = matching.map { f in
-                    var fields: [(String, String)] = [("PINGUARD_POLICY_SET", f.policySet), ("PINGUARD_RULE", f.ruleID),
-                                                      ("PINGUARD_SEVERITY", f.severity.rawValue)]
-                    if let e = f.environment { fields.append(("PINGUARD_ENVIRONMENT", e)) }
-                    if let p = f.pattern { fields.append(("PINGUARD_PATTERN", p)) }
-                    if let file = f.file { fields.append(("PINGUARD_FILE", file)) }
-                    if let line = f.line { fields.append(("PINGUARD_LINE", String(line))) }
-                    return JournalEntry(event: .policyLintFinding,
-                                        message: "policy lint \(f.severity.rawValue) [\(f.ruleID)] \(f.policySet): \(f.message) (hint: \(f.hint))",
-                                        fields: fields)
-                }
-                out.append((LintCount(policySet: set.name, severity: severity.rawValue, count: matching.count), entries))
-            }
-        }
-        return out
-    }
-}

@@ -49,8 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
               stop:                Ctrl-C
             """)
         }
-        let status = await ServeRunner.run(.init(configPath: path!, listen: listen, once: once, logEvents: logEvents || demo != nil,
-                                                 linter: LintHook.findings))
+        let status = await ServeRunner.run(.init(configPath: path!, listen: listen, once: once, logEvents: logEvents || demo != nil))
         demo?.stop()
         if status != 0 { throw ExitCode(status) }
     }

@@ -81,6 +81,7 @@ extension PolicySet {
     public func strippingSourcePositions() -> PolicySet {
         var copy = self
         copy.file = nil
+        copy.nameLine = nil
         for (name, env) in environments {
             var e = env
             e.line = nil

@@ -1,0 +1,52 @@
+import Foundation
+import PinGuardCore
+
+/// Lint findings of the loaded policies, for the service: counts per set and severity for
+/// `pinguard_policy_lint_findings`, and a `policy_lint_finding` event for each finding not reported before.
+///
+/// Findings are recomputed after every round, so a pin set that starts expiring while the service runs
+/// shows up without a reload; unchanged findings are not written again.
+struct PolicyLintTracker {
+    let publicSuffixes: PublicSuffixList
+    private var reported: Set<String> = []
+
+    /// Debian's copy of the public suffix list (package `publicsuffix`).
+    static let defaultListPath = "/usr/share/publicsuffix/public_suffix_list.dat"
+
+    /// Loads the public suffix list once; without it, only single-label suffixes are flagged.
+    init(listPath: String = PolicyLintTracker.defaultListPath) {
+        let text = FileManager.default.contents(atPath: listPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        publicSuffixes = PublicSuffixList(text: text)
+    }
+
+    /// Lints `sets`; returns the counts and the events of findings not seen before.
+    mutating func update(_ sets: [PolicySet], now: Date, windowDays: Int) -> (counts: [LintCount], events: [JournalEntry]) {
+        let findings = PolicyLinter.lint(sets, now: now, publicSuffixes: publicSuffixes, expiringWithinDays: windowDays)
+        var counts: [LintCount] = []
+        for set in sets {
+            for severity in FindingSeverity.allCases {
+                let n = findings.reduce(0) { $0 + ($1.policySet == set.name && $1.severity == severity ? 1 : 0) }
+                counts.append(LintCount(policySet: set.name, severity: severity.rawValue, count: n))
+            }
+        }
+        var events: [JournalEntry] = []
+        var current: Set<String> = []
+        for f in findings {
+            let key = [f.ruleID, f.policySet, f.environment ?? "", f.pattern ?? "", f.file ?? "", String(f.line ?? 0), f.message]
+                .joined(separator: "\u{1f}")
+            current.insert(key)
+            guard !reported.contains(key) else { continue }
+            var fields: [(String, String)] = [("PINGUARD_POLICY_SET", f.policySet), ("PINGUARD_RULE", f.ruleID),
+                                              ("PINGUARD_SEVERITY", f.severity.rawValue)]
+            if let e = f.environment { fields.append(("PINGUARD_ENVIRONMENT", e)) }
+            if let p = f.pattern { fields.append(("PINGUARD_PATTERN", p)) }
+            if let file = f.file { fields.append(("PINGUARD_FILE", file)) }
+            if let line = f.line { fields.append(("PINGUARD_LINE", String(line))) }
+            events.append(JournalEntry(event: .policyLintFinding,
+                                       message: "policy lint \(f.severity.rawValue) [\(f.ruleID)] \(f.policySet): \(f.message) (hint: \(f.hint))",
+                                       fields: fields))
+        }
+        reported = current
+        return (counts, events)
+    }
+}
