@@ -2,6 +2,30 @@ import Foundation
 
 /// Small parsing helpers shared by the importers.
 enum ImportSupport {
+    /// The deepest nesting of elements, arrays or dictionaries an importer accepts. Real configurations are a
+    /// handful of levels deep; the cap keeps recursive walks (and the libraries' own) far from the stack's end.
+    static let maxNestingDepth = 128
+
+    /// The error for a document nested deeper than `maxNestingDepth`.
+    static func tooDeep(file: String, line: Int?) -> ImportError {
+        ImportError(file: file, line: line, message: "nested deeper than \(maxNestingDepth) levels; refused")
+    }
+
+    /// Offset of the first byte that does not belong to a valid UTF-8 sequence (overlong forms, surrogates and
+    /// code points above U+10FFFF are invalid), or nil when all of `bytes` is UTF-8.
+    static func firstInvalidUTF8<C: Collection>(_ bytes: C) -> Int? where C.Element == UInt8 {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded): offset += encoded.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
     /// `yyyy-MM-dd` as 00:00 UTC of that day: TrustKit and Android stop enforcing pins when that day begins
     /// (they read the date in the device's time zone; UTC is the importer's stand-in). Nil if not such a date.
     static func startOfDay(_ text: String) -> Date? {

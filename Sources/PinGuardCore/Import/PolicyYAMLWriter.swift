@@ -46,9 +46,23 @@ enum PolicyYAMLWriter {
         return "{" + parts.joined(separator: ", ") + "}"
     }
 
+    /// A comment line; line breaks (as YAML counts them) and characters YAML refuses become spaces.
     static func comment(_ text: String, indent: Int) -> String {
-        let flat = text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+        var flat = ""
+        flat.unicodeScalars.append(contentsOf: text.unicodeScalars.map { $0 != "\t" && mustEscape($0) ? " " : $0 })
         return String(repeating: " ", count: indent) + (flat.isEmpty ? "#" : "# " + flat)
+    }
+
+    /// True for what YAML cannot carry as is: the line breaks libyaml recognises (LF, CR, U+0085 NEL,
+    /// U+2028, U+2029), characters outside YAML's printable set (C0 and C1 controls except tab, DEL,
+    /// U+FFFE, U+FFFF) and U+FEFF, a byte order mark.
+    static func mustEscape(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x09, 0x20...0x7E, 0xA0...0x2027, 0x202A...0xD7FF, 0xE000...0xFEFE, 0xFF00...0xFFFD, 0x10000...0x10FFFF:
+            return false
+        default:
+            return true
+        }
     }
 
     static let reserved: Set<String> = ["true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"]
@@ -73,13 +87,20 @@ enum PolicyYAMLWriter {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             default:
-                if u.value < 0x20 || u.value == 0x7F {
-                    out += String(format: "\\x%02X", u.value)
+                if mustEscape(u) {
+                    out += escape(u)
                 } else {
                     out.unicodeScalars.append(u)
                 }
             }
         }
         return out + "\""
+    }
+
+    /// `\xHH`, `\uHHHH` or `\UHHHHHHHH` for a scalar (YAML double-quoted escapes are code points).
+    static func escape(_ u: Unicode.Scalar) -> String {
+        let (prefix, width) = u.value <= 0xFF ? ("\\x", 2) : u.value <= 0xFFFF ? ("\\u", 4) : ("\\U", 8)
+        let hex = String(u.value, radix: 16, uppercase: true)
+        return prefix + String(repeating: "0", count: max(0, width - hex.count)) + hex
     }
 }

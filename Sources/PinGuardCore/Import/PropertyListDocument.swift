@@ -74,6 +74,8 @@ struct PlistNode {
 }
 
 /// Reads an Info.plist (XML or binary) or a JSON document into `PlistNode`s.
+///
+/// Documents nested deeper than `ImportSupport.maxNestingDepth` are refused before any recursive walk.
 enum PropertyListDocument {
     /// How the document was written.
     enum Syntax: String {
@@ -161,20 +163,27 @@ enum PropertyListDocument {
         } catch {
             throw ImportError(file: file, line: nil, message: "not a valid binary property list: \(error.localizedDescription)")
         }
-        return convert(any)
+        return try convert(any, file: file)
     }
 
     /// Converts Foundation objects; dictionary keys are sorted because their order is not kept.
-    static func convert(_ any: Any) -> PlistNode {
+    /// `depth` is the nesting level of `any` (1 for the top value); deeper than the cap is an error.
+    static func convert(_ any: Any, depth: Int = 1, file: String) throws(ImportError) -> PlistNode {
+        if depth > ImportSupport.maxNestingDepth { throw ImportSupport.tooDeep(file: file, line: nil) }
         if type(of: any) == Bool.self, let b = any as? Bool { return PlistNode(value: .bool(b), line: nil) }
         switch any {
         case let s as String:
             return PlistNode(value: .string(s), line: nil)
         case let d as [String: Any]:
-            let entries = d.keys.sorted().map { PlistNode.Entry(key: $0, keyLine: nil, value: convert(d[$0]!)) }
+            var entries: [PlistNode.Entry] = []
+            for key in d.keys.sorted() {
+                entries.append(PlistNode.Entry(key: key, keyLine: nil, value: try convert(d[key]!, depth: depth + 1, file: file)))
+            }
             return PlistNode(value: .dictionary(entries), line: nil)
         case let a as [Any]:
-            return PlistNode(value: .array(a.map(convert)), line: nil)
+            var items: [PlistNode] = []
+            for item in a { items.append(try convert(item, depth: depth + 1, file: file)) }
+            return PlistNode(value: .array(items), line: nil)
         case let date as Date:
             return PlistNode(value: .date(date), line: nil)
         case let data as Data:
@@ -194,8 +203,10 @@ enum PropertyListDocument {
     // MARK: JSON
 
     /// Validates with JSONSerialization (its messages are the precise ones), then reads lines with Yams:
-    /// JSON is YAML, and Yams keeps document order and marks.
+    /// JSON is YAML, and Yams keeps document order and marks. Not when the text has U+0085, U+2028 or
+    /// U+2029: YAML reads those as line breaks and would fold them inside strings, so the values would differ.
     static func parseJSON(_ bytes: [UInt8], file: String) throws(ImportError) -> PlistNode {
+        try checkJSONDepth(bytes, file: file)
         let any: Any
         do {
             any = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
@@ -204,11 +215,46 @@ enum PropertyListDocument {
             let detail = (ns.userInfo["NSDebugDescription"] as? String) ?? error.localizedDescription
             throw ImportError(file: file, line: nil, message: "not valid JSON: \(detail)")
         }
-        if let text = String(bytes: bytes, encoding: .utf8), let node = try? Yams.compose(yaml: text),
+        if let text = String(bytes: bytes, encoding: .utf8),
+           !text.unicodeScalars.contains(where: { [0x85, 0x2028, 0x2029].contains($0.value) }),
+           let node = try? Yams.compose(yaml: text),
            let converted = convert(node) {
             return converted
         }
-        return convert(any)
+        return try convert(any, file: file)
+    }
+
+    /// Refuses JSON whose arrays and objects nest deeper than the cap, naming the line where it happens;
+    /// a linear scan (brackets inside strings do not count), so nothing recursive runs on such input.
+    static func checkJSONDepth(_ bytes: [UInt8], file: String) throws(ImportError) {
+        var depth = 0
+        var line = 1
+        var inString = false
+        var escaped = false
+        for b in bytes {
+            if b == 0x0A { line += 1 }
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if b == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if b == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "\""):
+                inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > ImportSupport.maxNestingDepth { throw ImportSupport.tooDeep(file: file, line: line) }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+            default:
+                break
+            }
+        }
     }
 
     static func convert(_ node: Node) -> PlistNode? {

@@ -23,21 +23,68 @@ struct XMLElementNode {
 }
 
 /// Parses XML into `XMLElementNode`s with libxml2 (FoundationXML); external entities and DTDs are never loaded.
+///
+/// Input must be UTF-8: FoundationXML traps on a name that libxml2 hands over as invalid UTF-8, so the bytes
+/// are checked first (see `checkEncoding`). Elements nested deeper than `ImportSupport.maxNestingDepth` stop
+/// the parse, so neither the tree nor the importers' walks over it can exhaust the stack.
 enum XMLTree {
     /// The document element, or an error naming the line where parsing failed.
     static func parse(_ bytes: [UInt8], file: String) throws(ImportError) -> XMLElementNode {
+        try checkEncoding(bytes, file: file)
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         let builder = XMLTreeBuilder()
         parser.delegate = builder
         let ok = parser.parse()
+        if let line = builder.tooDeepLine {
+            throw ImportSupport.tooDeep(file: file, line: line)
+        }
         guard ok, let root = builder.root else {
             let reason = parser.parserError.map { describe($0) } ?? "no document element"
             throw ImportError(file: file, line: parser.lineNumber > 0 ? parser.lineNumber : nil,
                               message: "not well-formed XML: \(reason)")
         }
         return root
+    }
+
+    /// Refuses input that is not UTF-8 (optionally with a byte order mark): UTF-16 and UTF-32, a prolog
+    /// declaring another encoding while the file has non-ASCII bytes, and invalid UTF-8 (with its line).
+    static func checkEncoding(_ bytes: [UInt8], file: String) throws(ImportError) {
+        let convert = "; only UTF-8 is supported (convert the file, e.g. with iconv)"
+        let head = Array(bytes.prefix(4))
+        if head.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
+            throw ImportError(file: file, line: nil, message: "the file is UTF-32 encoded\(convert)")
+        }
+        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) {
+            throw ImportError(file: file, line: nil, message: "the file is UTF-16 encoded\(convert)")
+        }
+        if head.contains(0) {
+            throw ImportError(file: file, line: nil, message: "the file looks UTF-16 or UTF-32 encoded (NUL bytes at its start)\(convert)")
+        }
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        if let declared = declaredEncoding(body), !["utf-8", "utf8"].contains(declared.lowercased()),
+           body.contains(where: { $0 >= 0x80 }) {
+            throw ImportError(file: file, line: 1, message: "the XML declaration names encoding \"\(declared)\"\(convert)")
+        }
+        if let offset = ImportSupport.firstInvalidUTF8(bytes) {
+            let line = bytes[..<offset].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            let hex = String(bytes[offset], radix: 16, uppercase: true)
+            throw ImportError(file: file, line: line,
+                              message: "not valid UTF-8: byte 0x\(hex.count == 1 ? "0" + hex : hex) at offset \(offset)\(convert)")
+        }
+    }
+
+    /// The `encoding` pseudo-attribute of the XML declaration, if there is one.
+    static func declaredEncoding(_ body: ArraySlice<UInt8>) -> String? {
+        guard body.starts(with: Array("<?xml".utf8)), let end = body.firstRange(of: Array("?>".utf8)) else { return nil }
+        let decl = String(decoding: body[..<end.lowerBound], as: UTF8.self)
+        guard let key = decl.range(of: "encoding") else { return nil }
+        var rest = decl[key.upperBound...].drop(while: \.isWhitespace)
+        guard rest.first == "=" else { return nil }
+        rest = rest.dropFirst().drop(while: \.isWhitespace)
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        return String(rest.dropFirst().prefix { $0 != quote })
     }
 
     static func describe(_ error: Error) -> String {
@@ -51,16 +98,25 @@ enum XMLTree {
 private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     var stack: [XMLElementNode] = []
     var root: XMLElementNode?
+    /// Line of the first element nested deeper than `ImportSupport.maxNestingDepth`; the parse is aborted there.
+    var tooDeepLine: Int?
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        guard tooDeepLine == nil else { return }
+        guard stack.count < ImportSupport.maxNestingDepth else {
+            tooDeepLine = parser.lineNumber
+            stack.removeAll()
+            parser.abortParsing()
+            return
+        }
         stack.append(XMLElementNode(name: elementName, attributes: attributeDict, text: "", children: [],
                                     line: parser.lineNumber))
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?) {
-        guard let done = stack.popLast() else { return }
+        guard tooDeepLine == nil, let done = stack.popLast() else { return }
         if stack.isEmpty {
             root = done
         } else {
@@ -69,12 +125,12 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard !stack.isEmpty else { return }
+        guard tooDeepLine == nil, !stack.isEmpty else { return }
         stack[stack.count - 1].text += string
     }
 
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        guard !stack.isEmpty else { return }
+        guard tooDeepLine == nil, !stack.isEmpty else { return }
         stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
     }
 }
