@@ -1,0 +1,78 @@
+import Foundation
+import XCTest
+@testable import PinGuardCore
+
+/// Parser fixes of the review: IPv6 literal targets, duration maxima, key lines taken from the YAML marks.
+/// (Duplicate `policy_sets` entries and over-long durations also have `Fixtures/config/invalid-*` fixtures.)
+final class ReviewFixCoreTests: XCTestCase {
+    /// `host: "::1"` and `host: "[::1]"` are the same IPv6 literal; the default name brackets it.
+    func testIPv6LiteralHostsAreAcceptedWithABracketedDefaultName() throws {
+        let plain = try ServiceConfigParser.parse("targets:\n  - host: \"::1\"\n", file: "c.yml")
+        XCTAssertEqual(plain.targets.first?.host, "::1")
+        XCTAssertEqual(plain.targets.first?.name, "[::1]:443")
+
+        let bracketed = try ServiceConfigParser.parse("targets:\n  - host: \"[::1]\"\n", file: "c.yml")
+        XCTAssertEqual(bracketed.targets.first?.host, "::1", "the brackets are not part of the server name")
+        XCTAssertEqual(bracketed.targets.first?.name, "[::1]:443")
+
+        let withPort = try ServiceConfigParser.parse("targets:\n  - {host: \"[2001:DB8::10]\", port: 8443}\n", file: "c.yml")
+        XCTAssertEqual(withPort.targets.first?.name, "[2001:db8::10]:8443")
+        XCTAssertEqual(Target(host: "::1", port: 9443).name, "[::1]:9443")
+
+        // Both spellings name the same target.
+        XCTAssertThrowsError(try ServiceConfigParser.parse("targets:\n  - host: \"::1\"\n  - host: \"[::1]\"\n", file: "c.yml")) { error in
+            XCTAssertEqual("\(error)", "c.yml:3: targets[1]: target name \"[::1]:443\" is already used on line 2; set a distinct name")
+        }
+        // A name with a port is still refused, with the hint.
+        XCTAssertThrowsError(try ServiceConfigParser.parse("targets:\n  - host: api.example.com:443\n", file: "c.yml")) { error in
+            XCTAssertTrue("\(error)".contains("c.yml:2: targets[0].host: \"api.example.com:443\" is not a host name"), "\(error)")
+        }
+    }
+
+    /// The maxima are inclusive: 7d and 1h are accepted; one step over is refused.
+    func testDurationMaximaAreInclusive() throws {
+        let c = try ServiceConfigParser.parse("interval: 7d\ntimeout: 1h\n", file: "c.yml")
+        XCTAssertEqual(c.interval, 604_800)
+        XCTAssertEqual(c.timeout, 3_600)
+        XCTAssertThrowsError(try ServiceConfigParser.parse("interval: 1w1s\n", file: "c.yml")) { error in
+            XCTAssertEqual("\(error)", "c.yml:1: interval: \"1w1s\" is longer than the maximum of 7d")
+        }
+        XCTAssertThrowsError(try ServiceConfigParser.parse("interval: 300y\n", file: "c.yml")) { error in
+            XCTAssertEqual("\(error)", "c.yml:1: interval: \"300y\" is longer than the maximum of 7d")
+        }
+    }
+
+    /// Lines of keys checked after parsing come from the YAML, not from a text search that a comment
+    /// mentioning the same word would fool.
+    func testLinesOfLaterCheckedKeysComeFromTheYAML() throws {
+        let c = try ServiceConfigParser.parse("""
+        # ghost: trust ca_file and policies/ghost.yml were here
+        trust:
+          ca_file: ca.pem
+        policies:
+          - policies/a.yml
+          - "policies/ghost*.yml"
+        targets:
+          - host: a.example
+          - host: b.example
+            policy_sets:
+              - app
+              - ghost
+        """, file: "c.yml")
+        XCTAssertEqual(c.lines["trust.ca_file"], 3)
+        XCTAssertEqual(c.lines["policies[0]"], 5)
+        XCTAssertEqual(c.lines["policies[1]"], 6)
+        XCTAssertEqual(c.lines["targets[1].policy_sets[0]"], 11)
+        XCTAssertEqual(c.lines["targets[1].policy_sets[1]"], 12)
+
+        let set = try PolicyParser.parse("""
+        # name: old-app (renamed)
+        version: "2"
+        name: app
+        environments:
+          prod:
+            policies: []
+        """, file: "p.yml")
+        XCTAssertEqual(set.nameLine, 3)
+    }
+}
