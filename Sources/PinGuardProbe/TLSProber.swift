@@ -113,10 +113,12 @@ public final class TLSProber: @unchecked Sendable {
                 } else {
                     error = ProbeError.openSSL("TLS handshake with \(facts.address ?? host)")
                 }
-                // A handshake can fail after the server sent its certificates (it demands a client
-                // certificate under TLS 1.2, say): the chain was retrieved, so it is judged like any other,
-                // and the failure is reported beside it.
-                guard let sent = SSL_get_peer_cert_chain(ssl), pg_sk_X509_num(sent) > 0 else { throw error }
+                // A server can end the handshake after it sent its certificates (it demands a client
+                // certificate, say): the chain was retrieved, so it is judged like any other, and the failure
+                // is reported beside it. A failure found on this side (a bad server signature) is not the
+                // server's choice: a client rejects that connection, so the probe fails.
+                let serverEnded = code == SSL_ERROR_SYSCALL || code == SSL_ERROR_ZERO_RETURN || error.message.contains(" alert ")
+                guard serverEnded, let sent = SSL_get_peer_cert_chain(ssl), pg_sk_X509_num(sent) > 0 else { throw error }
                 facts.handshakeError = error.message
                 break handshaking
             }

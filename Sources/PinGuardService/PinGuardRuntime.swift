@@ -229,8 +229,14 @@ public final class PinGuardRuntime: Sendable {
                 group.addTask {
                     let request = ProbeRequest(host: target.host, port: target.port, connect: target.connect, timeout: config.timeout)
                     let cancelled = CancellationFlag()
-                    let facts = await withTaskCancellationHandler {
-                        try? await pool.runIfActive { prober.probe(request, cancelled: { cancelled.isSet }) }
+                    let facts = await withTaskCancellationHandler { () async -> ProbeFacts? in
+                        if let facts = try? await pool.runIfActive({ prober.probe(request, cancelled: { cancelled.isSet }) }) {
+                            return facts
+                        }
+                        // The pool was retired by a reload that changed `concurrency`: use the new one.
+                        guard !cancelled.isSet else { return nil }
+                        let current = self.state.withLockedValue { $0.pool }
+                        return try? await current.runIfActive { prober.probe(request, cancelled: { cancelled.isSet }) }
                     } onCancel: {
                         cancelled.set()
                     }
