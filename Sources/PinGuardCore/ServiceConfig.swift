@@ -78,7 +78,7 @@ public enum ServiceConfigParser {
         }
         if let v = m["interval"] { c.interval = try v.duration(max: 86_400 * 7) }
         if let v = m["timeout"] { c.timeout = try v.duration(max: 3_600) }
-        if let v = m["concurrency"] { c.concurrency = try v.int(in: 1...4096) }
+        if let v = m["concurrency"] { c.concurrency = try v.int(in: 1...1024) }
         if let v = m["environment"] { c.environment = try v.nonEmptyString() }
         if let v = m["trust"], !v.isNull {
             let t = try v.mapping(allowed: ["ca_file"])
