@@ -312,5 +312,17 @@ print("\n".join(errors))
     else fail "scripts/with-journald.sh --self-test" "$out"; fi
 fi
 
+# The shipped example config and its example policies pass check-config and lint, with the built binary.
+PG=${PINGUARD:-}
+[[ -z $PG ]] && PG=$(cd "$ROOT" && swift build --show-bin-path 2>/dev/null)/pinguard
+if [[ -x $PG ]]; then
+    if out=$("$PG" check-config "$CONFIG" 2>&1); then pass "pinguard check-config contrib/systemd/pinguard.yml"
+    else fail "pinguard check-config contrib/systemd/pinguard.yml" "$out"; fi
+    if out=$("$PG" lint --strict "$ROOT"/contrib/systemd/policies/*.yml 2>&1); then pass "pinguard lint --strict contrib/systemd/policies"
+    else fail "pinguard lint --strict contrib/systemd/policies" "$out"; fi
+else
+    skip "example config check (no pinguard binary; build first)"
+fi
+
 echo "$passed passed, $failed failed"
 [[ $failed == 0 ]]
