@@ -69,6 +69,11 @@ public struct EventDetector: Sendable {
     /// Creates a detector with no memory: the first observation of each state is reported.
     public init(warningDays: Int) { self.warningDays = Double(warningDays) }
 
+    /// Forgets one target, so that its next observation is reported as at start.
+    public mutating func forget(target name: String) {
+        memory[name] = nil
+    }
+
     /// Drops memory of targets no longer configured.
     public mutating func retain(targets names: Set<String>) {
         memory = memory.filter { names.contains($0.key) }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -24,15 +25,36 @@ public struct MetricsServer: Service {
         self.onBound = onBound
     }
 
+    /// Connections served at once; more are closed on accept, so file descriptors stay for the probes.
+    static let maxConnections = 256
+    /// A connection with no read and no write for this long is closed (stalled or half-sent requests,
+    /// readers that stopped reading a response): 60 s, or `PINGUARD_HTTP_IDLE_TIMEOUT` seconds.
+    static let idleTimeout: TimeAmount = {
+        let seconds = ProcessInfo.processInfo.environment["PINGUARD_HTTP_IDLE_TIMEOUT"].flatMap(Double.init) ?? 60
+        return .milliseconds(Int64(max(seconds, 0.1) * 1000))
+    }()
+
     /// Binds and serves until graceful shutdown.
     public func run() async throws {
-        let runtime = self.runtime
+        let limits = HTTPLimits()
+        let renderer = NIOThreadPool(numberOfThreads: 1)
+        renderer.start()
+        defer { renderer.shutdownGracefully { _ in } }
+        let context = HTTPRequestHandler.Shared(runtime: runtime, limits: limits, renderer: renderer)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
-                    channel.pipeline.addHandler(HTTPRequestHandler(runtime: runtime))
+                guard limits.openConnection() else { return channel.close() }
+                channel.closeFuture.whenComplete { _ in limits.closeConnection() }
+                do {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(IdleStateHandler(allTimeout: Self.idleTimeout))
+                    try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
+                    try pipeline.addHandler(HTTPRequestHandler(context))
+                    return channel.eventLoop.makeSucceededVoidFuture()
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
                 }
             }
             .childChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -63,12 +85,29 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
+    /// What every connection's handler shares.
+    struct Shared: Sendable {
+        let runtime: PinGuardRuntime
+        let limits: HTTPLimits
+        /// Renders /metrics off the event loop, one at a time.
+        let renderer: NIOThreadPool
+    }
+
     static let maxBody = 64 * 1024
-    let runtime: PinGuardRuntime
+    let shared: Shared
+    var runtime: PinGuardRuntime { shared.runtime }
     var head: HTTPRequestHead?
     var bodyBytes = 0
 
-    init(runtime: PinGuardRuntime) { self.runtime = runtime }
+    init(_ shared: Shared) { self.shared = shared }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
@@ -93,7 +132,26 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
         switch path {
         case "/metrics":
             guard isGet else { return methodNotAllowed(context, h, "GET, HEAD") }
-            respond(context, h, .ok, MetricsRenderer.renderChunks(runtime.snapshot()), contentType: MetricsRenderer.contentType)
+            // Each response in flight holds a whole exposition: a few at a time, rendered off the event loop.
+            guard shared.limits.startScrape() else {
+                return respond(context, h, .serviceUnavailable, "too many /metrics responses in progress\n",
+                               extra: [("Retry-After", "5")])
+            }
+            let runtime = self.runtime
+            let limits = shared.limits
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            shared.renderer.runIfActive(eventLoop: context.eventLoop) {
+                MetricsRenderer.renderChunks(runtime.snapshot())
+            }.whenComplete { result in
+                let (handler, context) = bound.value
+                switch result {
+                case .success(let body):
+                    handler.respond(context, h, .ok, body, contentType: MetricsRenderer.contentType, done: { limits.endScrape() })
+                case .failure:
+                    limits.endScrape()
+                    handler.respond(context, h, .serviceUnavailable, "shutting down\n", close: true)
+                }
+            }
         case "/healthz":
             guard isGet else { return methodNotAllowed(context, h, "GET, HEAD") }
             respond(context, h, .ok, "ok\n")
@@ -135,20 +193,22 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     private func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, _ body: [[UInt8]],
-                         contentType: String, extra: [(String, String)] = [], close: Bool = false) {
+                         contentType: String, extra: [(String, String)] = [], close: Bool = false,
+                         done: @escaping @Sendable () -> Void = {}) {
         let keepAlive = h.isKeepAlive && !close
         let length = body.reduce(0) { $0 + $1.count }
         var headers = HTTPHeaders([("Content-Type", contentType), ("Content-Length", String(length))] + extra)
         headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: status, headers: headers))), promise: nil)
-        writeBody(context, h.method == .HEAD ? [] : body, chunk: 0, offset: 0, keepAlive: keepAlive)
+        writeBody(context, h.method == .HEAD ? [] : body, chunk: 0, offset: 0, keepAlive: keepAlive, done: done)
     }
 
     static let pieceSize = 1 << 20
 
     /// Writes the body a piece (at most 1 MiB) at a time, each after the previous one left, so that a
     /// 30 MB exposition is not copied into NIO buffers all at once.
-    private func writeBody(_ context: ChannelHandlerContext, _ body: [[UInt8]], chunk: Int, offset: Int, keepAlive: Bool) {
+    private func writeBody(_ context: ChannelHandlerContext, _ body: [[UInt8]], chunk: Int, offset: Int, keepAlive: Bool,
+                           done: @escaping @Sendable () -> Void) {
         var chunk = chunk
         var offset = offset
         while chunk < body.count && offset >= body[chunk].count {
@@ -164,16 +224,50 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
             written.whenComplete { result in
                 let (handler, context) = bound.value
                 switch result {
-                case .success: handler.writeBody(context, body, chunk: current, offset: end, keepAlive: keepAlive)
-                case .failure: context.close(promise: nil)
+                case .success: handler.writeBody(context, body, chunk: current, offset: end, keepAlive: keepAlive, done: done)
+                case .failure:
+                    done()
+                    context.close(promise: nil)
                 }
             }
             return
         }
-        let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if !keepAlive {
-            let channel = context.channel
-            done.whenComplete { _ in channel.close(promise: nil) }
+        let ended = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        let channel = context.channel
+        ended.whenComplete { _ in
+            done()
+            if !keepAlive { channel.close(promise: nil) }
         }
     }
+}
+
+/// Counters that bound what HTTP clients can hold: open connections and /metrics responses in flight.
+final class HTTPLimits: Sendable {
+    private let counts = NIOLockedValueBox((connections: 0, scrapes: 0))
+    /// /metrics responses rendered or being sent at once.
+    static let maxScrapes = 4
+
+    /// Counts a new connection; false when the limit is reached (the caller closes it).
+    func openConnection() -> Bool {
+        counts.withLockedValue { c in
+            guard c.connections < MetricsServer.maxConnections else { return false }
+            c.connections += 1
+            return true
+        }
+    }
+
+    /// A connection closed (only those `openConnection` admitted register this).
+    func closeConnection() { counts.withLockedValue { $0.connections -= 1 } }
+
+    /// Admits one more /metrics response, or false when enough are in flight.
+    func startScrape() -> Bool {
+        counts.withLockedValue { c in
+            guard c.scrapes < Self.maxScrapes else { return false }
+            c.scrapes += 1
+            return true
+        }
+    }
+
+    /// A /metrics response finished or failed.
+    func endScrape() { counts.withLockedValue { $0.scrapes -= 1 } }
 }

@@ -55,6 +55,8 @@ public final class PinGuardRuntime: Sendable {
     }
 
     private let state: NIOLockedValueBox<State>
+    /// One reload at a time: a slow load must not be applied after a newer one.
+    private let reloadGate = AsyncGate()
     /// Journal events go here.
     public let journal: JournalSink
     /// systemd notifications go here.
@@ -131,6 +133,8 @@ public final class PinGuardRuntime: Sendable {
     /// Reloads the configuration file in force. A bad file leaves the running configuration untouched,
     /// writes `config_invalid` and returns the error; a good one takes effect at once and wakes the scheduler.
     public func reload(trigger: String) async -> Result<LoadedConfiguration, ConfigError> {
+        await reloadGate.enter()
+        defer { reloadGate.leave() }
         notifier.reloading()
         defer { notifier.notify("READY=1") }
         let path = configuration.path
@@ -170,7 +174,11 @@ public final class PinGuardRuntime: Sendable {
                 var events: [JournalEntry] = []
                 var kept: [String: TargetResult] = [:]
                 for (name, old) in s.results {
-                    guard let target = s.sameEndpoint(old) else { continue }
+                    guard let target = s.sameEndpoint(old) else {
+                        // A new endpoint under an old name starts afresh: its first probe is reported in full.
+                        s.detector.forget(target: name)
+                        continue
+                    }
                     let result = TargetResult.evaluate(old.facts, target: target, sets: loaded.policySets, now: Date())
                     kept[name] = result
                     events += s.detector.observe(result)
@@ -240,11 +248,13 @@ public final class PinGuardRuntime: Sendable {
                     } onCancel: {
                         cancelled.set()
                     }
-                    guard let facts else { return nil }
+                    // A probe cut short by shutdown learned nothing about the server: report nothing.
+                    guard let facts, !cancelled.isSet else { return nil }
                     return TargetResult.evaluate(facts, target: target, sets: sets, now: Date())
                 }
             }
-            while next < min(limit, targets.count) {
+            func configurationChanged() -> Bool { state.withLockedValue { $0.generation } != generation }
+            while next < min(limit, targets.count) && !configurationChanged() {
                 launch()
                 if spacing > 0 { try? await Task.sleep(nanoseconds: UInt64(spacing * 1e9)) }
             }
@@ -258,7 +268,8 @@ public final class PinGuardRuntime: Sendable {
                     lastStatus = Date()
                     notifier.status("round in progress: \(collected.count)/\(targets.count) targets probed")
                 }
-                if next < targets.count {
+                // A reload ends this round's launches: the scheduler starts a round of the new configuration.
+                if next < targets.count && !configurationChanged() {
                     if spacing > 0 { try? await Task.sleep(nanoseconds: UInt64(spacing * 1e9)) }
                     launch()
                 }
@@ -318,4 +329,28 @@ final class CancellationFlag: Sendable {
     private let box = NIOLockedValueBox(false)
     var isSet: Bool { box.withLockedValue { $0 } }
     func set() { box.withLockedValue { $0 = true } }
+}
+
+/// An async mutual-exclusion gate: `enter` waits until no one else is inside.
+final class AsyncGate: Sendable {
+    private let box = NIOLockedValueBox((busy: false, waiters: [CheckedContinuation<Void, Never>]()))
+
+    func enter() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let admitted = box.withLockedValue { s -> Bool in
+                if s.busy { s.waiters.append(c); return false }
+                s.busy = true
+                return true
+            }
+            if admitted { c.resume() }
+        }
+    }
+
+    func leave() {
+        let next = box.withLockedValue { s -> CheckedContinuation<Void, Never>? in
+            if s.waiters.isEmpty { s.busy = false; return nil }
+            return s.waiters.removeFirst()
+        }
+        next?.resume()
+    }
 }

@@ -32,8 +32,9 @@ struct PolicyLintTracker {
         var events: [JournalEntry] = []
         var current: Set<String> = []
         for f in findings {
-            let key = [f.ruleID, f.policySet, f.environment ?? "", f.pattern ?? "", f.file ?? "", String(f.line ?? 0), f.message]
-                .joined(separator: "\u{1f}")
+            // The same finding keeps its key when lines move or a day count changes ("expires in 12 days").
+            let message = String(f.message.unicodeScalars.filter { !CharacterSet.decimalDigits.contains($0) })
+            let key = [f.ruleID, f.policySet, f.environment ?? "", f.pattern ?? "", message].joined(separator: "\u{1f}")
             current.insert(key)
             guard !reported.contains(key) else { continue }
             var fields: [(String, String)] = [("PINGUARD_POLICY_SET", f.policySet), ("PINGUARD_RULE", f.ruleID),

@@ -38,6 +38,7 @@ public enum ServeRunner {
         // resident size of a 10,000-target service well below what one arena per thread leaves behind.
         MallocTuning.limitArenas(4)
         MallocTuning.fixMmapThreshold(1 << 20)
+        FileLimits.raiseToHardLimit()
         let loaded: LoadedConfiguration
         do { loaded = try ConfigurationLoader.load(path: options.configPath) } catch {
             StandardError.write("pinguard: \(error)")
@@ -125,5 +126,18 @@ enum MallocTuning {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         _ = unsafeBitCast(symbol, to: Mallopt.self)(parameter, value)
+    }
+}
+
+/// The open-file limit: every probe and every HTTP client needs a descriptor, and the default soft limit
+/// (1,024) is below what `concurrency` plus a few hundred scrapers can use.
+enum FileLimits {
+    /// Raises the soft RLIMIT_NOFILE to the hard limit.
+    static func raiseToHardLimit() {
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(resource, &limit)
     }
 }

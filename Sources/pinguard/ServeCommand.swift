@@ -12,7 +12,8 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Probe the configured targets on a schedule; serve /metrics and write journal events.",
         discussion: """
-        Without --config, runs the built-in demo: local TLS endpoints made on the fly (needs openssl and nginx). \
+        Without --config, runs the built-in demo: a generated PKI and TLS endpoints on 127.0.0.1, served by \
+        pinguard itself; the demo listens on 127.0.0.1:9477 unless --listen says otherwise. \
         --once: one round, a summary on stdout; exit 0 when every client accepts every target, 1 when any \
         rejects or any probe fails, 2 on a configuration error. SIGHUP or POST /-/reload reloads the configuration; \
         a bad one is rejected and the running one kept.
@@ -35,12 +36,12 @@ struct ServeCommand: AsyncParsableCommand {
         var demo: DemoEnvironment?
         if path == nil {
             let folder = NSTemporaryDirectory() + "pinguard-demo-\(getpid())"
-            do { demo = try DemoEnvironment(directory: folder, listen: listen ?? ":9477") } catch {
+            do { demo = try DemoEnvironment(directory: folder, listen: listen ?? "127.0.0.1:9477") } catch {
                 printError("pinguard: demo: \(error)")
                 throw Exit.configuration
             }
             path = demo?.configPath
-            let port = ListenAddress.parse(listen ?? ":9477")?.port ?? 9477
+            let port = ListenAddress.parse(listen ?? "127.0.0.1:9477")?.port ?? 9477
             printError("""
             pinguard: no --config given: running the built-in demo (4 loopback TLS endpoints, 2 pinned apps).
               config and policies: \(folder)  (edit them, then `kill -HUP \(getpid())` or `curl -X POST localhost:\(port)/-/reload`)
@@ -50,7 +51,10 @@ struct ServeCommand: AsyncParsableCommand {
             """)
         }
         let status = await ServeRunner.run(.init(configPath: path!, listen: listen, once: once, logEvents: logEvents || demo != nil))
-        demo?.stop()
+        if let demo {
+            demo.stop()
+            try? FileManager.default.removeItem(atPath: demo.directory)
+        }
         if status != 0 { throw ExitCode(status) }
     }
 }
