@@ -222,7 +222,15 @@ public final class PinGuardRuntime: Sendable {
         let (config, sets, prober, generation) = state.withLockedValue {
             ($0.loaded.config, $0.loaded.policySets, $0.prober, $0.generation)
         }
-        let targets = config.targets
+        // Least recently probed first: a round cut short by a reload leaves the rest for the next one,
+        // so frequent reloads cannot starve the end of the list.
+        let targets = state.withLockedValue { s in
+            config.targets.enumerated().sorted { a, b in
+                let ta = s.results[a.element.name]?.facts.finishedAt ?? .distantPast
+                let tb = s.results[b.element.name]?.facts.finishedAt ?? .distantPast
+                return ta != tb ? ta < tb : a.offset < b.offset
+            }.map(\.element)
+        }
         let start = Date()
         let spacing = spread && !targets.isEmpty ? min(config.interval * 0.5 / Double(targets.count), 0.25) : 0
         let limit = max(config.concurrency, 1)
@@ -276,12 +284,16 @@ public final class PinGuardRuntime: Sendable {
             }
         }
         let duration = Date().timeIntervalSince(start)
-        let ordered = targets.compactMap { collected[$0.name] }
+        let ordered = config.targets.compactMap { collected[$0.name] }
+        let complete = collected.count == targets.count
         if !Task.isCancelled {
-            state.withLockedValue { s in
-                s.roundDuration = duration
-                s.roundTimestamp = Date()
-                s.ready = true
+            // Only a round that probed every target counts as one (readiness, round metrics).
+            if complete {
+                state.withLockedValue { s in
+                    s.roundDuration = duration
+                    s.roundTimestamp = Date()
+                    s.ready = true
+                }
             }
             relint()
             let rejects = ordered.filter { r in r.evaluations.contains { $0.verdict == .reject } }.count

@@ -33,7 +33,7 @@ struct PolicyLintTracker {
         var current: Set<String> = []
         for f in findings {
             // The same finding keeps its key when lines move or a day count changes ("expires in 12 days").
-            let message = String(f.message.unicodeScalars.filter { !CharacterSet.decimalDigits.contains($0) })
+            let message = f.message.replacingOccurrences(of: "[0-9]+ day", with: "N day", options: .regularExpression)
             let key = [f.ruleID, f.policySet, f.environment ?? "", f.pattern ?? "", message].joined(separator: "\u{1f}")
             current.insert(key)
             guard !reported.contains(key) else { continue }

@@ -113,6 +113,35 @@ final class ReviewFixTests: XCTestCase {
         XCTAssertEqual(peer.acceptedConnections, 1, "still the first probe: the reload did not wait for it")
     }
 
+    /// A first round cut short by a reload is not a round: /-/ready stays 503 and no round timestamp is
+    /// exported until a round has probed every target; the next round starts with the targets never probed.
+    func testRoundCutShortByAReloadIsNotCounted() throws {
+        let w = try ServiceWorld.shared()
+        let peer = try HostilePeer(.silent)
+        defer { peer.stop() }
+        let dir = try TemporaryDirectory.make("pinguard-rf-cut")
+        let hang = ServiceWorld.Target(name: "hang", host: "hang.pinguard.test", port: peer.port)
+        let config = try writeConfig(w, in: dir, targets: [hang, w.healthy], interval: "1h", timeout: "2s", concurrency: 1)
+        let serve = try ServeProcess(arguments: ["--config", config], mode: .direct)
+        defer { serve.stop() }
+        XCTAssertTrue(poll(10) { peer.acceptedConnections == 1 }, "the first round is probing the silent peer")
+        XCTAssertEqual(try ServiceHTTP.request(port: serve.port, method: "POST", path: "/-/reload").status, 200)
+        // The cut round ends when the hanging probe times out (2 s); until a full round, not ready.
+        usleep(2_500_000)
+        let early = try ServiceHTTP.request(port: serve.port, method: "GET", path: "/-/ready")
+        let metrics = try ServiceHTTP.request(port: serve.port, method: "GET", path: "/metrics").body
+        if early.status == 503 {
+            XCTAssertFalse(metrics.contains("\npinguard_round_timestamp_seconds "), "a cut round exported a round timestamp")
+        } else {
+            // Only possible once the reload's full round (healthy first, then the 2 s hang) has finished.
+            XCTAssertTrue(metrics.contains("pinguard_probe_success{target=\"\(w.healthy.name)\"} 1"), metrics)
+        }
+        XCTAssertTrue(metrics.contains("pinguard_probe_success{target=\"\(w.healthy.name)\"}"),
+                      "the reload's round probed the never-probed target first")
+        XCTAssertTrue(poll(8) { (try? ServiceHTTP.request(port: serve.port, method: "GET", path: "/-/ready").status) == 200 },
+                      "ready after a full round: \(serve.stderr)")
+    }
+
     /// A reload that raises `concurrency` resizes the probe pool: the next round runs the probes side by side.
     func testReloadResizesTheProbePool() throws {
         let w = try ServiceWorld.shared()
@@ -130,12 +159,20 @@ final class ReviewFixTests: XCTestCase {
 
         _ = try writeConfig(w, in: dir, targets: targets, interval: "1h", timeout: "1s", concurrency: 2)
         XCTAssertEqual(try ServiceHTTP.request(port: serve.port, method: "POST", path: "/-/reload").status, 200)
-        // The reload stops the round in progress from launching more probes; the reload's round follows.
-        XCTAssertTrue(poll(6) { first.acceptedConnections == 2 }, "the reload's round started: \(serve.stderr)")
-        let firstProbe = Date()
+        // The reload stops the round in progress from launching more probes; the reload's round follows,
+        // least recently probed first: b (never probed) and a again, side by side on the larger pool.
         let secondBefore = second.acceptedConnections
-        XCTAssertTrue(poll(3) { second.acceptedConnections > secondBefore }, serve.stderr)
-        let gap = Date().timeIntervalSince(firstProbe)
+        var firstAt: Date?
+        var secondAt: Date?
+        let until = Date().addingTimeInterval(8)
+        while (firstAt == nil || secondAt == nil) && Date() < until {
+            if firstAt == nil && first.acceptedConnections >= 2 { firstAt = Date() }
+            if secondAt == nil && second.acceptedConnections > secondBefore { secondAt = Date() }
+            usleep(5_000)
+        }
+        XCTAssertNotNil(firstAt, "the reload's round probed a again: \(serve.stderr)")
+        XCTAssertNotNil(secondAt, "the reload's round probed b: \(serve.stderr)")
+        let gap = abs((firstAt ?? .distantFuture).timeIntervalSince(secondAt ?? .distantPast))
         // Probes start 250 ms apart in a spread round; with one pool thread the second would wait 1 s.
         XCTAssertLessThan(gap, 0.7, "the second probe waited \(gap) s for a free pool thread")
     }

@@ -359,6 +359,25 @@ final class SecondReviewTests: XCTestCase {
         XCTAssertEqual(again.counts, first.counts)
     }
 
+    /// Findings that differ only in a number other than a day count stay distinct: a second group without a
+    /// backup pin ("group 3" after "group 1") is reported although "group 1" was reported before.
+    func testLintTrackerKeepsFindingsThatDifferInOtherNumbers() throws {
+        func pin(_ byte: UInt8, _ group: String, _ role: String = "primary") -> String {
+            "            - {type: spki, hash: \"\(Data(repeating: byte, count: 32).base64EncodedString())\", role: \(role), group: \"\(group)\"}\n"
+        }
+        func policy(_ pins: String) -> String {
+            "name: pay-app\nenvironments:\n  prod:\n    policies:\n      - pattern: pay.pinguard.test\n        policy:\n          match: each_group\n          pins:\n" + pins
+        }
+        let before = try PolicyParser.parse(policy(pin(1, "1") + pin(2, "2") + pin(3, "2", "backup")), file: "pay.yml")
+        let after = try PolicyParser.parse(policy(pin(1, "1") + pin(2, "2") + pin(3, "2", "backup") + pin(4, "3")), file: "pay.yml")
+        var tracker = PolicyLintTracker(listPath: "/nonexistent")
+        let first = tracker.update([before], now: Date(), windowDays: 30).events.filter { $0.field("PINGUARD_RULE") == "no-backup-pin" }
+        XCTAssertEqual(first.count, 1, "\(first)")
+        let second = tracker.update([after], now: Date(), windowDays: 30).events.filter { $0.field("PINGUARD_RULE") == "no-backup-pin" }
+        XCTAssertEqual(second.count, 1, "the finding for group 3 is new: \(second)")
+        XCTAssertTrue(second.first?.message.contains("3") ?? false, "\(second)")
+    }
+
     // MARK: - The demo
 
     /// The demo removes its folder on exit, and listens on 127.0.0.1:9477 when --listen is not given.
