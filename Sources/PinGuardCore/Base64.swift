@@ -17,19 +17,4 @@ public enum Base64 {
         guard data.base64EncodedString() == text else { return nil }
         return [UInt8](data)
     }
-
-    /// Hex (lowercase) to base64, for formats that write digests in hex.
-    public static func fromHex(_ hex: String) -> [UInt8]? {
-        let chars = Array(hex.lowercased())
-        guard chars.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(chars.count / 2)
-        var i = 0
-        while i < chars.count {
-            guard let b = UInt8(String(chars[i...i + 1]), radix: 16) else { return nil }
-            out.append(b)
-            i += 2
-        }
-        return out
-    }
 }

@@ -42,8 +42,10 @@ public final class DemoEnvironment: Sendable {
         let rootPath = directory + "/demo-root.pem"
         try root.pem.write(toFile: rootPath, atomically: true, encoding: .utf8)
 
-        func pin(_ key: DemoKey, _ role: String) -> String {
-            "            - {type: spki, hash: \"\(key.spkiSHA256)\", role: \(role), scope: leaf}\n"
+        // One rule per host: its leaf-key pins, primary then backup.
+        func rule(_ host: String, _ pins: [(DemoKey, String)]) -> String {
+            "      - pattern: \(host).\(domain)\n        policy:\n          pins:\n"
+                + pins.map { "            - {type: spki, hash: \"\($0.0.spkiSHA256)\", role: \($0.1), scope: leaf}\n" }.joined()
         }
         let ios = """
         # The demo iOS app: leaf-key pins per host, as TrustKit or PinGuard would ship them.
@@ -52,23 +54,10 @@ public final class DemoEnvironment: Sendable {
         environments:
           prod:
             policies:
-              - pattern: api.\(domain)
-                policy:
-                  pins:
-        \(pin(apiKey, "primary"))\(pin(spare, "backup")).
-              - pattern: expiring.\(domain)
-                policy:
-                  pins:
-        \(pin(expiringKey, "primary")).
-              - pattern: rotated.\(domain)
-                policy:
-                  pins:
-        \(pin(oldRotatedKey, "primary"))\(pin(spare, "backup")).
-              - pattern: backup.\(domain)
-                policy:
-                  pins:
-        \(pin(backupPrimary, "primary"))\(pin(backupKey, "backup")).
-        """.replacingOccurrences(of: "\n.", with: "") + "\n"
+
+        """ + rule("api", [(apiKey, "primary"), (spare, "backup")]) + rule("expiring", [(expiringKey, "primary")])
+            + rule("rotated", [(oldRotatedKey, "primary"), (spare, "backup")])
+            + rule("backup", [(backupPrimary, "primary"), (backupKey, "backup")])
         let intermediateSPKI = try intermediate.facts.spkiSHA256
         let android = """
         # The demo Android app pins the issuing CA for the whole domain (network_security_config style).

@@ -89,11 +89,6 @@ public final class PinGuardRuntime: Sendable {
     /// Whether the first round has completed.
     public var isReady: Bool { state.withLockedValue { $0.ready } }
 
-    /// Latest results, in target order.
-    public var results: [TargetResult] {
-        state.withLockedValue { s in s.loaded.config.targets.compactMap { s.results[$0.name] } }
-    }
-
     /// What /metrics renders.
     public func snapshot() -> MetricsSnapshot {
         state.withLockedValue { s in
