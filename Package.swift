@@ -37,7 +37,13 @@ let package = Package(
         .target(name: "PinGuardTestSupport", path: "Tests/PinGuardTestSupport"),
         .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PinGuardProbeTests", dependencies: ["PinGuardProbe", "PinGuardCore", "PinGuardTestSupport"]),
-        .testTarget(name: "PinGuardServiceTests", dependencies: ["PinGuardService", "PinGuardCore", "PinGuardProbe", "PinGuardTestSupport"]),
+        .target(name: "PinGuardServiceTestSupport", dependencies: [
+            "PinGuardService", "PinGuardCore", "PinGuardTestSupport",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], path: "Tests/PinGuardServiceTestSupport"),
+        .testTarget(name: "PinGuardServiceTests", dependencies: [
+            "PinGuardService", "PinGuardCore", "PinGuardProbe", "PinGuardTestSupport", "PinGuardServiceTestSupport",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

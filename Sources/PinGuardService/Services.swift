@@ -12,16 +12,7 @@ public struct ProbeScheduler: Service {
 
     /// Loops rounds; in-flight probes are cancelled on graceful shutdown.
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            var first = true
-            while !Task.isCancelled {
-                // One round per interval, counted from the start of each round.
-                let started = Date()
-                _ = await runtime.runRound(spread: !first)
-                first = false
-                await runtime.waitForNextRound(until: started.addingTimeInterval(runtime.configuration.config.interval))
-            }
-        }
+        await cancelWhenGracefulShutdown { await RoundScheduler(runtime: runtime).run() }
     }
 }
 

@@ -1,0 +1,23 @@
+import PinGuardCore
+
+/// Runs one probe of a target and returns what it learned; how (threads, trust store) is the executor's.
+///
+/// The scheduler and rounds see only this, so they are tested in-process with an executor that answers
+/// from prepared facts; production uses `ThreadPoolProbeExecutor`.
+public protocol ProbeExecutor: Sendable {
+    /// Probes `target` within `timeout` seconds; nil when the task was cancelled before the probe finished
+    /// (a probe cut short by shutdown learned nothing about the server).
+    func probe(_ target: Target, timeout: Double) async -> ProbeFacts?
+
+    /// Takes the trust store and probe concurrency of a new configuration; throws (changing nothing) when
+    /// the trust store cannot be loaded.
+    func reconfigure(for config: ServiceConfig) throws
+
+    /// Stops what the executor started (threads); probes after this fail.
+    func shutdown() async
+}
+
+extension ProbeExecutor {
+    /// Nothing to stop by default.
+    public func shutdown() async {}
+}

@@ -1,0 +1,83 @@
+import Foundation
+import PinGuardCore
+
+/// One round: every target of a configuration probed once, at most `concurrency` at a time, optionally
+/// spread over half the interval, each result recorded as soon as it arrives.
+struct ProbeRound {
+    let config: ServiceConfig
+    let sets: [PolicySet]
+    let generation: Int
+    let executor: any ProbeExecutor
+    let store: ResultStore
+    let clock: any ServiceClock
+    /// Journal events of each recorded result go here.
+    let emit: @Sendable ([JournalEntry]) -> Void
+    /// Progress for systemd's status line: (probed, total).
+    let progress: @Sendable (Int, Int) -> Void
+
+    /// Results of this round in target order, its duration, and whether every target was probed.
+    struct Outcome {
+        var results: [TargetResult]
+        var duration: Double
+        var complete: Bool
+    }
+
+    /// Least recently probed first: a round cut short by a reload leaves the rest for the next one, so
+    /// frequent reloads cannot starve the end of the list. Ties keep configuration order.
+    static func order(_ targets: [Target], lastProbed: [String: Date]) -> [Target] {
+        targets.enumerated().sorted { a, b in
+            let ta = lastProbed[a.element.name] ?? .distantPast
+            let tb = lastProbed[b.element.name] ?? .distantPast
+            return ta != tb ? ta < tb : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// Seconds between probe launches: spread over half the interval, at most 250 ms apart.
+    static func spacing(targets: Int, interval: Double, spread: Bool) -> Double {
+        spread && targets > 0 ? min(interval * 0.5 / Double(targets), 0.25) : 0
+    }
+
+    /// Runs the round; a reload (a new store generation) ends its launches, and cancellation its probes.
+    func run(spread: Bool) async -> Outcome {
+        let targets = Self.order(config.targets, lastProbed: store.lastProbed())
+        let start = clock.now
+        let spacing = Self.spacing(targets: targets.count, interval: config.interval, spread: spread)
+        let limit = max(config.concurrency, 1)
+        var collected: [String: TargetResult] = [:]
+        let executor = executor, sets = sets, clock = clock, timeout = config.timeout
+        await withTaskGroup(of: TargetResult?.self) { group in
+            var next = 0
+            func launch() {
+                let target = targets[next]
+                next += 1
+                group.addTask {
+                    guard let facts = await executor.probe(target, timeout: timeout) else { return nil }
+                    return TargetResult.evaluate(facts, target: target, sets: sets, now: clock.now)
+                }
+            }
+            func configurationChanged() -> Bool { store.generation != generation }
+            func pause() async {
+                if spacing > 0 { try? await clock.sleep(seconds: spacing) }
+            }
+            while next < min(limit, targets.count) && !configurationChanged() && !Task.isCancelled {
+                launch()
+                await pause()
+            }
+            for await result in group {
+                if let result {
+                    collected[result.target.name] = result
+                    emit(store.record(result, generation: generation, now: clock.now))
+                }
+                if Task.isCancelled { group.cancelAll(); continue }
+                progress(collected.count, targets.count)
+                if next < targets.count && !configurationChanged() {
+                    await pause()
+                    launch()
+                }
+            }
+        }
+        let duration = clock.now.timeIntervalSince(start)
+        return Outcome(results: config.targets.compactMap { collected[$0.name] }, duration: duration,
+                       complete: collected.count == targets.count)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import NIOConcurrencyHelpers
+import PinGuardCore
+
+/// The latest result of every target, indexed by target name, with the state-change detector that turns
+/// results into journal events and the probe counters.
+///
+/// Every operation is O(1) per result, and a reload is O(targets): a 100,000-target service re-judges its
+/// results in one pass under the lock that `/metrics` also takes.
+public final class ResultStore: Sendable {
+    private struct State {
+        /// Targets of the configuration in force, by name, and that configuration's generation.
+        var targets: [String: Target] = [:]
+        var order: [String] = []
+        var sets: [PolicySet] = []
+        var generation = 0
+        var results: [String: TargetResult] = [:]
+        var detector: EventDetector
+        var probesTotal: UInt64 = 0
+        var probeFailuresTotal: UInt64 = 0
+        /// CA certificates seen, by hash: thousands of targets share a few intermediates and roots, and
+        /// reusing one copy of their facts keeps a large service small.
+        var caCertificates: [String: ChainCertificate] = [:]
+
+        mutating func intern(_ chain: [ChainCertificate]) -> [ChainCertificate] {
+            chain.map { c in
+                guard c.isCA else { return c }
+                guard var shared = caCertificates[c.certSHA256] else {
+                    if caCertificates.count > 10_000 { caCertificates.removeAll() }
+                    caCertificates[c.certSHA256] = c
+                    return c
+                }
+                shared.depth = c.depth
+                shared.source = c.source
+                return shared
+            }
+        }
+
+        /// The target of the configuration in force that probes the same endpoint as `result` did.
+        func sameEndpoint(_ result: TargetResult) -> Target? {
+            guard let t = targets[result.target.name], t.host == result.target.host, t.port == result.target.port,
+                  t.connect == result.target.connect else { return nil }
+            return t
+        }
+    }
+
+    private let state: NIOLockedValueBox<State>
+
+    /// Creates an empty store for `config` and `sets`.
+    public init(config: ServiceConfig, sets: [PolicySet]) {
+        var s = State(detector: EventDetector(warningDays: config.expiryWarningDays))
+        s.targets = Dictionary(config.targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        s.order = config.targets.map(\.name)
+        s.sets = sets
+        state = NIOLockedValueBox(s)
+    }
+
+    /// The generation of the configuration in force (incremented by every `apply`).
+    public var generation: Int { state.withLockedValue { $0.generation } }
+
+    /// Results of the configured targets, in configuration order (targets not probed yet are left out).
+    public var results: [TargetResult] {
+        state.withLockedValue { s in s.order.compactMap { s.results[$0] } }
+    }
+
+    /// The result of the target named `name`.
+    public func result(named name: String) -> TargetResult? { state.withLockedValue { $0.results[name] } }
+
+    /// When each target was last probed (targets never probed are absent).
+    public func lastProbed() -> [String: Date] {
+        state.withLockedValue { s in s.results.mapValues(\.facts.finishedAt) }
+    }
+
+    /// Probes recorded, and of those failed, since start.
+    public var counters: (probes: UInt64, failures: UInt64) {
+        state.withLockedValue { ($0.probesTotal, $0.probeFailuresTotal) }
+    }
+
+    /// Records a probe result made under configuration `generation`, and returns its journal events.
+    ///
+    /// A result made under a configuration replaced meanwhile is judged by the one in force, and dropped
+    /// when its target no longer probes the same endpoint.
+    public func record(_ result: TargetResult, generation: Int, now: Date) -> [JournalEntry] {
+        var result = result
+        return state.withLockedValue { s in
+            result.facts.servedChain = s.intern(result.facts.servedChain)
+            result.facts.verifiedChain = s.intern(result.facts.verifiedChain)
+            s.probesTotal += 1
+            if !result.facts.success { s.probeFailuresTotal += 1 }
+            if s.generation != generation {
+                guard let target = s.sameEndpoint(result) else { return [] }
+                result = TargetResult.evaluate(result.facts, target: target, sets: s.sets, now: now)
+            }
+            s.results[result.target.name] = result
+            return s.detector.observe(result)
+        }
+    }
+
+    /// Takes a new configuration: results of endpoints that did not change are kept and judged by the new
+    /// policies at once; the rest are dropped (a new endpoint under an old name is reported afresh), so no
+    /// series of a removed target, set or endpoint survives. Returns the events of the re-judged results.
+    public func apply(config: ServiceConfig, sets: [PolicySet], now: Date) -> [JournalEntry] {
+        state.withLockedValue { s in
+            s.targets = Dictionary(config.targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            s.order = config.targets.map(\.name)
+            s.sets = sets
+            s.generation += 1
+            s.detector.warningDays = Double(config.expiryWarningDays)
+            s.detector.retain(targets: Set(s.order))
+            var events: [JournalEntry] = []
+            var kept: [String: TargetResult] = [:]
+            kept.reserveCapacity(s.results.count)
+            for (name, old) in s.results {
+                guard let target = s.sameEndpoint(old) else {
+                    s.detector.forget(target: name)
+                    continue
+                }
+                let result = TargetResult.evaluate(old.facts, target: target, sets: sets, now: now)
+                kept[name] = result
+                events += s.detector.observe(result)
+            }
+            s.results = kept
+            return events
+        }
+    }
+}

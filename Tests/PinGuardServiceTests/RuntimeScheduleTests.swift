@@ -1,0 +1,106 @@
+import Foundation
+import PinGuardCore
+import PinGuardService
+import PinGuardServiceTestSupport
+import XCTest
+
+/// The round schedule on a test clock: when rounds start, how probes are spread, what a reload does to
+/// the schedule. In-process, no network, no wall-clock waits.
+final class RuntimeScheduleTests: XCTestCase {
+    private let pinA = InProcessService.pin(byte: 1)
+    private let pinB = InProcessService.pin(byte: 2)
+
+    private func service(hosts: [String] = ["a.test", "b.test"], interval: String = "60s", concurrency: Int = 4) throws -> InProcessService {
+        let s = try InProcessService(config: InProcessService.config(hosts: hosts, interval: interval, concurrency: concurrency),
+                                     policies: ["app.yml": InProcessService.policy(name: "app", pattern: "**.test", pins: [pinA, pinB])])
+        for h in hosts { s.serve(h, key: pinA) }
+        return s
+    }
+
+    private func startScheduler(_ s: InProcessService) -> Task<Void, Never> {
+        Task { await RoundScheduler(runtime: s.runtime).run() }
+    }
+
+    private func offsets(_ s: InProcessService, from start: Date) -> [Double] {
+        s.executor.probes.map { $0.at.timeIntervalSince(start) }
+    }
+
+    func testFirstRoundProbesEveryTargetAtOnceAndTheNextStartsOneIntervalLater() async throws {
+        let s = try service()
+        let start = s.clock.now
+        let scheduler = startScheduler(s)
+        defer { scheduler.cancel() }
+        try await s.clock.waitForSleepers()
+        XCTAssertEqual(offsets(s, from: start), [0, 0], "the first round launches every target at once")
+        XCTAssertTrue(s.runtime.isReady)
+        XCTAssertEqual(s.clock.deadlines, [start.addingTimeInterval(60)], "the next round is due one interval after the first started")
+
+        s.clock.advance(by: 59)
+        await Task.yield()
+        XCTAssertEqual(s.executor.probes.count, 2, "no probe before the interval is over")
+        s.clock.advance(by: 1)
+        // Later rounds are spread: two targets over half of 60 s, at most 250 ms apart.
+        try await s.executor.waitForProbes(3)
+        try await s.clock.waitForSleepers()
+        XCTAssertEqual(offsets(s, from: start).dropFirst(2).first, 60)
+        s.clock.advance(by: 0.25)
+        try await s.executor.waitForProbes(4)
+        XCTAssertEqual(Array(offsets(s, from: start).dropFirst(2)), [60, 60.25])
+    }
+
+    func testRoundsStartOneIntervalApartEvenWhenARoundIsSlow() async throws {
+        let s = try service(hosts: ["slow.test", "a.test"])
+        s.executor.hold("slow.test")
+        let start = s.clock.now
+        let scheduler = startScheduler(s)
+        defer { scheduler.cancel() }
+        while s.executor.heldProbes < 1 { await Task.yield() }
+        s.clock.advance(by: 40)
+        s.executor.release("slow.test")
+        try await s.clock.waitForSleepers()
+        let duration = try XCTUnwrap(s.runtime.snapshot().roundDuration)
+        XCTAssertEqual(duration, 40, accuracy: 0.001, "the round lasted as long as its slowest probe")
+        XCTAssertEqual(s.clock.deadlines, [start.addingTimeInterval(60)],
+                       "the next round starts one interval after this one started, not after it ended")
+    }
+
+    func testAReloadStartsTheNextRoundAtOnce() async throws {
+        let s = try service()
+        let scheduler = startScheduler(s)
+        defer { scheduler.cancel() }
+        try await s.clock.waitForSleepers()
+        let before = s.executor.probes.count
+        try s.rewrite("pinguard.yml", InProcessService.config(hosts: ["a.test", "b.test", "c.test"]))
+        s.serve("c.test", key: pinA)
+        _ = try await s.runtime.reload(trigger: "test").get()
+        try await s.executor.waitForProbes(before + 1)
+        let hosts = s.executor.probes.dropFirst(before).map(\.host)
+        XCTAssertEqual(hosts.first, "c.test", "the new target was never probed, so it goes first")
+        XCTAssertEqual(s.runtime.configuration.config.targets.count, 3)
+    }
+
+    func testConcurrencyBoundsProbesInFlight() async throws {
+        let hosts = (1...5).map { "h\($0).test" }
+        let s = try service(hosts: hosts, concurrency: 2)
+        for h in hosts { s.executor.hold(h) }
+        let round = Task { await s.runtime.runRound(spread: false) }
+        while s.executor.heldProbes < 2 { await Task.yield() }
+        for _ in 0..<50 { await Task.yield() }
+        XCTAssertEqual(s.executor.probes.count, 2, "only `concurrency` probes are launched at once")
+        for h in hosts { s.executor.release(h) }
+        let summary = await round.value
+        XCTAssertEqual(summary.results.map(\.target.name), hosts, "results come in configuration order")
+    }
+
+    func testCancellingARoundRecordsNothingForUnfinishedProbes() async throws {
+        let s = try service(hosts: ["a.test", "hang.test"])
+        s.executor.hold("hang.test")
+        let round = Task { await s.runtime.runRound(spread: false) }
+        while s.executor.heldProbes < 1 || s.runtime.store.result(named: "a.test") == nil { await Task.yield() }
+        round.cancel()
+        _ = await round.value
+        XCTAssertNil(s.runtime.store.result(named: "hang.test"), "a probe cut short learned nothing")
+        XCTAssertEqual(s.runtime.snapshot().probesTotal, 1)
+        XCTAssertFalse(s.runtime.isReady, "a cancelled round is not a complete round")
+    }
+}
