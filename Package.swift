@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(name: "pinguard-bench", dependencies: ["PinGuardCore"]),
         .target(name: "PinGuardTestSupport", path: "Tests/PinGuardTestSupport"),
         .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "PinGuardProbeTests", dependencies: ["PinGuardProbe", "PinGuardCore", "PinGuardTestSupport"]),
+        .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCore", "PinGuardTestSupport"]),
         .target(name: "PinGuardServiceTestSupport", dependencies: [
             "PinGuardService", "PinGuardCore", "PinGuardTestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

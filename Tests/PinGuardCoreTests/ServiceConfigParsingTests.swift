@@ -2,9 +2,9 @@ import Foundation
 import XCTest
 @testable import PinGuardCore
 
-/// Parser fixes of the review: IPv6 literal targets, duration maxima, key lines taken from the YAML marks.
+/// Service config parsing: IPv6 literal targets, duration maxima, key lines taken from the YAML marks.
 /// (Duplicate `policy_sets` entries and over-long durations also have `Fixtures/config/invalid-*` fixtures.)
-final class ReviewFixCoreTests: XCTestCase {
+final class ServiceConfigParsingTests: XCTestCase {
     /// `host: "::1"` and `host: "[::1]"` are the same IPv6 literal; the default name brackets it.
     func testIPv6LiteralHostsAreAcceptedWithABracketedDefaultName() throws {
         let plain = try ServiceConfigParser.parse("targets:\n  - host: \"::1\"\n", file: "c.yml")

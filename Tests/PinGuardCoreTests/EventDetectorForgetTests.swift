@@ -2,9 +2,8 @@ import Foundation
 import XCTest
 @testable import PinGuardCore
 
-/// Core side of the second review's fixes: the event detector can forget one target, so that a new endpoint
-/// under an old name is reported as at start.
-final class SecondReviewCoreTests: XCTestCase {
+/// The event detector can forget one target, so that a new endpoint under an old name is reported as at start.
+final class EventDetectorForgetTests: XCTestCase {
     typealias F = ResultFixtures
 
     private func events(_ entries: [JournalEntry]) -> [String] { entries.map(\.event.rawValue) }
