@@ -18,9 +18,11 @@ let package = Package(
         .target(name: "PinGuardCore", dependencies: [.product(name: "Yams", package: "Yams")]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "PinGuardConfig", dependencies: ["PinGuardCore"]),
         .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "COpenSSL"]),
+        .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardConfig", "PinGuardProbe", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [
-            "PinGuardCore", "PinGuardProbe", "CSystemd",
+            "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "CSystemd",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -30,7 +32,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "pinguard", dependencies: [
-            "PinGuardCore", "PinGuardProbe", "PinGuardService",
+            "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "PinGuardDemo", "PinGuardService",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pinguard-bench", dependencies: ["PinGuardCore"]),
@@ -38,11 +40,12 @@ let package = Package(
         .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCore", "PinGuardTestSupport"]),
         .target(name: "PinGuardServiceTestSupport", dependencies: [
-            "PinGuardService", "PinGuardCore", "PinGuardTestSupport",
+            "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardTestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Tests/PinGuardServiceTestSupport"),
         .testTarget(name: "PinGuardServiceTests", dependencies: [
-            "PinGuardService", "PinGuardCore", "PinGuardProbe", "PinGuardTestSupport", "PinGuardServiceTestSupport",
+            "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardDemo", "PinGuardProbe", "PinGuardTestSupport",
+            "PinGuardServiceTestSupport",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -31,7 +31,7 @@ static inline int pg_ERR_GET_REASON(unsigned long e) { return ERR_GET_REASON(e);
 static inline void pg_OPENSSL_free(void *p) { OPENSSL_free(p); }
 static inline int pg_SSL_set_verify_none(SSL *ssl) { SSL_set_verify(ssl, SSL_VERIFY_NONE, NULL); return 1; }
 
-/* In-memory PKI and loopback TLS servers for the built-in demo and the benchmark. */
+/* Key generation: EVP_PKEY_Q_keygen is variadic, which Swift cannot call. */
 static inline EVP_PKEY *pg_keygen(int kind) {
     switch (kind) {
     case 1: return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048);
@@ -39,42 +39,6 @@ static inline EVP_PKEY *pg_keygen(int kind) {
     default: return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
     }
 }
-static inline int pg_add_ext(X509 *x, X509V3_CTX *ctx, int nid, const char *value) {
-    X509_EXTENSION *e = X509V3_EXT_conf_nid(NULL, ctx, nid, value);
-    if (!e) return 0;
-    int ok = X509_add_ext(x, e, -1);
-    X509_EXTENSION_free(e);
-    return ok;
-}
-static inline X509 *pg_make_cert(EVP_PKEY *key, EVP_PKEY *issuer_key, X509 *issuer, const char *cn,
-                                 const char *san, int is_ca, long not_before, long not_after, long serial) {
-    X509 *x = X509_new();
-    if (!x) return NULL;
-    X509_set_version(x, 2);
-    ASN1_INTEGER_set(X509_get_serialNumber(x), serial);
-    X509_gmtime_adj(X509_getm_notBefore(x), not_before);
-    X509_gmtime_adj(X509_getm_notAfter(x), not_after);
-    X509_set_pubkey(x, key);
-    X509_NAME *name = X509_get_subject_name(x);
-    X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, (const unsigned char *)"pinguard demo", -1, -1, 0);
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0);
-    X509_set_issuer_name(x, issuer ? X509_get_subject_name(issuer) : name);
-    X509V3_CTX ctx;
-    X509V3_set_ctx_nodb(&ctx);
-    X509V3_set_ctx(&ctx, issuer ? issuer : x, x, NULL, NULL, 0);
-    int ok = pg_add_ext(x, &ctx, NID_basic_constraints, is_ca ? "critical,CA:TRUE" : "critical,CA:FALSE")
-        && pg_add_ext(x, &ctx, NID_key_usage, is_ca ? "critical,keyCertSign,cRLSign" : "critical,digitalSignature,keyEncipherment")
-        && pg_add_ext(x, &ctx, NID_subject_key_identifier, "hash");
-    if (ok && san) ok = pg_add_ext(x, &ctx, NID_subject_alt_name, san);
-    const EVP_MD *md = EVP_PKEY_get_id(issuer_key) == EVP_PKEY_ED25519 ? NULL : EVP_sha256();
-    if (!ok || !X509_sign(x, issuer_key, md)) { X509_free(x); return NULL; }
-    return x;
-}
-static inline SSL_CTX *pg_server_ctx(X509 *leaf, EVP_PKEY *key, X509 *chain_cert) {
-    SSL_CTX *c = SSL_CTX_new(TLS_server_method());
-    if (!c) return NULL;
-    if (SSL_CTX_use_certificate(c, leaf) != 1 || SSL_CTX_use_PrivateKey(c, key) != 1
-        || (chain_cert && SSL_CTX_add1_chain_cert(c, chain_cert) != 1)) { SSL_CTX_free(c); return NULL; }
-    return c;
-}
+/* SSL_CTX_add1_chain_cert is a macro over SSL_CTX_ctrl. */
+static inline long pg_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *x) { return SSL_CTX_add1_chain_cert(ctx, x); }
 #endif

@@ -5,7 +5,7 @@ import PinGuardCore
 /// Reads the facts of X.509 certificates through OpenSSL: names, validity, serial, and the pin hashes.
 public enum CertificateFacts {
     /// Facts of one OpenSSL certificate handle (borrowed, not freed).
-    static func facts(of x509: OpaquePointer, depth: Int, source: CertificateSource) throws(ProbeError) -> ChainCertificate {
+    package static func facts(of x509: OpaquePointer, depth: Int, source: CertificateSource) throws(ProbeError) -> ChainCertificate {
         let der = try derBytes(x509)
         let spki: ArraySlice<UInt8>
         do { spki = try DER.subjectPublicKeyInfo(ofCertificate: der) } catch {
@@ -91,7 +91,7 @@ public enum CertificateFacts {
         return bioString(bio)
     }
 
-    static func bioString(_ bio: OpaquePointer) -> String {
+    package static func bioString(_ bio: OpaquePointer) -> String {
         var p: UnsafeMutablePointer<CChar>?
         let n = pg_BIO_get_mem_data(bio, &p)
         guard let p, n > 0 else { return "" }

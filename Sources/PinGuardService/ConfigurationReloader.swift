@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardConfig
 import PinGuardCore
 
 /// Runs reloads one at a time, in the order asked, so a slow load is never applied after a newer one.

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import PinGuardConfig
 import PinGuardCore
 import ServiceLifecycle
 

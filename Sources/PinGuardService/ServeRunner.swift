@@ -5,6 +5,7 @@ import Glibc
 import Logging
 import NIOCore
 import NIOPosix
+import PinGuardConfig
 import PinGuardCore
 import PinGuardProbe
 import ServiceLifecycle

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinGuardCore
-import PinGuardService
+import PinGuardConfig
 
 /// `pinguard check-config`: validate a config and every policy it loads.
 struct CheckConfigCommand: ParsableCommand {

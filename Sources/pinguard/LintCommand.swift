@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinGuardCore
-import PinGuardService
+import PinGuardConfig
 
 /// Debian's copy of the public suffix list (package `publicsuffix`).
 let defaultPublicSuffixList = "/usr/share/publicsuffix/public_suffix_list.dat"

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import PinGuardCore
 import PinGuardProbe
-import PinGuardService
+import PinGuardConfig
 
 /// `pinguard probe`: one probe, evaluated against the given policy files.
 struct ProbeCommand: ParsableCommand {

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Foundation
 import PinGuardCore
+import PinGuardDemo
 import PinGuardService
 
 /// `pinguard serve`: the service.

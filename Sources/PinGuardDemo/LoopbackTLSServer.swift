@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import PinGuardProbe
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +20,7 @@ public final class LoopbackTLSServer: @unchecked Sendable {
     public init(leaf: DemoCertificate, chain: DemoCertificate?) throws(ProbeError) {
         signal(SIGPIPE, SIG_IGN)
         OpenSSLErrorQueue.clear()
-        guard let ctx = pg_server_ctx(leaf.pointer, leaf.key.pointer, chain?.pointer) else {
+        guard let ctx = CertificateBuilder.serverContext(leaf: leaf.pointer, key: leaf.key.pointer, chain: chain?.pointer) else {
             throw ProbeError.openSSL("TLS server context")
         }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

@@ -1,33 +1,7 @@
 import COpenSSL
 import Foundation
 import PinGuardCore
-
-/// An in-memory key pair (OpenSSL `EVP_PKEY`, freed on deinit).
-public final class DemoKey: @unchecked Sendable {
-    let pointer: OpaquePointer
-
-    /// Key algorithms the demo can generate.
-    public enum Kind: Int32, Sendable { case p256 = 0, rsa2048 = 1, ed25519 = 2 }
-
-    /// Generates a fresh key.
-    public init(_ kind: Kind = .p256) throws(ProbeError) {
-        guard let k = pg_keygen(kind.rawValue) else { throw ProbeError.openSSL("key generation") }
-        pointer = k
-    }
-
-    deinit { EVP_PKEY_free(pointer) }
-
-    /// Base64 SHA-256 of the DER SubjectPublicKeyInfo: the key's `spki` pin.
-    public var spkiSHA256: String {
-        let length = i2d_PUBKEY(pointer, nil)
-        var der = [UInt8](repeating: 0, count: Int(max(length, 0)))
-        der.withUnsafeMutableBufferPointer { buf in
-            var p: UnsafeMutablePointer<UInt8>? = buf.baseAddress
-            _ = i2d_PUBKEY(pointer, &p)
-        }
-        return CertificateFacts.sha256Base64(der[...])
-    }
-}
+import PinGuardProbe
 
 /// An in-memory X.509 certificate (OpenSSL `X509`, freed on deinit).
 public final class DemoCertificate: @unchecked Sendable {
@@ -51,12 +25,9 @@ public final class DemoCertificate: @unchecked Sendable {
                              validFrom: TimeInterval, validUntil: TimeInterval, serial: Int) throws(ProbeError) -> DemoCertificate {
         OpenSSLErrorQueue.clear()
         let signer = issuer?.key ?? key
-        let san = dnsName.map { "DNS:\($0)" } ?? ""
-        let made = san.withCString { sanPointer in
-            pg_make_cert(key.pointer, signer.pointer, issuer?.pointer, commonName, dnsName == nil ? nil : sanPointer,
-                         isCA ? 1 : 0, Int(validFrom), Int(validUntil), serial)
-        }
-        guard let x = made else {
+        guard let x = CertificateBuilder.make(key: key.pointer, issuerKey: signer.pointer, issuer: issuer?.pointer,
+                                              commonName: commonName, subjectAltName: dnsName.map { "DNS:\($0)" }, isCA: isCA,
+                                              notBefore: Int(validFrom), notAfter: Int(validUntil), serial: serial) else {
             throw ProbeError.openSSL("issuing \(commonName)")
         }
         return DemoCertificate(pointer: x, key: key)

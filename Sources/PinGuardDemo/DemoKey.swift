@@ -1,0 +1,31 @@
+import COpenSSL
+import Foundation
+import PinGuardCore
+import PinGuardProbe
+
+/// An in-memory key pair (OpenSSL `EVP_PKEY`, freed on deinit).
+public final class DemoKey: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    /// Key algorithms the demo can generate.
+    public enum Kind: Int32, Sendable { case p256 = 0, rsa2048 = 1, ed25519 = 2 }
+
+    /// Generates a fresh key.
+    public init(_ kind: Kind = .p256) throws(ProbeError) {
+        guard let k = pg_keygen(kind.rawValue) else { throw ProbeError.openSSL("key generation") }
+        pointer = k
+    }
+
+    deinit { EVP_PKEY_free(pointer) }
+
+    /// Base64 SHA-256 of the DER SubjectPublicKeyInfo: the key's `spki` pin.
+    public var spkiSHA256: String {
+        let length = i2d_PUBKEY(pointer, nil)
+        var der = [UInt8](repeating: 0, count: Int(max(length, 0)))
+        der.withUnsafeMutableBufferPointer { buf in
+            var p: UnsafeMutablePointer<UInt8>? = buf.baseAddress
+            _ = i2d_PUBKEY(pointer, &p)
+        }
+        return CertificateFacts.sha256Base64(der[...])
+    }
+}
