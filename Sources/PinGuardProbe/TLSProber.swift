@@ -5,26 +5,6 @@ import PinGuardCore
 import Glibc
 #endif
 
-/// What to probe: the server name, the port, optionally the address to dial, and the deadline.
-public struct ProbeRequest: Sendable, Equatable {
-    /// Server name: SNI and hostname verification.
-    public var host: String
-    /// TCP port.
-    public var port: Int
-    /// Address (or name) to dial instead of resolving `host`.
-    public var connect: String?
-    /// Seconds for resolve + connect + handshake together.
-    public var timeout: Double
-
-    /// Creates a request.
-    public init(host: String, port: Int = 443, connect: String? = nil, timeout: Double = 10) {
-        self.host = host
-        self.port = port
-        self.connect = connect
-        self.timeout = timeout
-    }
-}
-
 /// Performs TLS handshakes with system OpenSSL and reports the chain facts; never judges pins.
 ///
 /// One prober owns one `SSL_CTX` whose trust store (system default or a CA file) is loaded once and
@@ -165,26 +145,5 @@ public final class TLSProber: @unchecked Sendable {
             out.append(try CertificateFacts.facts(of: x, depth: Int(i), source: .served))
         }
         return out
-    }
-}
-
-/// A point in monotonic time by which an operation must be done.
-struct Deadline {
-    let end: DispatchTime
-    let seconds: Double
-    let cancelled: @Sendable () -> Bool
-
-    init(seconds: Double, cancelled: @escaping @Sendable () -> Bool = { false }) {
-        // Clamped to a day: callers validate durations, and a huge one must not overflow the clock.
-        self.seconds = min(max(seconds, 0), 86_400)
-        self.cancelled = cancelled
-        end = DispatchTime.now() + .nanoseconds(Int(self.seconds * 1e9))
-    }
-
-    /// Milliseconds left, at least 0.
-    var remainingMilliseconds: Int32 {
-        let now = DispatchTime.now().uptimeNanoseconds
-        guard end.uptimeNanoseconds > now else { return 0 }
-        return Int32(min((end.uptimeNanoseconds - now) / 1_000_000, UInt64(Int32.max)))
     }
 }

@@ -60,10 +60,3 @@ public final class JournalSink: Sendable {
         }
     }
 }
-
-/// Line-oriented writes to standard error.
-enum StandardError {
-    static func write(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-}

@@ -1,0 +1,10 @@
+import Foundation
+import PinGuardCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A NUL-terminated C buffer as a Swift string.
+func cText(_ buffer: [CChar]) -> String {
+    buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+}

@@ -1,0 +1,26 @@
+import COpenSSL
+import Foundation
+import PinGuardCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What to probe: the server name, the port, optionally the address to dial, and the deadline.
+public struct ProbeRequest: Sendable, Equatable {
+    /// Server name: SNI and hostname verification.
+    public var host: String
+    /// TCP port.
+    public var port: Int
+    /// Address (or name) to dial instead of resolving `host`.
+    public var connect: String?
+    /// Seconds for resolve + connect + handshake together.
+    public var timeout: Double
+
+    /// Creates a request.
+    public init(host: String, port: Int = 443, connect: String? = nil, timeout: Double = 10) {
+        self.host = host
+        self.port = port
+        self.connect = connect
+        self.timeout = timeout
+    }
+}
