@@ -31,6 +31,12 @@ static inline int pg_ERR_GET_REASON(unsigned long e) { return ERR_GET_REASON(e);
 static inline void pg_OPENSSL_free(void *p) { OPENSSL_free(p); }
 static inline int pg_SSL_set_verify_none(SSL *ssl) { SSL_set_verify(ssl, SSL_VERIFY_NONE, NULL); return 1; }
 
+/* Certificate stacks (macros over OPENSSL_sk_*). */
+static inline STACK_OF(X509) *pg_sk_X509_new_null(void) { return sk_X509_new_null(); }
+static inline int pg_sk_X509_push(STACK_OF(X509) *sk, X509 *x) { return sk_X509_push(sk, x); }
+static inline void pg_sk_X509_free(STACK_OF(X509) *sk) { sk_X509_free(sk); }
+static inline void pg_sk_X509_pop_free(STACK_OF(X509) *sk) { sk_X509_pop_free(sk, X509_free); }
+
 /* Key generation: EVP_PKEY_Q_keygen is variadic, which Swift cannot call. */
 static inline EVP_PKEY *pg_keygen(int kind) {
     switch (kind) {

@@ -28,39 +28,10 @@ public enum CertificateFacts {
 
     /// Parses a PEM bundle or a single DER certificate into facts (depth = order in the file).
     public static func load(_ bytes: [UInt8], file: String) throws(ProbeError) -> [ChainCertificate] {
-        OpenSSLErrorQueue.clear()
-        defer { OpenSSLErrorQueue.clear() }
-        let marker = Array("-----BEGIN".utf8)
-        let isPEM = bytes.count >= marker.count && (0...(bytes.count - marker.count)).contains { i in
-            bytes[i] == marker[0] && bytes[i..<(i + marker.count)].elementsEqual(marker)
-        }
+        let certificates = try CertificateFile.parse(bytes, name: file)
+        defer { certificates.forEach { X509_free($0) } }
         var out: [ChainCertificate] = []
-        if isPEM {
-            guard let bio = bytes.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else {
-                throw ProbeError.openSSL("\(file): cannot allocate a buffer")
-            }
-            defer { BIO_free(bio) }
-            while let x = PEM_read_bio_X509(bio, nil, nil, nil) {
-                defer { X509_free(x) }
-                out.append(try facts(of: x, depth: out.count, source: .served))
-            }
-            // The loop ends at the end of the input ("no start line"); anything else is a broken block.
-            let code = ERR_peek_last_error()
-            if code != 0 && !(pg_ERR_GET_LIB(code) == ERR_LIB_PEM && pg_ERR_GET_REASON(code) == PEM_R_NO_START_LINE) {
-                throw ProbeError.openSSL("\(file): certificate block \(out.count + 1) is broken")
-            }
-            OpenSSLErrorQueue.clear()
-            if out.isEmpty { throw ProbeError("\(file): no CERTIFICATE block in the PEM file") }
-        } else {
-            var x: OpaquePointer?
-            bytes.withUnsafeBufferPointer { buf in
-                var p: UnsafePointer<UInt8>? = buf.baseAddress
-                x = d2i_X509(nil, &p, buf.count)
-            }
-            guard let x else { throw ProbeError.openSSL("\(file): not a PEM bundle or a DER certificate") }
-            defer { X509_free(x) }
-            out.append(try facts(of: x, depth: 0, source: .served))
-        }
+        for x in certificates { out.append(try facts(of: x, depth: out.count, source: .served)) }
         return out
     }
 

@@ -1,0 +1,64 @@
+import COpenSSL
+import Foundation
+import PinGuardCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Verifies a chain that is not served yet (a renewal staged for deployment) as a client would verify it
+/// when a server presents it: against the system trust store or a CA file, for a host name, at a time.
+///
+/// The result has the shape of a probe's facts, so the core judges it exactly like a probed chain.
+public enum CandidateChainVerifier {
+    /// Parses every certificate of `files` (PEM bundles or DER; the first certificate is the leaf, the
+    /// rest in order form the chain) and verifies it for `host` at `time`.
+    public static func verify(_ files: [(bytes: [UInt8], name: String)], host: String, caFile: String?,
+                              at time: Date) throws(ProbeError) -> ProbeFacts {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        var certificates: [OpaquePointer] = []
+        defer { certificates.forEach { X509_free($0) } }
+        for file in files { certificates += try CertificateFile.parse(file.bytes, name: file.name) }
+        guard let leaf = certificates.first else { throw ProbeError("no certificate in the candidate chain") }
+        var served: [ChainCertificate] = []
+        for (i, x) in certificates.enumerated() { served.append(try CertificateFacts.facts(of: x, depth: i, source: .served)) }
+
+        guard let store = X509_STORE_new() else { throw ProbeError.openSSL("trust store") }
+        defer { X509_STORE_free(store) }
+        if let caFile {
+            guard X509_STORE_load_file(store, caFile) == 1 else { throw ProbeError.openSSL("cannot load CA file \(caFile)") }
+        } else if X509_STORE_set_default_paths(store) != 1 {
+            throw ProbeError.openSSL("cannot load the system trust store")
+        }
+        guard let untrusted = pg_sk_X509_new_null() else { throw ProbeError.openSSL("certificate stack") }
+        defer { pg_sk_X509_free(untrusted) }
+        for x in certificates.dropFirst() { _ = pg_sk_X509_push(untrusted, x) }
+        guard let context = X509_STORE_CTX_new() else { throw ProbeError.openSSL("verification context") }
+        defer { X509_STORE_CTX_free(context) }
+        guard X509_STORE_CTX_init(context, store, leaf, untrusted) == 1 else { throw ProbeError.openSSL("verification context") }
+        let parameters = X509_STORE_CTX_get0_param(context)
+        if IPv6Literal.isValid(host) || inet_addr(host) != INADDR_NONE {
+            _ = X509_VERIFY_PARAM_set1_ip_asc(parameters, host)
+        } else {
+            _ = X509_VERIFY_PARAM_set1_host(parameters, host, 0)
+        }
+        X509_VERIFY_PARAM_set_time(parameters, time_t(clamping: Int64(time.timeIntervalSince1970.rounded(.down))))
+
+        var facts = ProbeFacts(host: host, port: 443, servedChain: served, finishedAt: time)
+        facts.trusted = X509_verify_cert(context) == 1
+        if facts.trusted, let chain = X509_STORE_CTX_get1_chain(context) {
+            defer { pg_sk_X509_pop_free(chain) }
+            let servedHashes = Set(served.map(\.certSHA256))
+            for i in 0..<pg_sk_X509_num(chain) {
+                guard let x = pg_sk_X509_value(chain, i) else { continue }
+                var c = try CertificateFacts.facts(of: x, depth: Int(i), source: .served)
+                if !servedHashes.contains(c.certSHA256) { c.source = .store }
+                facts.verifiedChain.append(c)
+            }
+        } else {
+            let code = X509_STORE_CTX_get_error(context)
+            facts.trustError = String(cString: X509_verify_cert_error_string(Int(code)))
+        }
+        return facts
+    }
+}
