@@ -12,7 +12,7 @@ struct PinGuardCommand: AsyncParsableCommand {
         abstract: "Watch the TLS keys that shipped apps pin, and page before a rotation bricks an app.",
         version: PinGuardVersion.current,
         subcommands: [ServeCommand.self, ProbeCommand.self, PinCommand.self, CheckConfigCommand.self,
-                      LintCommand.self, ImportCommand.self])
+                      LintCommand.self, ImportCommand.self, PlanCommand.self])
 }
 
 /// Exit statuses shared by the commands (SPEC §4).

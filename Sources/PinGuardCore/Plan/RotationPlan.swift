@@ -1,0 +1,36 @@
+import Foundation
+
+/// Judges a candidate chain (one not served yet) for every app, environment and host it will serve,
+/// exactly as a probe of that chain would be judged, so a deployment can be gated before it breaks an app.
+public enum RotationPlan {
+    /// The verdicts of every policy set and environment that has a policy for each host; `candidates` holds
+    /// the candidate's facts verified for each host (hostname checks differ per host). Hosts no set
+    /// covers yield no verdict: no loaded app pins them.
+    public static func evaluate(_ candidates: [ProbeFacts], sets: [PolicySet], at time: Date) -> [PlanVerdict] {
+        var out: [PlanVerdict] = []
+        for facts in candidates {
+            for set in sets.sorted(by: { $0.name < $1.name }) {
+                for environment in set.environments.keys.sorted() {
+                    guard let e = Evaluator.evaluate(facts, policySet: set, environment: environment, named: false, now: time) else {
+                        continue
+                    }
+                    let line = set.environments[environment]?.rules.first { $0.pattern.description == e.pattern }?.line
+                    out.append(PlanVerdict(host: facts.host, policySet: set.name, version: set.version, environment: environment,
+                                           evaluation: e, file: set.file, line: line ?? set.nameLine))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Hosts of `candidates` that no verdict covers.
+    public static func unpinnedHosts(_ candidates: [ProbeFacts], verdicts: [PlanVerdict]) -> [String] {
+        let covered = Set(verdicts.map(\.host))
+        return candidates.map(\.host).filter { !covered.contains($0) }
+    }
+
+    /// 0 when every client accepts, 1 when any rejects.
+    public static func exitStatus(_ verdicts: [PlanVerdict]) -> Int32 {
+        verdicts.allSatisfy(\.accepts) ? 0 : 1
+    }
+}

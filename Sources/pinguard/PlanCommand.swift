@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import PinGuardConfig
+import PinGuardCore
+import PinGuardProbe
+import PinGuardService
+
+/// `pinguard plan`: which shipped apps would reject a certificate before it is deployed.
+struct PlanCommand: ParsableCommand {
+    /// Output formats of `plan`.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, json, github, sarif
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Check a candidate chain against every shipped app before deploying it.",
+        discussion: """
+        The candidate chain (leaf first; PEM bundles or DER files) is verified for each --host against the \
+        trust store (or --ca-file) at --at, and judged by every policy set that has a policy for the host, \
+        per app, version and environment, exactly as a probe of a server serving it would be. \
+        Exit status: 0 when every client accepts, 1 when any rejects, 2 on bad input. \
+        See docs/reference.md, Commands and exit codes.
+        """)
+
+    @Option(name: .customLong("chain"), help: "Candidate chain file, leaf first (repeatable: the files are joined in order).")
+    var chains: [String] = []
+
+    @Option(name: .customLong("host"), help: "Host name the candidate will serve (repeatable).")
+    var hosts: [String] = []
+
+    @Option(name: .customLong("policy"), help: "Policy file (repeatable).")
+    var policies: [String] = []
+
+    @Option(help: "A pinguard.yml whose policy sets to use (instead of --policy).")
+    var config: String?
+
+    @Option(name: .customLong("ca-file"), help: "CA bundle to trust instead of the system store.")
+    var caFile: String?
+
+    @Option(help: "Evaluate as of this date (YYYY-MM-DD or RFC 3339), e.g. the deployment day.")
+    var at: String?
+
+    @Flag(help: "Print JSON (same as --format json).")
+    var json = false
+
+    @Option(help: "Output: table, json, github (workflow annotations) or sarif.")
+    var format: Format = .table
+
+    func validate() throws {
+        if chains.isEmpty { throw ValidationError("give the candidate chain with --chain FILE") }
+        if hosts.isEmpty { throw ValidationError("give at least one --host NAME the candidate will serve") }
+        if policies.isEmpty == (config == nil) { throw ValidationError("give policy files (--policy) or --config, not both or neither") }
+        if let at, Self.date(at) == nil { throw ValidationError("--at \"\(at)\" is not a date (use YYYY-MM-DD or RFC 3339)") }
+    }
+
+    /// `YYYY-MM-DD` is the start of that UTC day (pin-set expiry dates mean its end); else RFC 3339.
+    static func date(_ text: String) -> Date? {
+        if text.count == 10, let endOfDay = PinSetExpiry.parse(text) { return endOfDay.addingTimeInterval(-86_400) }
+        return RFC3339.parse(text)
+    }
+
+    func run() throws {
+        let time = at.flatMap(Self.date) ?? Date()
+        let sets: [PolicySet]
+        do {
+            if let config {
+                sets = try ConfigurationLoader.load(path: config).policySets
+            } else {
+                sets = try ConfigurationLoader.loadPolicies(policies)
+            }
+        } catch {
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
+        var files: [(bytes: [UInt8], name: String)] = []
+        for path in chains {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                printError("pinguard: \(path): cannot read the file")
+                throw Exit.configuration
+            }
+            files.append(([UInt8](data), path))
+        }
+        var candidates: [ProbeFacts] = []
+        for host in hosts {
+            do { candidates.append(try CandidateChainVerifier.verify(files, host: host.lowercased(), caFile: caFile, at: time)) } catch {
+                printError("pinguard: \(error)")
+                throw Exit.configuration
+            }
+        }
+        let verdicts = RotationPlan.evaluate(candidates, sets: sets, at: time)
+        let unpinned = RotationPlan.unpinnedHosts(candidates, verdicts: verdicts)
+        switch json ? .json : format {
+        case .table: print(PlanReport.table(verdicts, candidate: candidates.first, unpinned: unpinned), terminator: "")
+        case .json: print(PlanReport.json(verdicts, candidates: candidates, unpinned: unpinned, at: time), terminator: "")
+        case .github: print(PlanReport.githubAnnotations(verdicts), terminator: "")
+        case .sarif: print(PlanReport.sarif(verdicts, toolVersion: PinGuardVersion.current), terminator: "")
+        }
+        let status = RotationPlan.exitStatus(verdicts)
+        if status != 0 { throw ExitCode(status) }
+    }
+}
