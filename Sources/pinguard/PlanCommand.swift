@@ -26,6 +26,9 @@ struct PlanCommand: ParsableCommand {
     @Option(name: .customLong("chain"), help: "Candidate chain file, leaf first (repeatable: the files are joined in order).")
     var chains: [String] = []
 
+    @Option(help: "Candidate key instead of a certificate: PEM public key, private key or CSR; --chain then gives its CA certificates.")
+    var key: String?
+
     @Option(name: .customLong("host"), help: "Host name the candidate will serve (repeatable).")
     var hosts: [String] = []
 
@@ -48,7 +51,7 @@ struct PlanCommand: ParsableCommand {
     var format: Format = .table
 
     func validate() throws {
-        if chains.isEmpty { throw ValidationError("give the candidate chain with --chain FILE") }
+        if chains.isEmpty && key == nil { throw ValidationError("give the candidate chain with --chain FILE, or its key with --key FILE") }
         if hosts.isEmpty { throw ValidationError("give at least one --host NAME the candidate will serve") }
         if policies.isEmpty == (config == nil) { throw ValidationError("give policy files (--policy) or --config, not both or neither") }
         if let at, Self.date(at) == nil { throw ValidationError("--at \"\(at)\" is not a date (use YYYY-MM-DD or RFC 3339)") }
@@ -82,11 +85,23 @@ struct PlanCommand: ParsableCommand {
             files.append(([UInt8](data), path))
         }
         var candidates: [ProbeFacts] = []
-        for host in hosts {
-            do { candidates.append(try CandidateChainVerifier.verify(files, host: host.lowercased(), caFile: caFile, at: time)) } catch {
-                printError("pinguard: \(error)")
-                throw Exit.configuration
+        do {
+            if let key {
+                guard let data = FileManager.default.contents(atPath: key) else {
+                    printError("pinguard: \(key): cannot read the file")
+                    throw Exit.configuration
+                }
+                let spki = try CandidateKey.spkiSHA256([UInt8](data), name: key)
+                var issuers: [ChainCertificate] = []
+                for f in files { issuers += try CertificateFacts.load(f.bytes, file: f.name) }
+                printError("pinguard: \(key): \(spki.kind) with SPKI \(spki.pin); trust assumed (no CA has signed it yet), lifetime assumed 397 days")
+                candidates = hosts.map { RotationPlan.keyCandidate(host: $0.lowercased(), spkiSHA256: spki.pin, issuers: issuers, at: time) }
+            } else {
+                candidates = try hosts.map { try CandidateChainVerifier.verify(files, host: $0.lowercased(), caFile: caFile, at: time) }
             }
+        } catch let error as ProbeError {
+            printError("pinguard: \(error)")
+            throw Exit.configuration
         }
         let verdicts = RotationPlan.evaluate(candidates, sets: sets, at: time)
         let unpinned = RotationPlan.unpinnedHosts(candidates, verdicts: verdicts)

@@ -111,6 +111,29 @@ final class CLIPlanTests: XCTestCase {
         XCTAssertEqual(object?["at"] as? String, "2090-01-01T00:00:00Z")
     }
 
+    func testACandidateKeyOrCSRIsJudgedByItsSPKI() throws {
+        let pki = try TestPKI.shared()
+        let apps = try apps()
+        let csr = apps.dir.appendingPathComponent("rotated.csr").path
+        let made = try CommandRunner.run(OpenSSLTool.path, ["req", "-new", "-key", pki.key("rotated"), "-subj", "/CN=rotated.pinguard.test",
+                                                            "-out", csr])
+        XCTAssertEqual(made.status, 0, "\(made)")
+        for input in [pki.key("rotated"), csr] {
+            let r = try runPinguard(args: ["plan", "--key", input, "--chain", pki.intermediate, "--host", "rotated.pinguard.test",
+                                           "--policy", apps.ios, "--policy", apps.android, "--json"])
+            XCTAssertEqual(r.status, 1, "\(input): \(r)")
+            let v = try verdicts(r)
+            XCTAssertEqual(v["ios-app"]?["reason"] as? String, "pin_mismatch", input)
+            XCTAssertEqual(v["android-app"]?["verdict"] as? String, "accept", "the CA pin matches the issuing intermediate: \(input)")
+            XCTAssertTrue(r.stderr.contains("trust assumed"), r.stderr)
+        }
+        let valid = try runPinguard(args: ["plan", "--key", pki.key("valid"), "--host", "valid.pinguard.test", "--policy", apps.ios])
+        XCTAssertEqual(valid.status, 0, "\(valid)")
+        let notKey = try runPinguard(args: ["plan", "--key", apps.ios, "--host", "valid.pinguard.test", "--policy", apps.ios])
+        XCTAssertEqual(notKey.status, 2, "\(notKey)")
+        XCTAssertTrue(notKey.stderr.contains("not a PEM public key, private key or certificate request"), notKey.stderr)
+    }
+
     func testBadInputExitsTwoWithTheCause() throws {
         let pki = try TestPKI.shared()
         let apps = try apps()

@@ -23,6 +23,26 @@ public enum RotationPlan {
         return out
     }
 
+    /// The longest validity a publicly trusted TLS certificate may have (CA/Browser Forum, 397 days): the
+    /// lifetime assumed for a leaf that is only a key so far.
+    public static let assumedLeafLifetime: TimeInterval = 397 * 86_400
+
+    /// Facts for a candidate that is a key, not a certificate yet: a leaf with that key, issued at `time`
+    /// for `assumedLeafLifetime`, under `issuers` (the CA chain it will be signed under, if known). A CA
+    /// has not signed it yet, so system trust is assumed to pass: the plan judges the pins.
+    public static func keyCandidate(host: String, spkiSHA256: String, issuers: [ChainCertificate], at time: Date) -> ProbeFacts {
+        let leaf = ChainCertificate(depth: 0, subject: "CN=\(host) (candidate key)", issuer: issuers.first?.subject ?? "",
+                                    notBefore: time, notAfter: time.addingTimeInterval(assumedLeafLifetime),
+                                    spkiSHA256: spkiSHA256, certSHA256: "")
+        var chain = [leaf]
+        for (i, c) in issuers.enumerated() {
+            var ca = c
+            ca.depth = i + 1
+            chain.append(ca)
+        }
+        return ProbeFacts(host: host, port: 443, servedChain: chain, verifiedChain: chain, trusted: true, finishedAt: time)
+    }
+
     /// Hosts of `candidates` that no verdict covers.
     public static func unpinnedHosts(_ candidates: [ProbeFacts], verdicts: [PlanVerdict]) -> [String] {
         let covered = Set(verdicts.map(\.host))
