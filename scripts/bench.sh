@@ -26,7 +26,7 @@ openssl x509 -req -in "$pki/bench.csr" -CA "$pki/ca/int.pem" -CAkey "$pki/ca/int
   -days 90 -extfile "$pki/bench.ext" -out "$pki/bench.pem" 2>/dev/null
 cat "$pki/bench.pem" "$pki/ca/int.pem" > "$pki/bench-chain.pem"
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(python3 scripts/lib/free_port.py)
 mkdir -p "$work/nginx/logs"
 {
   echo "worker_processes 1; pid $work/nginx/nginx.pid; error_log $work/nginx/error.log;"
@@ -65,24 +65,12 @@ done
 
 echo "probe round: $targets loopback TLS targets (one nginx, $targets server names), 2 policy sets, concurrency ${CONCURRENCY:-64}, $(nproc) cores"
 for run in $(seq 1 "$runs"); do
-  python3 - "$bin/pinguard" "$work/cfg/pinguard.yml" "$targets" <<'PY'
-import resource, subprocess, sys, time
-binary, config, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-t0 = time.monotonic()
-p = subprocess.run([binary, "serve", "--once", "--config", config], capture_output=True, text=True)
-wall = time.monotonic() - t0
-ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-summary = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else p.stderr.strip()
-round_s = float(summary.split(" in ")[1].split("s:")[0]) if " in " in summary else float("nan")
-cpu = ru.ru_utime + ru.ru_stime
-print(f"  round {round_s:.2f} s ({n / round_s:.0f} probes/s), process wall {wall:.2f} s, "
-      f"CPU {cpu:.2f} s ({cpu / n * 1000:.2f} ms/probe), peak RSS {ru.ru_maxrss / 1024:.1f} MiB, exit {p.returncode}: {summary}")
-PY
+  python3 scripts/lib/bench_probe_round.py "$bin/pinguard" "$work/cfg/pinguard.yml" "$targets"
 done
 
 # The live service with many targets: memory after a round and while serving /metrics.
 big=${SERVICE_TARGETS:-10000}
-http_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+http_port=$(python3 scripts/lib/free_port.py)
 {
   echo "listen: \"127.0.0.1:$http_port\""; echo "interval: 1h"; echo "timeout: 10s"; echo "concurrency: ${CONCURRENCY:-64}"
   echo "trust: {ca_file: $pki/ca-bundle.pem}"; echo "journal: {enabled: false}"; echo "targets:"
@@ -98,7 +86,7 @@ done
 ready=$(date +%s.%N)
 echo
 echo "service: $big targets x 2 policy sets (first round, then /metrics scrapes)"
-printf '  first round (to /-/ready):  %.1f s\n' "$(echo "$ready - $start" | bc -l 2>/dev/null || python3 -c "print($ready - $start)")"
+awk -v a="$ready" -v b="$start" 'BEGIN { printf "  first round (to /-/ready):  %.1f s\n", a - b }'
 grep -E 'VmHWM' "/proc/$serve_pid/status" | sed 's/^/  after the first round: /'
 for i in 1 2 3 4 5; do
   curl -s -o "$work/metrics.txt" -w '  scrape %{time_total}s, %{size_download} bytes\n' "http://127.0.0.1:$http_port/metrics"
