@@ -167,7 +167,7 @@ final class HostilePeerTests: XCTestCase {
     }
 }
 
-/// Fixed slots written from many threads.
+/// One result slot per probe, written from many threads.
 private final class ResultSlots: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [String?]

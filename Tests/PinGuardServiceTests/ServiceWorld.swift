@@ -103,20 +103,22 @@ final class ServiceWorld: Sendable {
 
     /// Writes `pinguard.yml` and both policy files into `directory`; returns the config's path.
     /// `listen: 127.0.0.1:0`: the kernel picks a free port and pinguard prints it in its serving line.
+    /// `expiryWarningDays` is also the window of the expiring-pin-set lint; `policies` are the config's globs.
     @discardableResult
     func writeConfig(in directory: URL, targets: [Target], interval: String = "2s", timeout: String = "2s",
-                     journal: Bool = true, file: String = "pinguard.yml") throws -> String {
+                     concurrency: Int = 4, journal: Bool = true, expiryWarningDays: Int = 30,
+                     policies: [String] = ["policies/*.yml"], file: String = "pinguard.yml") throws -> String {
         try PolicyYAML.write(iosPolicy, to: directory, as: "policies/ios-app.yml")
         try PolicyYAML.write(androidPolicy, to: directory, as: "policies/android-app.yml")
         var y = """
         listen: "127.0.0.1:0"
         interval: \(interval)
         timeout: \(timeout)
-        concurrency: 4
+        concurrency: \(concurrency)
         environment: prod
-        expiry_warning_days: 30
+        expiry_warning_days: \(expiryWarningDays)
         trust: {ca_file: "\(pki.caBundle)"}
-        policies: ["policies/*.yml"]
+        policies: [\(policies.map { "\"\($0)\"" }.joined(separator: ", "))]
         journal: {enabled: \(journal)}
         targets:
 

@@ -77,6 +77,21 @@ public enum LoopbackPorts {
         }
     }
 
+    /// Whether nothing is bound to `port` on any IPv4 address: binding 0.0.0.0:`port` succeeds right now
+    /// (the socket is closed at once, never listening).
+    public static func isFreeOnAllIPv4(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var sa = sockaddr_in.loopback(port: port)
+        sa.sin_addr.s_addr = 0
+        return withUnsafePointer(to: &sa) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
     /// A socket bound to 127.0.0.1:`port` (0 = any), with the port the kernel chose.
     static func bindIPv4(port: Int) -> (Int32, Int)? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
