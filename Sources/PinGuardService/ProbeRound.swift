@@ -61,7 +61,7 @@ struct ProbeRound {
             }
             while next < min(limit, targets.count) && !configurationChanged() && !Task.isCancelled {
                 launch()
-                await pause()
+                if next < min(limit, targets.count) { await pause() }
             }
             for await result in group {
                 if let result {
@@ -72,7 +72,8 @@ struct ProbeRound {
                 progress(collected.count, targets.count)
                 if next < targets.count && !configurationChanged() {
                     await pause()
-                    launch()
+                    // A reload during the pause ends the round's launches too.
+                    if !configurationChanged() && !Task.isCancelled { launch() }
                 }
             }
         }

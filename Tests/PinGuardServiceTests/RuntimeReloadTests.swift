@@ -84,27 +84,72 @@ final class RuntimeReloadTests: XCTestCase {
         XCTAssertEqual(s.executor.reconfigurations, 0)
     }
 
-    func testReloadsRunOneAtATimeInTheOrderAsked() async throws {
+    func testReloadsRunOneAtATimeInTheOrderAskedAndTheNewestFileWins() async throws {
         let log = NIOLockedValueBox<[String]>([])
-        let inside = NIOLockedValueBox(0)
         let gate = DispatchSemaphore(value: 0)
         let s = try service(loader: { (path) throws(ConfigError) -> LoadedConfiguration in
-            let n = inside.withLockedValue { v -> Int in v += 1; return v }
-            log.withLockedValue { $0.append("load \(n)") }
+            let loaded = try ConfigurationLoader.load(path: path)
+            let first = log.withLockedValue { l -> Bool in
+                l.append("load \(loaded.config.targets.count) targets")
+                return l.count == 1
+            }
             // The first load is slow: the second reload must wait for it, not overtake it.
-            if log.withLockedValue({ $0.count }) == 1 { gate.wait() }
-            defer { inside.withLockedValue { $0 -= 1 } }
-            return try ConfigurationLoader.load(path: path)
+            if first { gate.wait() }
+            return loaded
         })
+        try s.rewrite("pinguard.yml", InProcessService.config(hosts: ["a.test"]))
         let first = Task { await s.runtime.reload(trigger: "first") }
         while log.withLockedValue({ $0.count }) < 1 { await Task.yield() }
+        try s.rewrite("pinguard.yml", InProcessService.config(hosts: ["a.test", "b.test", "c.test"]))
         let second = Task { await s.runtime.reload(trigger: "second") }
         for _ in 0..<200 { await Task.yield() }
-        XCTAssertEqual(log.withLockedValue { $0 }, ["load 1"], "the second reload waits while the first loads")
+        XCTAssertEqual(log.withLockedValue { $0 }, ["load 1 targets"], "the second reload waits while the first loads")
         gate.signal()
-        _ = await first.value
-        _ = await second.value
-        XCTAssertEqual(log.withLockedValue { $0 }, ["load 1", "load 1"], "never two loads at once")
+        let firstLoaded = try await first.value.get()
+        let secondLoaded = try await second.value.get()
+        XCTAssertEqual(firstLoaded.config.targets.count, 1)
+        XCTAssertEqual(secondLoaded.config.targets.count, 3)
+        XCTAssertEqual(log.withLockedValue { $0 }, ["load 1 targets", "load 3 targets"], "in the order asked, never two at once")
+        XCTAssertEqual(s.runtime.configuration.config.targets.count, 3, "the newest file is in force")
+    }
+
+    func testASetRemovedFromATargetLeavesNoDecisionBehind() async throws {
+        let hosts = ["a.test"]
+        var config = InProcessService.config(hosts: [])
+        config += "  - {host: a.test, port: 443, name: a.test, policy_sets: [app, other]}\n"
+        let s = try InProcessService(config: config, policies: [
+            "app.yml": InProcessService.policy(name: "app", pattern: "**.test", pins: [served]),
+            "other.yml": InProcessService.policy(name: "other", pattern: "**.test", pins: [other]),
+        ])
+        for h in hosts { s.serve(h, key: served) }
+        _ = await s.runtime.runRound(spread: false)
+        XCTAssertEqual(s.runtime.snapshot().results.first?.evaluations.map(\.policySet), ["app", "other"])
+        try FileManager.default.removeItem(at: s.directory.appendingPathComponent("policies/other.yml"))
+        config = InProcessService.config(hosts: [])
+        config += "  - {host: a.test, port: 443, name: a.test, policy_sets: [app]}\n"
+        try s.rewrite("pinguard.yml", config)
+        _ = try await s.runtime.reload(trigger: "test").get()
+        let evaluations = try XCTUnwrap(s.runtime.snapshot().results.first?.evaluations)
+        XCTAssertEqual(evaluations.map(\.policySet), ["app"], "no decision of the removed set survives the reload")
+        XCTAssertEqual(evaluations.first?.verdict, .accept)
+    }
+
+    func testAReloadDuringASpreadRoundEndsItsLaunches() async throws {
+        // One probe at a time: the round pauses 250 ms between a result and the next launch.
+        let hosts = (1...5).map { "h\($0).test" }
+        let s = try InProcessService(config: InProcessService.config(hosts: hosts, concurrency: 1),
+                                     policies: ["app.yml": InProcessService.policy(name: "app", pattern: "**.test", pins: [served])])
+        for h in hosts { s.serve(h, key: served) }
+        let round = Task { await s.runtime.runRound(spread: true) }
+        try await s.executor.waitForProbes(1)
+        try await s.clock.waitForSleepers()
+        XCTAssertEqual(s.clock.deadlines, [s.clock.now.addingTimeInterval(0.25)], "5 targets over half of 60 s: 250 ms apart")
+        try s.rewrite("pinguard.yml", InProcessService.config(hosts: ["new.test"]))
+        _ = try await s.runtime.reload(trigger: "test").get()
+        s.clock.advance(by: 0.25)
+        _ = await round.value
+        XCTAssertEqual(s.executor.probes.map(\.host), ["h1.test"], "nothing is launched after the reload")
+        XCTAssertFalse(s.runtime.isReady)
     }
 
     func testAProbeOfAReplacedConfigurationIsJudgedByTheNewOne() async throws {
@@ -135,5 +180,11 @@ final class RuntimeReloadTests: XCTestCase {
         XCTAssertEqual(summary.results.map(\.target.name), ["a.test"], "no launch after the reload")
         XCTAssertFalse(s.runtime.isReady)
         XCTAssertNil(s.runtime.snapshot().roundTimestamp)
+
+        // The next round probes the targets the cut round never reached first, and completes.
+        let next = await s.runtime.runRound(spread: false)
+        XCTAssertEqual(s.executor.probes.dropFirst().map(\.host), ["b.test", "c.test", "a.test"])
+        XCTAssertEqual(next.results.count, 3)
+        XCTAssertTrue(s.runtime.isReady, "a complete round makes the service ready")
     }
 }
