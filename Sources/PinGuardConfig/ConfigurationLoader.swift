@@ -24,7 +24,7 @@ public enum ConfigurationLoader {
             let matches = expand(resolve(pattern, against: base))
             if matches.isEmpty {
                 throw ConfigError(file: path, line: config.lines["policies[\(i)]"], key: "policies[\(i)]",
-                                  message: "no policy file matches \"\(pattern)\"")
+                                  message: "no policy file matches \(EchoedInput.quoted(pattern))")
             }
             files += matches.filter { !files.contains($0) }
         }
@@ -34,7 +34,7 @@ public enum ConfigurationLoader {
             for (j, n) in (t.policySets ?? []).enumerated() where !names.contains(n) {
                 let key = "targets[\(i)].policy_sets[\(j)]"
                 throw ConfigError(file: path, line: config.lines[key], key: key,
-                                  message: "no loaded policy set is named \"\(n)\" (loaded: \(names.sorted().joined(separator: ", ")))")
+                                  message: "no loaded policy set is named \(EchoedInput.quoted(n)) (loaded: \(names.sorted().prefix(20).map { EchoedInput.quoted($0, limit: 60) }.joined(separator: ", ")))")
             }
         }
         return LoadedConfiguration(config: config, policySets: sets, path: path)
@@ -47,18 +47,27 @@ public enum ConfigurationLoader {
             let set = try PolicyParser.parse(try readText(file), file: file)
             if let other = sets.first(where: { $0.name == set.name }) {
                 throw ConfigError(file: file, line: set.nameLine, key: "name",
-                                  message: "policy set name \"\(set.name)\" is already used by \(other.file ?? "another file")")
+                                  message: "policy set name \(EchoedInput.quoted(set.name)) is already used by \(other.file ?? "another file")")
             }
             sets.append(set)
         }
         return sets
     }
 
-    /// Reads a UTF-8 text file, with an error naming it.
-    public static func readText(_ path: String) throws(ConfigError) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
+    /// Reads a UTF-8 text file, with an error naming it. At most `YAMLLimits.standard.maxBytes` bytes
+    /// are read, so a huge file or an endless one (`/dev/zero`) costs no more than that.
+    public static func readText(_ path: String, maxBytes: Int = YAMLLimits.standard.maxBytes) throws(ConfigError) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             let why = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
             throw ConfigError(file: path, line: nil, key: nil, message: why)
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do { data = try handle.read(upToCount: maxBytes + 1) ?? Data() } catch {
+            throw ConfigError(file: path, line: nil, key: nil, message: "cannot read the file")
+        }
+        guard data.count <= maxBytes else {
+            throw ConfigError(file: path, line: nil, key: nil, message: "the file is larger than the limit of \(maxBytes) bytes")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(file: path, line: nil, key: nil, message: "not UTF-8 text")

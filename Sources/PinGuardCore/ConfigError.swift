@@ -17,12 +17,14 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `file:line: key: message`.
+    /// `file:line: key: message`, on one line: control characters anywhere in it are escaped (the key
+    /// path holds keys from the file), and the file name and key are cut short (see `EchoedInput`).
+    /// Values echoed inside `message` are quoted and cut where the message is made.
     public var description: String {
-        var s = file
+        var s = EchoedInput.bare(file, limit: 400)
         if let line { s += ":\(line)" }
         s += ": "
-        if let key, !key.isEmpty { s += "\(key): " }
-        return s + message
+        if let key, !key.isEmpty { s += "\(EchoedInput.bare(key)): " }
+        return s + EchoedInput.bare(message, limit: 2_000)
     }
 }

@@ -22,18 +22,18 @@ public enum HostPattern: Sendable, Hashable, CustomStringConvertible {
         if lowered.hasPrefix("**.") { kind = 2; domain = domain.dropFirst(3) }
         else if lowered.hasPrefix("*.") { kind = 1; domain = domain.dropFirst(2) }
         guard !domain.isEmpty else {
-            throw Invalid(message: "pattern \"\(text)\" has no domain after the wildcard")
+            throw Invalid(message: "pattern \(EchoedInput.quoted(text)) has no domain after the wildcard")
         }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         for label in labels {
-            if label.isEmpty { throw Invalid(message: "pattern \"\(text)\" has an empty label") }
+            if label.isEmpty { throw Invalid(message: "pattern \(EchoedInput.quoted(text)) has an empty label") }
             if label.contains("*") {
-                throw Invalid(message: "pattern \"\(text)\": a wildcard may only be the whole first label, as \"*.\" or \"**.\"")
+                throw Invalid(message: "pattern \(EchoedInput.quoted(text)): a wildcard may only be the whole first label, as \"*.\" or \"**.\"")
             }
             let ok = label.unicodeScalars.allSatisfy {
                 ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "-" || $0 == "_"
             }
-            if !ok { throw Invalid(message: "pattern \"\(text)\" has an invalid character in label \"\(label)\"") }
+            if !ok { throw Invalid(message: "pattern \(EchoedInput.quoted(text)) has an invalid character in label \(EchoedInput.quoted(label))") }
         }
         switch kind {
         case 1: return .oneLabel(String(domain))

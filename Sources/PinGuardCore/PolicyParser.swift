@@ -37,7 +37,7 @@ public enum PolicyParser {
             let pattern: HostPattern
             do { pattern = try HostPattern.parse(text) } catch { throw pv.error(error.message) }
             if let first = seen[pattern] {
-                throw pv.error("pattern \"\(text)\" is already defined on line \(first)")
+                throw pv.error("pattern \(EchoedInput.quoted(text)) is already defined on line \(first)")
             }
             seen[pattern] = pv.line ?? 0
             guard let pol = r["policy"] else { throw item.error("missing required key \"policy\"") }
@@ -53,7 +53,7 @@ public enum PolicyParser {
         var p = HostPolicy()
         if let v = m["fail_strategy"] {
             let s = try v.string()
-            guard let f = FailStrategy(rawValue: s) else { throw v.error("\"\(s)\" is not one of strict, permissive") }
+            guard let f = FailStrategy(rawValue: s) else { throw v.error("\(EchoedInput.quoted(s)) is not one of strict, permissive") }
             p.failStrategy = f
         }
         if let v = m["require_system_trust"] { p.requireSystemTrust = try v.bool() }
@@ -61,13 +61,13 @@ public enum PolicyParser {
         if let v = m["expires"] {
             let s = try v.string()
             guard let d = PinSetExpiry.parse(s) else {
-                throw v.error("\"\(s)\" is not a date (use YYYY-MM-DD or an RFC 3339 time, UTC)")
+                throw v.error("\(EchoedInput.quoted(s)) is not a date (use YYYY-MM-DD or an RFC 3339 time, UTC)")
             }
             p.expires = d
         }
         if let v = m["match"] {
             let s = try v.string()
-            guard let mode = PinMatchMode(rawValue: s) else { throw v.error("\"\(s)\" is not one of any, each_group") }
+            guard let mode = PinMatchMode(rawValue: s) else { throw v.error("\(EchoedInput.quoted(s)) is not one of any, each_group") }
             p.matchMode = mode
         }
         var seen: [Pin: Int] = [:]
@@ -90,7 +90,7 @@ public enum PolicyParser {
         guard let hv = m["hash"] else { throw value.error("missing required key \"hash\"") }
         let raw = try hv.string()
         guard let hash = Pin.canonicalHash(raw) else {
-            throw hv.error("\"\(raw)\" is not a base64 SHA-256 hash (44 characters of base64 for 32 bytes, optionally prefixed sha256/)")
+            throw hv.error("\(EchoedInput.quoted(raw)) is not a base64 SHA-256 hash (44 characters of base64 for 32 bytes, optionally prefixed sha256/)")
         }
         var pin = Pin(hash: hash, line: value.line)
         if let v = m["type"] { pin.type = try v.oneOf(PinType.self) }
@@ -101,44 +101,5 @@ public enum PolicyParser {
             throw (m["scope"] ?? value).error("a ca pin never matches the leaf; use type spki for scope leaf")
         }
         return pin
-    }
-}
-
-/// Pin-set expiration dates: `YYYY-MM-DD` means pins are enforced through that UTC day.
-public enum PinSetExpiry {
-    /// The instant enforcement stops, or nil when `text` is not a date.
-    public static func parse(_ text: String) -> Date? {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        let parts = t.split(separator: "-")
-        if parts.count == 3, t.count == 10, let y = Int(parts[0]), let mo = Int(parts[1]), let d = Int(parts[2]),
-           (1...12).contains(mo), (1...31).contains(d) {
-            var c = DateComponents()
-            c.year = y; c.month = mo; c.day = d
-            var cal = Calendar(identifier: .gregorian)
-            cal.timeZone = TimeZone(identifier: "UTC")!
-            guard let start = cal.date(from: c), cal.component(.day, from: start) == d else { return nil }
-            return start.addingTimeInterval(86_400)
-        }
-        return RFC3339.parse(t)
-    }
-}
-
-/// RFC 3339 timestamps in UTC, as every output of pinguard writes them.
-public enum RFC3339 {
-    /// `2027-06-30T12:00:00Z`.
-    public static func format(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        f.timeZone = TimeZone(identifier: "UTC")
-        return f.string(from: date)
-    }
-
-    /// Parses an RFC 3339 timestamp with or without fractional seconds.
-    public static func parse(_ text: String) -> Date? {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        if let d = f.date(from: text) { return d }
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.date(from: text)
     }
 }

@@ -73,7 +73,7 @@ public enum ServiceConfigParser {
         if let v = m["listen"] {
             c.listen = try v.string()
             guard ListenAddress.parse(c.listen) != nil else {
-                throw v.error("\"\(c.listen)\" is not a listen address (use \":9477\", \"127.0.0.1:9477\" or \"[::1]:9477\")")
+                throw v.error("\(EchoedInput.quoted(c.listen)) is not a listen address (use \":9477\", \"127.0.0.1:9477\" or \"[::1]:9477\")")
             }
         }
         if let v = m["interval"] { c.interval = try v.duration(max: 86_400 * 7) }
@@ -105,7 +105,7 @@ public enum ServiceConfigParser {
         for tv in try m["targets"]?.sequence() ?? [] {
             let t = try parseTarget(tv, defaultEnvironment: c.environment, lines: &c.lines)
             if let first = names[t.name] {
-                throw tv.error("target name \"\(t.name)\" is already used on line \(first); set a distinct name")
+                throw tv.error("target name \(EchoedInput.quoted(t.name)) is already used on line \(first); set a distinct name")
             }
             names[t.name] = tv.line ?? 0
             c.targets.append(t)
@@ -119,7 +119,7 @@ public enum ServiceConfigParser {
         var host = HostPattern.normalize(try hv.nonEmptyString())
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host.contains("/") || host.contains(" ") || (host.contains(":") && !IPv6Literal.isValid(host)) {
-            throw hv.error("\"\(host)\" is not a host name (give the port in \"port\" and the address in \"connect\")")
+            throw hv.error("\(EchoedInput.quoted(host)) is not a host name (give the port in \"port\" and the address in \"connect\")")
         }
         var t = Target(host: host, environment: defaultEnvironment)
         if let v = m["port"] { t.port = try v.int(in: 1...65535) }
@@ -130,7 +130,7 @@ public enum ServiceConfigParser {
             var names: [String] = []
             for item in try v.sequence() {
                 let name = try item.nonEmptyString()
-                if names.contains(name) { throw item.error("policy set \"\(name)\" is named twice") }
+                if names.contains(name) { throw item.error("policy set \(EchoedInput.quoted(name)) is named twice") }
                 names.append(name)
                 lines[item.path] = item.line
             }
@@ -149,8 +149,9 @@ public struct ListenAddress: Sendable, Equatable {
 
     /// Parses `:9477`, `127.0.0.1:9477`, `[::1]:9477`, `localhost:9477`.
     public static func parse(_ text: String) -> ListenAddress? {
-        guard let colon = text.lastIndex(of: ":") else { return nil }
-        guard let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        // Host names are at most 253 bytes; checking the length first keeps a huge value cheap.
+        guard text.utf8.count <= 300, let colon = text.utf8.lastIndex(of: UInt8(ascii: ":")) else { return nil }
+        guard let port = Int(text[text.utf8.index(after: colon)...]), (0...65535).contains(port) else { return nil }
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         else if host.contains(":") { return nil }

@@ -10,8 +10,13 @@ public struct YAMLValue {
     /// Dotted key path, for errors.
     public let path: String
 
-    /// Parses a whole document; an empty document is an error naming the file.
-    public static func parse(_ text: String, file: String) throws(ConfigError) -> YAMLValue {
+    /// Parses a whole document within `limits`; an empty document is an error naming the file.
+    ///
+    /// The event stream is checked first (`YAMLPreflight`): size, depth, node count, no anchors or
+    /// aliases, no repeated keys, and syntax errors described without echoing the input. Only then
+    /// does Yams build the node tree, which is then at most `limits.maxNodes` nodes.
+    public static func parse(_ text: String, file: String, limits: YAMLLimits = .standard) throws(ConfigError) -> YAMLValue {
+        try YAMLPreflight.check(text, file: file, limits: limits)
         do {
             guard let node = try Yams.compose(yaml: text) else {
                 throw ConfigError(file: file, line: 1, key: nil, message: "the document is empty")
@@ -22,21 +27,26 @@ public struct YAMLValue {
         } catch let e as YamlError {
             throw YAMLValue.describe(e, file: file)
         } catch {
-            throw ConfigError(file: file, line: nil, key: nil, message: "not valid YAML: \(error)")
+            throw ConfigError(file: file, line: nil, key: nil, message: "not valid YAML")
         }
     }
 
+    /// A Yams error as a one-line message. Yams' own descriptions quote the offending line (or the whole
+    /// document, for duplicate keys), so only its problem text and position are used.
     static func describe(_ error: YamlError, file: String) -> ConfigError {
         switch error {
         case .scanner(let context, let problem, let mark, _),
-             .parser(let context, let problem, let mark, _):
+             .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
             let what = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
-            return ConfigError(file: file, line: mark.line, key: nil, message: "not valid YAML: \(what)")
-        case .composer(let context, let problem, let mark, _):
-            let what = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
-            return ConfigError(file: file, line: mark.line, key: nil, message: "not valid YAML: \(what)")
+            return ConfigError(file: file, line: mark.line, key: nil, message: "not valid YAML: \(EchoedInput.bare(what))")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let keys = duplicates.sorted().prefix(3).map { EchoedInput.quoted($0, limit: 60) }.joined(separator: ", ")
+            return ConfigError(file: file, line: context.mark.line, key: nil, message: "duplicate key \(keys)")
+        case .reader(let problem, _, _, _):
+            return ConfigError(file: file, line: nil, key: nil, message: "not valid YAML: \(EchoedInput.bare(problem))")
         default:
-            return ConfigError(file: file, line: nil, key: nil, message: "not valid YAML: \(error)")
+            return ConfigError(file: file, line: nil, key: nil, message: "not valid YAML")
         }
     }
 
@@ -74,7 +84,7 @@ public struct YAMLValue {
                                   message: "unknown key (known keys: \(known))")
             }
             guard out[key] == nil else {
-                throw ConfigError(file: file, line: k.mark?.line, key: keyPath, message: "duplicate key")
+                throw ConfigError(file: file, line: k.mark?.line, key: keyPath, message: "duplicate key \(EchoedInput.quoted(key))")
             }
             out[key] = child(v, key)
         }
@@ -90,7 +100,7 @@ public struct YAMLValue {
             guard case .scalar(let ks) = k else { throw error("a mapping key must be a string") }
             guard seen.insert(ks.string).inserted else {
                 throw ConfigError(file: file, line: k.mark?.line, key: path.isEmpty ? ks.string : "\(path).\(ks.string)",
-                                  message: "duplicate key")
+                                  message: "duplicate key \(EchoedInput.quoted(ks.string))")
             }
             out.append((ks.string, child(v, ks.string)))
         }
@@ -141,9 +151,9 @@ public struct YAMLValue {
     public func duration(max: Double) throws(ConfigError) -> Double {
         let s = try string()
         guard let v = PromDuration.parse(s), v > 0 else {
-            throw error("\"\(s)\" is not a duration (use e.g. 500ms, 10s, 5m, 1h30m)")
+            throw error("\(EchoedInput.quoted(s)) is not a duration (use e.g. 500ms, 10s, 5m, 1h30m)")
         }
-        guard v <= max else { throw error("\"\(s)\" is longer than the maximum of \(PromDuration.format(max))") }
+        guard v <= max else { throw error("\(EchoedInput.quoted(s)) is longer than the maximum of \(PromDuration.format(max))") }
         return v
     }
 
@@ -151,7 +161,7 @@ public struct YAMLValue {
     public func oneOf<E: RawRepresentable & CaseIterable>(_: E.Type) throws(ConfigError) -> E where E.RawValue == String {
         let s = try string()
         guard let v = E(rawValue: s) else {
-            throw error("\"\(s)\" is not one of \(E.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw error("\(EchoedInput.quoted(s)) is not one of \(E.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return v
     }
@@ -166,40 +176,7 @@ public struct YAMLValue {
     }
 
     var kindOrValue: String {
-        if case .scalar(let s) = node { return "\"\(s.string)\"" }
+        if case .scalar(let s) = node { return EchoedInput.quoted(s.string) }
         return kind
-    }
-}
-
-/// Prometheus duration syntax: one or more `<number><unit>` with units y, w, d, h, m, s, ms.
-public enum PromDuration {
-    /// Seconds, or nil when `text` is not a duration.
-    public static func parse(_ text: String) -> Double? {
-        let units: [(String, Double)] = [("ms", 0.001), ("y", 31_536_000), ("w", 604_800), ("d", 86_400),
-                                         ("h", 3_600), ("m", 60), ("s", 1)]
-        var rest = Substring(text)
-        var total = 0.0
-        guard !rest.isEmpty else { return nil }
-        while !rest.isEmpty {
-            let digits = rest.prefix { $0.isASCII && $0.isNumber }
-            guard !digits.isEmpty, let n = Double(digits) else { return nil }
-            rest = rest.dropFirst(digits.count)
-            guard let unit = units.first(where: { rest.hasPrefix($0.0) }) else { return nil }
-            rest = rest.dropFirst(unit.0.count)
-            total += n * unit.1
-        }
-        return total
-    }
-
-    /// Formats seconds as the shortest Prometheus duration.
-    public static func format(_ seconds: Double) -> String {
-        if seconds < 1 { return "\(Int((seconds * 1000).rounded()))ms" }
-        var s = Int(seconds.rounded())
-        var out = ""
-        for (u, n) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] where s >= n {
-            out += "\(s / n)\(u)"
-            s %= n
-        }
-        return out.isEmpty ? "0s" : out
     }
 }

@@ -15,7 +15,7 @@ struct CheckConfigCommand: ParsableCommand {
     func run() throws {
         do {
             let loaded = try ConfigurationLoader.load(path: file)
-            print("\(file): ok: \(loaded.config.targets.count) targets, \(loaded.policySets.count) policy sets (\(loaded.policySets.map(\.name).joined(separator: ", ")))")
+            print("\(file): ok: \(loaded.config.targets.count) targets, \(loaded.policySets.count) policy sets (\(loaded.policySets.map { EchoedInput.bare($0.name, limit: 80) }.joined(separator: ", ")))")
         } catch {
             printError("pinguard: \(error)")
             throw Exit.configuration

@@ -146,7 +146,7 @@ public enum PolicyLinter {
                     "the pin-set of \(pattern) expired at \(when): clients no longer enforce these pins (pin_set_expired)",
                     hint: "ship pins with a later expires, or remove expires")
             } else if expires.timeIntervalSince(now) <= Double(window) * 86_400 {
-                let days = Int((expires.timeIntervalSince(now) / 86_400).rounded(.down))
+                let days = Int(saturating: (expires.timeIntervalSince(now) / 86_400).rounded(.down))
                 add(.pinSetExpiring, pattern: pattern, line: line,
                     "the pin-set of \(pattern) expires at \(when), in \(days) day(s); after that clients only check system trust",
                     hint: "ship an app update with renewed pins and a later expires before then")

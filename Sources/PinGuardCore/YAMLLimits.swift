@@ -1,0 +1,28 @@
+/// Bounds on a YAML document that pinguard reads (policy files, `pinguard.yml`).
+///
+/// They are checked on the parser's event stream before any node tree is built, so the cost of a
+/// hostile file is bounded by these numbers and not by what the file asks for.
+public struct YAMLLimits: Sendable, Equatable {
+    /// Largest document, in bytes of UTF-8.
+    public var maxBytes: Int
+    /// Deepest nesting of mappings and sequences (the root collection is depth 1).
+    public var maxDepth: Int
+    /// Most nodes (scalars, mappings, sequences; keys count) in the document.
+    public var maxNodes: Int
+
+    /// Longest single value (scalar), in bytes. No value of a pinguard file needs more than a few
+    /// hundred; the cap keeps every later step (host checks, messages) cheap.
+    public var maxScalarBytes: Int
+
+    /// Creates limits.
+    public init(maxBytes: Int, maxDepth: Int, maxNodes: Int, maxScalarBytes: Int = 65_536) {
+        self.maxBytes = maxBytes
+        self.maxDepth = maxDepth
+        self.maxNodes = maxNodes
+        self.maxScalarBytes = maxScalarBytes
+    }
+
+    /// The limits of every policy and config file: 16 MiB, depth 64, 500,000 nodes, 64 KiB per value.
+    /// A policy with 10,000 pins in 1,000 patterns has about 100,000 nodes and nests 9 deep.
+    public static let standard = YAMLLimits(maxBytes: 16 << 20, maxDepth: 64, maxNodes: 500_000, maxScalarBytes: 65_536)
+}

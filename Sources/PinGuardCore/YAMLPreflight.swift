@@ -1,0 +1,152 @@
+import CYaml
+
+/// Reads a YAML document's event stream once, before any node is built, and rejects what would make
+/// building it expensive or its error messages unsafe: more bytes, depth, nodes
+/// or value length than `YAMLLimits`, any anchor or alias, a repeated mapping key, and syntax errors
+/// (reported without echoing input).
+///
+/// Aliases are refused outright rather than counted: an alias shares a node, and everything that
+/// walks the tree afterwards (Yams' duplicate-key check hashes keys, the policy reader copies rules
+/// per environment) pays for it once per reference, so a few kilobytes of `*E` become millions of
+/// rules. Policies and configs are short enough to write out. The scan uses libyaml's events
+/// directly because Yams resolves aliases while composing, which is exactly the expansion to avoid.
+enum YAMLPreflight {
+    /// What the scan found wrong, with the 1-based line.
+    enum Finding: Equatable {
+        case anchor(name: String, line: Int)
+        case alias(name: String, line: Int)
+        case tooDeep(line: Int)
+        case tooManyNodes(line: Int)
+        case duplicateKey(key: String, line: Int, firstLine: Int)
+        case scalarTooLong(bytes: Int, line: Int)
+        case syntax(message: String, line: Int?)
+    }
+
+    /// An open collection while scanning; a mapping alternates between key and value positions.
+    private enum Frame {
+        case sequence
+        case mapping(keys: [String: Int], atKey: Bool)
+    }
+
+    /// Throws when `text` breaks `limits`, uses an anchor or alias, repeats a key or is not YAML.
+    static func check(_ text: String, file: String, limits: YAMLLimits) throws(ConfigError) {
+        let size = text.utf8.count
+        guard size <= limits.maxBytes else {
+            throw ConfigError(file: file, line: nil, key: nil,
+                              message: "the file has \(size) bytes; the limit is \(limits.maxBytes) bytes")
+        }
+        guard let finding = scan(text, limits: limits) else { return }
+        throw error(finding, file: file, limits: limits)
+    }
+
+    static func error(_ finding: Finding, file: String, limits: YAMLLimits) -> ConfigError {
+        switch finding {
+        case .anchor(let name, let line):
+            return ConfigError(file: file, line: line, key: nil,
+                               message: "YAML anchors and aliases are not allowed (found anchor &\(EchoedInput.bare(name, limit: 40))); write the value out")
+        case .alias(let name, let line):
+            return ConfigError(file: file, line: line, key: nil,
+                               message: "YAML anchors and aliases are not allowed (found alias *\(EchoedInput.bare(name, limit: 40))); write the value out")
+        case .tooDeep(let line):
+            return ConfigError(file: file, line: line, key: nil, message: "nested more than \(limits.maxDepth) levels deep")
+        case .tooManyNodes(let line):
+            return ConfigError(file: file, line: line, key: nil, message: "more than \(limits.maxNodes) YAML nodes")
+        case .duplicateKey(let key, let line, let firstLine):
+            return ConfigError(file: file, line: line, key: nil,
+                               message: "duplicate key \(EchoedInput.quoted(key)) (first on line \(firstLine))")
+        case .scalarTooLong(let bytes, let line):
+            return ConfigError(file: file, line: line, key: nil,
+                               message: "a value of \(bytes) bytes is longer than the limit of \(limits.maxScalarBytes) bytes")
+        case .syntax(let message, let line):
+            return ConfigError(file: file, line: line, key: nil, message: "not valid YAML: \(message)")
+        }
+    }
+
+    /// The first finding, or nil when the document is within limits.
+    static func scan(_ text: String, limits: YAMLLimits) -> Finding? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var parser = yaml_parser_t()
+            guard yaml_parser_initialize(&parser) == 1 else { return .syntax(message: "out of memory", line: nil) }
+            defer { yaml_parser_delete(&parser) }
+            yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
+            yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+            var stack: [Frame] = []
+            var nodes = 0
+            while true {
+                var event = yaml_event_t()
+                guard yaml_parser_parse(&parser, &event) == 1 else { return syntaxError(parser, bytes) }
+                defer { yaml_event_delete(&event) }
+                let line = Int(clamping: event.start_mark.line) + 1
+                var anchor: UnsafeMutablePointer<yaml_char_t>?
+                var opens: Frame?
+                switch event.type {
+                case YAML_STREAM_END_EVENT:
+                    return nil
+                case YAML_ALIAS_EVENT:
+                    return .alias(name: name(event.data.alias.anchor), line: line)
+                case YAML_SCALAR_EVENT:
+                    anchor = event.data.scalar.anchor
+                    let value = UnsafeBufferPointer(start: event.data.scalar.value, count: Int(clamping: event.data.scalar.length))
+                    if value.count > limits.maxScalarBytes { return .scalarTooLong(bytes: value.count, line: line) }
+                case YAML_SEQUENCE_START_EVENT:
+                    anchor = event.data.sequence_start.anchor
+                    opens = .sequence
+                case YAML_MAPPING_START_EVENT:
+                    anchor = event.data.mapping_start.anchor
+                    opens = .mapping(keys: [:], atKey: true)
+                case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                    stack.removeLast()
+                    continue
+                default:
+                    continue
+                }
+                if let anchor { return .anchor(name: name(anchor), line: line) }
+                nodes += 1
+                if nodes > limits.maxNodes { return .tooManyNodes(line: line) }
+                if case .mapping(var keys, let atKey)? = stack.last {
+                    // Only scalar keys are compared, by text: `a` and `"a"` are the same key to pinguard.
+                    if atKey, event.type == YAML_SCALAR_EVENT {
+                        let key = String(decoding: UnsafeBufferPointer(start: event.data.scalar.value,
+                                                                       count: Int(clamping: event.data.scalar.length)),
+                                         as: UTF8.self)
+                        if let first = keys[key] { return .duplicateKey(key: key, line: line, firstLine: first) }
+                        keys[key] = line
+                    }
+                    stack[stack.count - 1] = .mapping(keys: keys, atKey: !atKey)
+                }
+                if let opens {
+                    stack.append(opens)
+                    if stack.count > limits.maxDepth { return .tooDeep(line: line) }
+                }
+            }
+        }
+    }
+
+    /// libyaml's own description of a syntax error; it never quotes the input, and the one value it
+    /// carries (the offending character of a reader error) is escaped.
+    private static func syntaxError(_ parser: yaml_parser_t, _ bytes: UnsafeBufferPointer<UInt8>) -> Finding {
+        let problem = parser.problem.map { String(cString: $0) } ?? "unknown error"
+        if parser.error == YAML_READER_ERROR {
+            let offset = min(Int(clamping: parser.problem_offset), bytes.count)
+            let line = bytes[..<offset].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            var what = problem
+            if parser.problem_value >= 0 { what += " (\(unicodeName(UInt32(parser.problem_value))))" }
+            return .syntax(message: EchoedInput.bare(what), line: line)
+        }
+        let context = parser.context.map { String(cString: $0) }
+        let what = [context, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
+        return .syntax(message: EchoedInput.bare(what), line: Int(clamping: parser.problem_mark.line) + 1)
+    }
+
+    /// `U+001B`.
+    static func unicodeName(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    private static func name(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String {
+        guard let pointer else { return "" }
+        return String(cString: pointer)
+    }
+}

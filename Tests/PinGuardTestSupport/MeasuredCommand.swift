@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A command run to completion with its own wall time and peak memory, for hostile-input regressions
+/// that must end within a time and memory budget.
+public struct MeasuredCommand: Sendable {
+    /// Exit status (128 + signal when it was killed).
+    public var status: Int32
+    /// Everything written to stdout.
+    public var stdout: String
+    /// Everything written to stderr.
+    public var stderr: String
+    /// Wall-clock seconds until it exited.
+    public var seconds: Double
+    /// Peak resident set size in bytes (`ru_maxrss` of this child alone, from `wait4`).
+    public var maxRSSBytes: Int
+    /// Whether it was killed at the timeout.
+    public var timedOut: Bool
+
+    /// Runs `executable` with `arguments`, killing it after `timeout` seconds. `Process` reaps its
+    /// child itself, so this spawns with `posix_spawn` and waits with `wait4` to get the child's usage.
+    public static func run(_ executable: String, _ arguments: [String], timeout: Double = 30) throws -> MeasuredCommand {
+        let dir = FileManager.default.temporaryDirectory
+        let token = UUID().uuidString
+        let outPath = dir.appendingPathComponent("pinguard-measured-\(token).out").path
+        let errPath = dir.appendingPathComponent("pinguard-measured-\(token).err").path
+        defer {
+            try? FileManager.default.removeItem(atPath: outPath)
+            try? FileManager.default.removeItem(atPath: errPath)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let started = Date()
+        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard rc == 0 else { throw HarnessError("cannot start \(executable): \(String(cString: strerror(rc)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        var timedOut = false
+        while true {
+            let r = wait4(pid, &status, WNOHANG, &usage)
+            if r == pid { break }
+            if r < 0 && errno != EINTR { throw HarnessError("wait4 failed: \(String(cString: strerror(errno)))") }
+            if !timedOut && Date().timeIntervalSince(started) > timeout {
+                timedOut = true
+                kill(pid, SIGKILL)
+            }
+            usleep(5_000)
+        }
+        let seconds = Date().timeIntervalSince(started)
+        let signaled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
+        let exit = signaled ? 128 + (status & 0x7f) : (status >> 8) & 0xff
+        return MeasuredCommand(status: exit,
+                               stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+                               stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
+                               seconds: seconds, maxRSSBytes: Int(usage.ru_maxrss) * 1024, timedOut: timedOut)
+    }
+}
