@@ -1,6 +1,7 @@
 import Foundation
 
-/// Everything /metrics reports, gathered at scrape time from the latest results (SPEC §5).
+/// Everything /metrics reports, gathered at scrape time from the latest results; `MetricsRenderer` writes it
+/// as the families of `PinGuardMetrics`.
 public struct MetricsSnapshot: Sendable {
     /// Latest result per configured target.
     public var results: [TargetResult] = []
@@ -29,21 +30,4 @@ public struct MetricsSnapshot: Sendable {
 
     /// Creates an empty snapshot.
     public init() {}
-}
-
-/// Number of lint findings of one severity in one policy set.
-public struct LintCount: Sendable, Equatable {
-    /// Policy set name.
-    public var policySet: String
-    /// `error`, `warning` or `info`.
-    public var severity: String
-    /// How many.
-    public var count: Int
-
-    /// Creates a count.
-    public init(policySet: String, severity: String, count: Int) {
-        self.policySet = policySet
-        self.severity = severity
-        self.count = count
-    }
 }

@@ -298,6 +298,8 @@ final class MetricsRendererTests: XCTestCase {
     struct ParsedSample {
         var name: String
         var labels: [String: String] = [:]
+        /// Label names in the order the line writes them.
+        var labelNames: [String] = []
         var value: Double
 
         init?(_ line: Substring) {
@@ -331,6 +333,7 @@ final class MetricsRendererTests: XCTestCase {
                     guard rest.first == "\"" else { return nil }
                     rest = rest.dropFirst()
                     labels[key] = v
+                    labelNames.append(key)
                     if rest.first == "," { rest = rest.dropFirst() }
                 }
                 rest = rest.dropFirst()

@@ -1,0 +1,136 @@
+/// Every metric family pinguard exports on /metrics, each declared once, in exposition order.
+///
+/// `MetricsRenderer` writes samples only through these declarations; the tests check
+/// `contrib/prometheus/exported-metrics.txt` and docs/reference.md against `all`, so a family added here
+/// without its documentation fails the build's tests.
+public enum PinGuardMetrics {
+    /// Appended to the help of the families whose values come from the latest probe.
+    private static let latest = " From the latest scheduled probe."
+
+    // Per target, from its latest probe.
+
+    /// 1 if the last probe retrieved a chain.
+    public static let probeSuccess = MetricFamily(
+        "pinguard_probe_success", .gauge, labels: ["target"],
+        help: "1 if the last probe retrieved a certificate chain." + latest)
+    /// Duration of the last probe.
+    public static let probeDuration = MetricFamily(
+        "pinguard_probe_duration_seconds", .gauge, labels: ["target"],
+        help: "Duration of the last probe: resolve, connect and TLS handshake." + latest)
+    /// When the last probe finished.
+    public static let probeTimestamp = MetricFamily(
+        "pinguard_probe_timestamp_seconds", .gauge, labels: ["target"],
+        help: "Unix time when the last probe of the target finished.")
+    /// Negotiated TLS version.
+    public static let tlsVersionInfo = MetricFamily(
+        "pinguard_tls_version_info", .gauge, labels: ["target", "version"],
+        help: "Negotiated TLS version of the last probe." + latest)
+    /// System trust and hostname verification result.
+    public static let chainTrusted = MetricFamily(
+        "pinguard_chain_trusted", .gauge, labels: ["target"],
+        help: "1 if the chain passed system trust and hostname verification." + latest)
+
+    // Per certificate of the evaluated chain.
+
+    /// notAfter per certificate.
+    public static let certNotAfter = MetricFamily(
+        "pinguard_cert_not_after_timestamp_seconds", .gauge, labels: ["target", "depth"],
+        help: "notAfter of each certificate of the evaluated chain (kept when verification fails)." + latest)
+    /// notBefore per certificate.
+    public static let certNotBefore = MetricFamily(
+        "pinguard_cert_not_before_timestamp_seconds", .gauge, labels: ["target", "depth"],
+        help: "notBefore of each certificate of the evaluated chain." + latest)
+    /// Identity of each certificate.
+    public static let certInfo = MetricFamily(
+        "pinguard_cert_info", .gauge,
+        labels: ["target", "depth", "subject", "issuer", "serial", "spki_sha256", "cert_sha256", "source"],
+        help: "Certificates of the evaluated chain; source is served or store (trust anchor added from the store)." + latest)
+    /// Earliest notAfter of the chain.
+    public static let chainEarliestExpiry = MetricFamily(
+        "pinguard_chain_earliest_expiry_timestamp_seconds", .gauge, labels: ["target"],
+        help: "Earliest notAfter of the evaluated chain." + latest)
+
+    // Per target and policy set.
+
+    /// The simulated client's verdict.
+    public static let policyAccept = MetricFamily(
+        "pinguard_policy_accept", .gauge, labels: ["target", "policy_set", "environment"],
+        help: "1 if the pinned client of the policy set would accept the chain, 0 if it would reject." + latest)
+    /// The reason of the decision.
+    public static let policyDecisionInfo = MetricFamily(
+        "pinguard_policy_decision_info", .gauge, labels: ["target", "policy_set", "environment", "reason"],
+        help: "Why the pinned client decided as it did; the reasons are listed in docs/reference.md." + latest)
+    /// Whether each configured pin matches.
+    public static let pinMatched = MetricFamily(
+        "pinguard_pin_matched", .gauge, labels: ["target", "policy_set", "pin", "role", "type", "scope"],
+        help: "1 if the configured pin matches the evaluated chain within its scope, else 0; one series per configured pin." + latest)
+    /// When today's matching pins stop matching.
+    public static let pinHorizon = MetricFamily(
+        "pinguard_pin_horizon_timestamp_seconds", .gauge, labels: ["target", "policy_set"],
+        help: "Pin horizon: latest notAfter among the certificates that today's matching pins match; after it those pins "
+            + "stop matching. Conservative for spki pins (a renewal that keeps the key keeps matching)." + latest)
+    /// Pins matching no certificate of the chain.
+    public static let reservePins = MetricFamily(
+        "pinguard_reserve_pins", .gauge, labels: ["target", "policy_set"],
+        help: "Configured pins that match no certificate of the chain: keys to rotate to (RFC 7469 backup pins)." + latest)
+    /// The policy's `expires`.
+    public static let pinSetExpiry = MetricFamily(
+        "pinguard_pin_set_expiry_timestamp_seconds", .gauge, labels: ["target", "policy_set"],
+        help: "When the pin set stops being enforced (policy expires)." + latest)
+
+    // Per policy set and environment, and for the service.
+
+    /// Share of evaluated targets with a reserve pin.
+    public static let backupPinCoverage = MetricFamily(
+        "pinguard_backup_pin_coverage_ratio", .gauge, labels: ["policy_set", "environment"],
+        help: "Share of evaluated targets of the policy set that have at least one reserve pin." + latest)
+    /// Lint findings of the loaded policies.
+    public static let policyLintFindings = MetricFamily(
+        "pinguard_policy_lint_findings", .gauge, labels: ["policy_set", "severity"],
+        help: "Findings of pinguard lint on the loaded policies, by severity.")
+    /// Versions.
+    public static let buildInfo = MetricFamily(
+        "pinguard_build_info", .gauge, labels: ["version", "openssl_version"],
+        help: "pinguard and OpenSSL versions.")
+    /// Result of the last (re)load.
+    public static let configLastReloadSuccessful = MetricFamily(
+        "pinguard_config_last_reload_successful", .gauge,
+        help: "1 if the last configuration (re)load succeeded.")
+    /// When the configuration was last loaded.
+    public static let configLastReloadSuccessTimestamp = MetricFamily(
+        "pinguard_config_last_reload_success_timestamp_seconds", .gauge,
+        help: "When the configuration was last loaded successfully.")
+    /// Configured targets.
+    public static let targets = MetricFamily(
+        "pinguard_targets", .gauge,
+        help: "Configured targets.")
+    /// Probes run.
+    public static let probesTotal = MetricFamily(
+        "pinguard_probes_total", .counter,
+        help: "Probes run since start.")
+    /// Probes without a chain.
+    public static let probeFailuresTotal = MetricFamily(
+        "pinguard_probe_failures_total", .counter,
+        help: "Probes that retrieved no chain since start.")
+    /// Journal events lost.
+    public static let journalWriteFailuresTotal = MetricFamily(
+        "pinguard_journal_write_failures_total", .counter,
+        help: "Journal events that could not be written (no journald socket, journal full).")
+    /// Duration of the last round.
+    public static let roundDuration = MetricFamily(
+        "pinguard_round_duration_seconds", .gauge,
+        help: "Duration of the last complete probe round.")
+    /// When the last round finished.
+    public static let roundTimestamp = MetricFamily(
+        "pinguard_round_timestamp_seconds", .gauge,
+        help: "When the last probe round finished.")
+
+    /// Every family, in the order /metrics writes them.
+    public static let all: [MetricFamily] = [
+        probeSuccess, probeDuration, probeTimestamp, tlsVersionInfo, chainTrusted,
+        certNotAfter, certNotBefore, certInfo, chainEarliestExpiry,
+        policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
+        backupPinCoverage, policyLintFindings, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,
+        targets, probesTotal, probeFailuresTotal, journalWriteFailuresTotal, roundDuration, roundTimestamp,
+    ]
+}

@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+@testable import PinGuardCore
+
+/// The whole /metrics exposition of a snapshot that exercises every family, compared byte for byte with
+/// `Fixtures/metrics/rich-snapshot.prom`: a change to the output (ordering, escaping, number format, HELP
+/// text) shows up as a diff of the golden file rather than passing unnoticed.
+final class MetricsExpositionGoldenTests: XCTestCase {
+    typealias F = ResultFixtures
+
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/metrics/rich-snapshot.prom")
+
+    /// Every family has at least one series: trusted and untrusted chains, a failed probe, several policy sets
+    /// and environments, pins of every scope, an expiring pin set, lint findings, fractional values and label
+    /// values that need escaping.
+    static func richSnapshot() -> MetricsSnapshot {
+        let intermediateKey = Pin(type: .spki, hash: F.h(2), role: .backup, scope: .intermediate)
+        let rootCert = Pin(type: .certificate, hash: F.h(13), role: .backup, scope: .root)
+        let app = F.set("app", [
+            ("api.example.com", HostPolicy(pins: [F.leafPin, F.reservePin, intermediateKey, rootCert, F.leafPin], expires: F.day(200))),
+            ("**.example.com", HostPolicy(pins: [F.caPin])),
+            ("permissive.example.com", HostPolicy(pins: [F.reservePin], failStrategy: .permissive)),
+        ])
+        let staging = F.set("app-staging", environment: "staging", [("**.example.com", HostPolicy(pins: [F.leafPin]))])
+        let quoted = "t\"quoted\\\nname"
+        var facts = F.facts(host: "slow.example.com", leafKey: 4, leafCert: 14, leafDays: 12.5)
+        facts.duration = 1.0 / 3.0
+        facts.finishedAt = F.now.addingTimeInterval(0.125)
+        var s = MetricsSnapshot()
+        s.results = [
+            F.result(F.target("api"), F.facts(), [app, staging]),
+            F.result(F.target("untrusted", host: "other.example.com"), F.facts(host: "other.example.com", trusted: false), [app]),
+            F.result(F.target("down", host: "down.example.com"), F.facts(host: "down.example.com", error: "timeout"), [app]),
+            F.result(F.target("permissive", host: "permissive.example.com"), F.facts(host: "permissive.example.com"), [app]),
+            F.result(F.target("slow", host: "slow.example.com"), facts, [app]),
+            F.result(F.target("stage", host: "s.example.com", environment: "staging"), F.facts(host: "s.example.com"), [app, staging]),
+            F.result(F.target(quoted, host: "q.example.com"), F.facts(host: "q.example.com", leafSubject: "CN=a \"b\"\\c\nd"), []),
+        ]
+        s.lintFindings = [LintCount(policySet: "app", severity: "warning", count: 2),
+                          LintCount(policySet: "app-staging", severity: "error", count: 1)]
+        s.version = "1.2.3"
+        s.openSSLVersion = "OpenSSL 3.0.13 30 Jan 2024"
+        s.lastReloadSuccessful = false
+        s.lastReloadSuccess = F.now
+        s.targets = 9
+        s.probesTotal = 123_456
+        s.probeFailuresTotal = 17
+        s.journalFailuresTotal = 3
+        s.roundDuration = 2.75
+        s.roundTimestamp = F.day(1)
+        return s
+    }
+
+    func testRichSnapshotRendersTheGoldenExposition() throws {
+        let actual = MetricsRenderer.render(Self.richSnapshot())
+        let expected = try? Data(contentsOf: Self.golden)
+        if expected.map([UInt8].init) != actual {
+            // Left next to the build for `diff`; copy it over the golden file when the change is intended.
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("rich-snapshot.actual.prom")
+            try Data(actual).write(to: out)
+            XCTFail("exposition differs from \(Self.golden.path); actual output: \(out.path)")
+        }
+        XCTAssertEqual(MetricsRenderer.renderChunks(Self.richSnapshot()).flatMap { $0 }, actual, "chunks concatenate to render()")
+    }
+}
