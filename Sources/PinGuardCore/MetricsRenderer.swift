@@ -123,6 +123,16 @@ public enum MetricsRenderer {
         if let d = s.roundDuration { w.begin(); w.end(d) }
         w.start(M.roundTimestamp)
         if let t = s.roundTimestamp { w.begin(); w.end(t) }
+        w.start(M.roundLateness)
+        if let l = s.roundLateness { w.begin(); w.end(l) }
+        let p = s.process
+        for (family, value) in [(M.processCPU, p?.cpuSeconds), (M.processOpenFDs, p?.openFDs.map(Double.init)),
+                                (M.processMaxFDs, p?.maxFDs.map(Double.init)), (M.processVirtualMemory, p?.virtualMemoryBytes),
+                                (M.processResidentMemory, p?.residentMemoryBytes), (M.processStartTime, p?.startTime),
+                                (M.processThreads, p?.threads.map(Double.init))] {
+            w.start(family)
+            if let value { w.begin(); w.end(value) }
+        }
 
         return [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest, accept, decision,
                 pinMatched, horizon, reserve, pinSetExpiry, w].map(\.buffer)

@@ -27,6 +27,10 @@ public struct MetricsSnapshot: Sendable {
     public var roundDuration: Double?
     /// When the last round finished.
     public var roundTimestamp: Date?
+    /// Seconds the last round started after it was due.
+    public var roundLateness: Double?
+    /// The process's resource use (nil: not reported, e.g. in `pinguard-bench`).
+    public var process: ProcessStats?
 
     /// Creates an empty snapshot.
     public init() {}

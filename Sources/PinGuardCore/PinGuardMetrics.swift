@@ -124,6 +124,38 @@ public enum PinGuardMetrics {
     public static let roundTimestamp = MetricFamily(
         "pinguard_round_timestamp_seconds", .gauge,
         help: "When the last probe round finished.")
+    /// How late the last round started.
+    public static let roundLateness = MetricFamily(
+        "pinguard_round_lateness_seconds", .gauge,
+        help: "Seconds the last probe round started after it was due (0 when on time; a round longer than the interval delays the next).")
+    /// Process CPU.
+    public static let processCPU = MetricFamily(
+        "process_cpu_seconds_total", .counter,
+        help: "Total user and system CPU time spent in seconds.")
+    /// Open descriptors.
+    public static let processOpenFDs = MetricFamily(
+        "process_open_fds", .gauge,
+        help: "Number of open file descriptors.")
+    /// Descriptor limit.
+    public static let processMaxFDs = MetricFamily(
+        "process_max_fds", .gauge,
+        help: "Maximum number of open file descriptors.")
+    /// Virtual memory.
+    public static let processVirtualMemory = MetricFamily(
+        "process_virtual_memory_bytes", .gauge,
+        help: "Virtual memory size in bytes.")
+    /// Resident memory.
+    public static let processResidentMemory = MetricFamily(
+        "process_resident_memory_bytes", .gauge,
+        help: "Resident memory size in bytes.")
+    /// Start time.
+    public static let processStartTime = MetricFamily(
+        "process_start_time_seconds", .gauge,
+        help: "Start time of the process since unix epoch in seconds.")
+    /// Threads.
+    public static let processThreads = MetricFamily(
+        "process_threads", .gauge,
+        help: "Number of OS threads in the process.")
 
     /// Every family, in the order /metrics writes them.
     public static let all: [MetricFamily] = [
@@ -131,6 +163,7 @@ public enum PinGuardMetrics {
         certNotAfter, certNotBefore, certInfo, chainEarliestExpiry,
         policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
         backupPinCoverage, policyLintFindings, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,
-        targets, probesTotal, probeFailuresTotal, journalWriteFailuresTotal, roundDuration, roundTimestamp,
+        targets, probesTotal, probeFailuresTotal, journalWriteFailuresTotal, roundDuration, roundTimestamp, roundLateness,
+        processCPU, processOpenFDs, processMaxFDs, processVirtualMemory, processResidentMemory, processStartTime, processThreads,
     ]
 }

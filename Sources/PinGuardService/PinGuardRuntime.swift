@@ -16,6 +16,7 @@ public final class PinGuardRuntime: Sendable {
         var lintCounts: [LintCount] = []
         var roundDuration: Double?
         var roundTimestamp: Date?
+        var roundLateness: Double?
         var ready = false
         var lastReloadOK = true
         var lastReloadSuccess: Date
@@ -86,7 +87,9 @@ public final class PinGuardRuntime: Sendable {
             m.targets = s.loaded.config.targets.count
             m.roundDuration = s.roundDuration
             m.roundTimestamp = s.roundTimestamp
+            m.roundLateness = s.roundLateness
         }
+        m.process = ProcessStatsReader.read()
         return m
     }
 
@@ -159,10 +162,16 @@ public final class PinGuardRuntime: Sendable {
 
     /// Probes every configured target once, at most `concurrency` at a time.
     ///
-    /// - Parameter spread: start probes evenly over half the interval (capped at 250 ms apart) instead of
-    ///   in one burst; the first round and `--once` run unspread so results are ready quickly.
-    public func runRound(spread: Bool) async -> RoundSummary {
+    /// - Parameters:
+    ///   - spread: start probes evenly over half the interval (capped at 250 ms apart) instead of in one
+    ///     burst; the first round and `--once` run unspread so results are ready quickly.
+    ///   - due: when the schedule wanted this round to start; how late it starts is reported.
+    public func runRound(spread: Bool, due: Date? = nil) async -> RoundSummary {
         let loaded = configuration
+        if let due {
+            let lateness = max(0, clock.now.timeIntervalSince(due))
+            state.withLockedValue { $0.roundLateness = lateness }
+        }
         let round = ProbeRound(
             config: loaded.config, sets: loaded.policySets, generation: store.generation, executor: executor,
             store: store, clock: clock, emit: { [journal] events in for e in events { journal.send(e) } },

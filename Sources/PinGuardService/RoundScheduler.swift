@@ -12,11 +12,15 @@ public struct RoundScheduler: Sendable {
     /// Loops rounds until cancelled.
     public func run() async {
         var first = true
+        var due = runtime.clock.now
         while !Task.isCancelled {
             let started = runtime.clock.now
-            _ = await runtime.runRound(spread: !first)
+            _ = await runtime.runRound(spread: !first, due: due)
             first = false
-            await runtime.waitForNextRound(until: started.addingTimeInterval(runtime.configuration.config.interval))
+            due = started.addingTimeInterval(runtime.configuration.config.interval)
+            await runtime.waitForNextRound(until: due)
+            // A reload starts the next round early: it is not late.
+            due = min(due, runtime.clock.now)
         }
     }
 }

@@ -49,6 +49,16 @@ final class MetricsExpositionGoldenTests: XCTestCase {
         s.journalFailuresTotal = 3
         s.roundDuration = 2.75
         s.roundTimestamp = F.day(1)
+        s.roundLateness = 12.5
+        var p = ProcessStats()
+        p.cpuSeconds = 81.25
+        p.openFDs = 42
+        p.maxFDs = 524_288
+        p.virtualMemoryBytes = 1_234_567_168
+        p.residentMemoryBytes = 87_654_400
+        p.startTime = 1_800_000_000
+        p.threads = 37
+        s.process = p
         return s
     }
 

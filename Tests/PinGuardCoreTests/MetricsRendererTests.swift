@@ -69,7 +69,10 @@ final class MetricsRendererTests: XCTestCase {
         ("pinguard_config_last_reload_successful", "gauge"), ("pinguard_config_last_reload_success_timestamp_seconds", "gauge"),
         ("pinguard_targets", "gauge"), ("pinguard_probes_total", "counter"), ("pinguard_probe_failures_total", "counter"),
         ("pinguard_round_duration_seconds", "gauge"), ("pinguard_round_timestamp_seconds", "gauge"),
-        ("pinguard_journal_write_failures_total", "counter"),
+        ("pinguard_journal_write_failures_total", "counter"), ("pinguard_round_lateness_seconds", "gauge"),
+        ("process_cpu_seconds_total", "counter"), ("process_open_fds", "gauge"), ("process_max_fds", "gauge"),
+        ("process_virtual_memory_bytes", "gauge"), ("process_resident_memory_bytes", "gauge"),
+        ("process_start_time_seconds", "gauge"), ("process_threads", "gauge"),
     ]
 
     func render(_ results: [TargetResult], configure: (inout MetricsSnapshot) -> Void = { _ in }) -> String {
@@ -93,7 +96,7 @@ final class MetricsRendererTests: XCTestCase {
                 XCTAssertGreaterThan(lines[i].count, "# HELP \(name) ".count + 10, "\(name) has a real help text")
             }
             let helped = lines.filter { $0.hasPrefix("# HELP ") }.count
-            XCTAssertEqual(helped, Self.families.count, "no family beyond SPEC §5 and the journal counter")
+            XCTAssertEqual(helped, Self.families.count, "no family beyond those listed in docs/reference.md, Metrics")
             // Every sample belongs to the family announced last.
             var current = ""
             for line in lines {

@@ -104,3 +104,35 @@ final class RuntimeScheduleTests: XCTestCase {
         XCTAssertFalse(s.runtime.isReady, "a cancelled round is not a complete round")
     }
 }
+
+/// How late rounds start, and the process figures the runtime reports.
+final class RuntimeRoundLatenessTests: XCTestCase {
+    func testARoundLongerThanTheIntervalMakesTheNextOneLate() async throws {
+        let pin = InProcessService.pin(byte: 1)
+        let s = try InProcessService(config: InProcessService.config(hosts: ["slow.test", "a.test"]),
+                                     policies: ["app.yml": InProcessService.policy(name: "app", pattern: "**.test", pins: [pin])])
+        s.serve("slow.test", key: pin)
+        s.serve("a.test", key: pin)
+        s.executor.hold("slow.test")
+        let scheduler = Task { await RoundScheduler(runtime: s.runtime).run() }
+        defer { scheduler.cancel() }
+        while s.executor.heldProbes < 1 { await Task.yield() }
+        XCTAssertEqual(s.runtime.snapshot().roundLateness, 0, "the first round starts when it is due")
+        s.clock.advance(by: 90)
+        s.executor.release("slow.test")
+        // Interval 60 s: the second round was due at 60 s and starts at 90 s.
+        try await s.executor.waitForProbes(3)
+        XCTAssertEqual(try XCTUnwrap(s.runtime.snapshot().roundLateness), 30, accuracy: 0.001)
+    }
+
+    func testTheSnapshotReportsThisProcess() throws {
+        let s = try InProcessService(config: InProcessService.config(hosts: ["a.test"]),
+                                     policies: ["app.yml": InProcessService.policy(name: "app", pattern: "a.test", pins: [InProcessService.pin(byte: 1)])])
+        let p = try XCTUnwrap(s.runtime.snapshot().process)
+        XCTAssertGreaterThan(p.openFDs ?? 0, 2)
+        XCTAssertGreaterThan(p.residentMemoryBytes ?? 0, 1_048_576)
+        XCTAssertGreaterThan(p.cpuSeconds ?? 0, 0)
+        XCTAssertGreaterThan(p.threads ?? 0, 0)
+        XCTAssertEqual(p.startTime ?? 0, Date().timeIntervalSince1970, accuracy: 86_400, "started today")
+    }
+}

@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
-"""Check that exported-metrics.txt lists exactly the metrics of the specification.
+"""Check that exported-metrics.txt lists every metric of the specification.
 
     spec_metrics_check.py EXPORTED_METRICS SPEC_MD
 
 SPEC_MD is the product specification (shared/SPEC.md, next to the repository
 on CI and developer machines). Its section "## 5." (up to "## 6.") has a table
 whose first column names the metrics, one or more `pinguard_*` names per row.
-That set must equal the names listed in EXPORTED_METRICS
-(contrib/prometheus/exported-metrics.txt). The metrics are described for users
-in docs/reference.md, Metrics.
+Every one of them must be listed in EXPORTED_METRICS
+(contrib/prometheus/exported-metrics.txt); pinguard exports more (the journal
+counter, round lateness, the process collector's process_* names), which the
+Swift test MetricFamilyDeclarationTests checks against docs/reference.md.
 
-Prints both counts and one "error: ..." line per difference; exits 1 if the
-sets differ or the section lists no metric.
+Prints both counts, one "error: ..." line per specified metric not exported and
+one "note: ..." line per exported metric beyond the table; exits 1 if a
+specified metric is missing or the section lists no metric.
 """
 import argparse
 import re
@@ -39,8 +41,8 @@ def main():
     for n in sorted(in_spec - listed):
         print("error: in SPEC, not in exported-metrics.txt:", n)
     for n in sorted(listed - in_spec):
-        print("error: in exported-metrics.txt, not in SPEC:", n)
-    sys.exit(0 if in_spec and in_spec == listed else 1)
+        print("note: exported beyond the SPEC table:", n)
+    sys.exit(0 if in_spec and in_spec <= listed else 1)
 
 
 if __name__ == "__main__":
