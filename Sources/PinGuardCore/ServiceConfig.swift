@@ -54,6 +54,8 @@ public struct ServiceConfig: Sendable, Equatable {
     public var journalEnabled: Bool = true
     /// Targets.
     public var targets: [Target] = []
+    /// The slice of the targets this instance probes (`shard: {index, total}`); nil = all of them.
+    public var shard: TargetShard?
     /// Source line of some keys, by key path (`trust.ca_file`, `policies[0]`, `targets[1].policy_sets[0]`),
     /// for errors found after parsing (a missing file, an unknown policy set).
     public var lines: [String: Int] = [:]
@@ -68,7 +70,7 @@ public enum ServiceConfigParser {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> ServiceConfig {
         let root = try YAMLValue.parse(text, file: file)
         let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
-                                           "expiry_warning_days", "policies", "journal", "targets"])
+                                           "expiry_warning_days", "policies", "journal", "targets", "shard"])
         var c = ServiceConfig()
         if let v = m["listen"] {
             c.listen = try v.string()
@@ -97,6 +99,16 @@ public enum ServiceConfigParser {
         if let v = m["journal"], !v.isNull {
             let j = try v.mapping(allowed: ["enabled"])
             if let e = j["enabled"] { c.journalEnabled = try e.bool() }
+        }
+        if let v = m["shard"], !v.isNull {
+            let sm = try v.mapping(allowed: ["index", "total"])
+            guard let iv = sm["index"], let tv = sm["total"] else { throw v.error("shard needs both \"index\" and \"total\"") }
+            let total = try tv.int(in: 1...100_000)
+            let index = try iv.int(in: 0...99_999)
+            guard let shard = TargetShard(index: index, total: total) else {
+                throw iv.error("shard index \(index) is not below total \(total) (shards are numbered from 0)")
+            }
+            c.shard = shard
         }
         if c.timeout > c.interval {
             throw (m["timeout"] ?? root).error("timeout (\(PromDuration.format(c.timeout))) is longer than interval (\(PromDuration.format(c.interval)))")

@@ -23,13 +23,16 @@ public enum ServeRunner {
         public var once: Bool
         /// Echo journal events on stderr too.
         public var logEvents: Bool
+        /// `--shard I/N`: probe only this slice of the targets (overrides the config's `shard:`).
+        public var shard: TargetShard?
 
         /// Creates options.
-        public init(configPath: String, listen: String?, once: Bool, logEvents: Bool) {
+        public init(configPath: String, listen: String?, once: Bool, logEvents: Bool, shard: TargetShard? = nil) {
             self.configPath = configPath
             self.listen = listen
             self.once = once
             self.logEvents = logEvents
+            self.shard = shard
         }
     }
 
@@ -41,7 +44,8 @@ public enum ServeRunner {
         MallocTuning.fixMmapThreshold(1 << 20)
         FileLimits.raiseToHardLimit()
         let loaded: LoadedConfiguration
-        do { loaded = try ConfigurationLoader.load(path: options.configPath) } catch {
+        let loader = ShardedConfigurationLoader(override: options.shard)
+        do { loaded = try loader.load(path: options.configPath) } catch {
             StandardError.write("pinguard: \(error)")
             JournalSink(enabled: true).send(.configInvalid(path: options.configPath, error: error.description))
             return 2
@@ -54,7 +58,10 @@ public enum ServeRunner {
         let journal = JournalSink(enabled: loaded.config.journalEnabled, echo: options.logEvents)
         let notifier = SystemdNotifier()
         let runtime: PinGuardRuntime
-        do { runtime = try PinGuardRuntime(loaded: loaded, journal: journal, notifier: notifier) } catch {
+        do {
+            runtime = try PinGuardRuntime(loaded: loaded, journal: journal, notifier: notifier,
+                                          loader: { (path) throws(ConfigError) in try loader.load(path: path) })
+        } catch {
             StandardError.write("pinguard: \(error)")
             return 2
         }

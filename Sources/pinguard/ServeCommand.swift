@@ -32,6 +32,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("log-events"), help: "Also print journal events on stderr.")
     var logEvents = false
 
+    @Option(help: "Probe only shard I of N of the targets (by hashmod of the target name, as Prometheus does), e.g. 0/3; overrides the config's `shard:`.")
+    var shard: String?
+
+    func validate() throws {
+        if let shard, TargetShard(shard) == nil {
+            throw ValidationError("--shard \"\(shard)\" is not I/N with 0 <= I < N (e.g. 0/3)")
+        }
+    }
+
     func run() async throws {
         var path = config
         var demo: DemoEnvironment?
@@ -51,7 +60,8 @@ struct ServeCommand: AsyncParsableCommand {
               stop:                Ctrl-C
             """)
         }
-        let status = await ServeRunner.run(.init(configPath: path!, listen: listen, once: once, logEvents: logEvents || demo != nil))
+        let status = await ServeRunner.run(.init(configPath: path!, listen: listen, once: once, logEvents: logEvents || demo != nil,
+                                                 shard: shard.flatMap(TargetShard.init)))
         if let demo {
             demo.stop()
             try? FileManager.default.removeItem(atPath: demo.directory)
