@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks everything pinguard ships for Prometheus and Grafana, without a running
 # service:
-#   - contrib/prometheus/prometheus.yml parses, with the rule files it names;
+#   - contrib/prometheus/prometheus.yml and contrib/kubernetes/prometheus-scrape.yml parse,
+#     with the rule files they name; the Kubernetes manifests fit together;
 #   - the recording and alert rules parse, and their promtool unit tests pass;
 #   - every alert has a severity and summary/description/runbook annotations,
 #     a runbook entry in docs/prometheus.md, and a unit test where it fires and
@@ -56,6 +57,10 @@ echo "using $(promtool --version 2>&1 | head -n 1)"
 # --- Prometheus configuration and rules ------------------------------------
 check "promtool check config $PROM/prometheus.yml" \
     promtool check config "$PROM/prometheus.yml"
+check "promtool check config contrib/kubernetes/prometheus-scrape.yml" \
+    promtool check config contrib/kubernetes/prometheus-scrape.yml
+check "Kubernetes manifests in contrib/kubernetes fit together (shard per ordinal, ports, selectors)" \
+    python3 "$LIB/kubernetes_manifests_check.py" contrib/kubernetes
 for f in "$PROM"/pinguard.rules.yml "$PROM"/pinguard.alerts.yml; do
     check "promtool check rules $f" promtool check rules "$f"
 done

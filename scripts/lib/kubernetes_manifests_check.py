@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Check the Kubernetes manifests in contrib/kubernetes fit together.
+
+    kubernetes_manifests_check.py DIR
+
+Parses every *.yaml in DIR and checks: the StatefulSet's selector matches its
+pod labels; its pods get --shard=$(POD_INDEX)/N with N equal to `replicas`, and
+POD_INDEX from the pod-index label; the config file it names is a key of the
+ConfigMap it mounts; the headless Service selects the pods and exposes the
+container's `metrics` port by name; the ServiceMonitor selects the Service and
+scrapes that port. Prints one "error: ..." line per problem; exits 1 on any.
+"""
+import argparse
+import glob
+import os
+import re
+import sys
+
+import yaml
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dir", metavar="DIR")
+    args = parser.parse_args()
+    docs = {}
+    for path in sorted(glob.glob(os.path.join(args.dir, "*.yaml"))):
+        with open(path, encoding="utf-8") as f:
+            for d in yaml.safe_load_all(f):
+                if d:
+                    docs[d["kind"]] = d
+    errors = []
+
+    def need(cond, msg):
+        if not cond:
+            errors.append(msg)
+
+    for kind in ["StatefulSet", "Service", "ServiceMonitor", "ConfigMap"]:
+        need(kind in docs, f"no {kind} manifest")
+    if errors:
+        return report(errors, docs)
+    sts, svc, mon, cm = docs["StatefulSet"], docs["Service"], docs["ServiceMonitor"], docs["ConfigMap"]
+    pod_labels = sts["spec"]["template"]["metadata"]["labels"]
+    need(sts["spec"]["selector"]["matchLabels"].items() <= pod_labels.items(), "StatefulSet selector does not match its pod labels")
+    need(sts["spec"]["serviceName"] == svc["metadata"]["name"], "StatefulSet serviceName is not the Service")
+    container = sts["spec"]["template"]["spec"]["containers"][0]
+    argv = container.get("args", [])
+    shard = [a for a in argv if a.startswith("--shard")]
+    m = re.fullmatch(r"--shard=\$\(POD_INDEX\)/(\d+)", shard[0]) if len(shard) == 1 else None
+    need(m is not None, f"the container needs exactly one --shard=$(POD_INDEX)/N argument: {argv}")
+    if m:
+        need(int(m.group(1)) == sts["spec"]["replicas"], f"--shard total {m.group(1)} differs from replicas {sts['spec']['replicas']}")
+    env = {e["name"]: e for e in container.get("env", [])}
+    ref = env.get("POD_INDEX", {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath", "")
+    need(ref == "metadata.labels['apps.kubernetes.io/pod-index']", f"POD_INDEX must come from the pod-index label, not {ref!r}")
+    config = [a.split("=", 1)[1] for a in argv if a.startswith("--config.file=") or a.startswith("--config=")]
+    mounts = {v["mountPath"]: v["name"] for v in container.get("volumeMounts", [])}
+    if config:
+        folder, name = os.path.split(config[0])
+        need(folder in mounts, f"{config[0]} is not under a volume mount")
+        need(name in cm["data"], f"{name} is not a key of the ConfigMap")
+        policies = yaml.safe_load(cm["data"][name]).get("policies", [])
+        for p in policies:
+            need(any(glob_match(p, k) for k in cm["data"]), f"policy glob {p} matches no ConfigMap key")
+    ports = {p["name"]: p for p in container.get("ports", [])}
+    need("metrics" in ports, "the container has no port named metrics")
+    need(svc["spec"].get("clusterIP") == "None", "the Service should be headless (one endpoint per replica)")
+    need(svc["spec"]["selector"].items() <= pod_labels.items(), "the Service does not select the pods")
+    svc_ports = {p["name"]: p for p in svc["spec"]["ports"]}
+    need(svc_ports.get("metrics", {}).get("targetPort") in ("metrics", ports.get("metrics", {}).get("containerPort")),
+         "the Service's metrics port does not target the container's")
+    need(mon["spec"]["selector"]["matchLabels"].items() <= svc["metadata"]["labels"].items(), "the ServiceMonitor does not select the Service")
+    need(all(e.get("port") in svc_ports for e in mon["spec"]["endpoints"]), "the ServiceMonitor scrapes a port the Service lacks")
+    return report(errors, docs)
+
+
+def glob_match(pattern, name):
+    import fnmatch
+    return fnmatch.fnmatch(name, pattern)
+
+
+def report(errors, docs):
+    print(f"{len(docs)} manifests: {', '.join(sorted(docs))}")
+    for e in errors:
+        print("error:", e)
+    sys.exit(1 if errors else 0)
+
+
+if __name__ == "__main__":
+    main()
