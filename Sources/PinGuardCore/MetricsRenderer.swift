@@ -54,12 +54,13 @@ public enum MetricsRenderer {
             }
             var earliestExpiry: Date?
             for c in facts.evaluatedChain {
+                earliestExpiry = min(earliestExpiry ?? c.notAfter, c.notAfter)
+                if s.certificates == .leaf && c.depth > 0 { continue }
                 notAfter.begin(); notAfter.label(name); notAfter.label(c.depth); notAfter.end(c.notAfter)
                 notBefore.begin(); notBefore.label(name); notBefore.label(c.depth); notBefore.end(c.notBefore)
                 certInfo.begin(); certInfo.label(name); certInfo.label(c.depth); certInfo.label(c.subject); certInfo.label(c.issuer)
                 certInfo.label(c.serial); certInfo.label(c.spkiSHA256); certInfo.label(c.certSHA256); certInfo.label(c.source.rawValue)
                 certInfo.end(1)
-                earliestExpiry = min(earliestExpiry ?? c.notAfter, c.notAfter)
             }
             if let e = earliestExpiry {
                 earliest.begin(); earliest.label(name); earliest.end(e)

@@ -29,6 +29,8 @@ public struct MetricsSnapshot: Sendable {
     public var roundTimestamp: Date?
     /// Seconds the last round started after it was due.
     public var roundLateness: Double?
+    /// Which certificates get per-certificate series (`metrics.certificates`).
+    public var certificates: CertificateSeries = .chain
     /// The process's resource use (nil: not reported, e.g. in `pinguard-bench`).
     public var process: ProcessStats?
 

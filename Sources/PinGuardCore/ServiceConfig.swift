@@ -54,6 +54,8 @@ public struct ServiceConfig: Sendable, Equatable {
     public var journalEnabled: Bool = true
     /// Targets.
     public var targets: [Target] = []
+    /// Which chain certificates get per-certificate series (`metrics.certificates`).
+    public var certificateSeries: CertificateSeries = .chain
     /// The slice of the targets this instance probes (`shard: {index, total}`); nil = all of them.
     public var shard: TargetShard?
     /// Source line of some keys, by key path (`trust.ca_file`, `policies[0]`, `targets[1].policy_sets[0]`),
@@ -70,7 +72,7 @@ public enum ServiceConfigParser {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> ServiceConfig {
         let root = try YAMLValue.parse(text, file: file)
         let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
-                                           "expiry_warning_days", "policies", "journal", "targets", "shard"])
+                                           "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics"])
         var c = ServiceConfig()
         if let v = m["listen"] {
             c.listen = try v.string()
@@ -99,6 +101,16 @@ public enum ServiceConfigParser {
         if let v = m["journal"], !v.isNull {
             let j = try v.mapping(allowed: ["enabled"])
             if let e = j["enabled"] { c.journalEnabled = try e.bool() }
+        }
+        if let v = m["metrics"], !v.isNull {
+            let mm = try v.mapping(allowed: ["certificates"])
+            if let cv = mm["certificates"] {
+                let text = try cv.string()
+                guard let mode = CertificateSeries(rawValue: text) else {
+                    throw cv.error("\(EchoedInput.quoted(text)) is not one of leaf, chain")
+                }
+                c.certificateSeries = mode
+            }
         }
         if let v = m["shard"], !v.isNull {
             let sm = try v.mapping(allowed: ["index", "total"])

@@ -85,6 +85,7 @@ public final class PinGuardRuntime: Sendable {
             m.lastReloadSuccessful = s.lastReloadOK
             m.lastReloadSuccess = s.lastReloadSuccess
             m.targets = s.loaded.config.targets.count
+            m.certificates = s.loaded.config.certificateSeries
             m.roundDuration = s.roundDuration
             m.roundTimestamp = s.roundTimestamp
             m.roundLateness = s.roundLateness
