@@ -124,6 +124,8 @@ public enum MetricsRenderer {
         if let d = s.roundDuration { w.begin(); w.end(d) }
         w.start(M.roundTimestamp)
         if let t = s.roundTimestamp { w.begin(); w.end(t) }
+        w.start(M.roundInterval)
+        if let i = s.roundInterval { w.begin(); w.end(i) }
         w.start(M.roundLateness)
         if let l = s.roundLateness { w.begin(); w.end(l) }
         let p = s.process

@@ -27,6 +27,8 @@ public struct MetricsSnapshot: Sendable {
     public var roundDuration: Double?
     /// When the last round finished.
     public var roundTimestamp: Date?
+    /// The configured interval, seconds.
+    public var roundInterval: Double?
     /// Seconds the last round started after it was due.
     public var roundLateness: Double?
     /// Which certificates get per-certificate series (`metrics.certificates`).

@@ -124,6 +124,10 @@ public enum PinGuardMetrics {
     public static let roundTimestamp = MetricFamily(
         "pinguard_round_timestamp_seconds", .gauge,
         help: "When the last probe round finished.")
+    /// The configured interval.
+    public static let roundInterval = MetricFamily(
+        "pinguard_round_interval_seconds", .gauge,
+        help: "The configured probe interval (one round per interval); alerts scale their staleness thresholds with it.")
     /// How late the last round started.
     public static let roundLateness = MetricFamily(
         "pinguard_round_lateness_seconds", .gauge,
@@ -163,7 +167,7 @@ public enum PinGuardMetrics {
         certNotAfter, certNotBefore, certInfo, chainEarliestExpiry,
         policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
         backupPinCoverage, policyLintFindings, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,
-        targets, probesTotal, probeFailuresTotal, journalWriteFailuresTotal, roundDuration, roundTimestamp, roundLateness,
+        targets, probesTotal, probeFailuresTotal, journalWriteFailuresTotal, roundDuration, roundTimestamp, roundInterval, roundLateness,
         processCPU, processOpenFDs, processMaxFDs, processVirtualMemory, processResidentMemory, processStartTime, processThreads,
     ]
 }

@@ -86,6 +86,7 @@ public final class PinGuardRuntime: Sendable {
             m.lastReloadSuccess = s.lastReloadSuccess
             m.targets = s.loaded.config.targets.count
             m.certificates = s.loaded.config.certificateSeries
+            m.roundInterval = s.loaded.config.interval
             m.roundDuration = s.roundDuration
             m.roundTimestamp = s.roundTimestamp
             m.roundLateness = s.roundLateness

@@ -69,7 +69,7 @@ final class MetricsRendererTests: XCTestCase {
         ("pinguard_config_last_reload_successful", "gauge"), ("pinguard_config_last_reload_success_timestamp_seconds", "gauge"),
         ("pinguard_targets", "gauge"), ("pinguard_probes_total", "counter"), ("pinguard_probe_failures_total", "counter"),
         ("pinguard_round_duration_seconds", "gauge"), ("pinguard_round_timestamp_seconds", "gauge"),
-        ("pinguard_journal_write_failures_total", "counter"), ("pinguard_round_lateness_seconds", "gauge"),
+        ("pinguard_journal_write_failures_total", "counter"), ("pinguard_round_lateness_seconds", "gauge"), ("pinguard_round_interval_seconds", "gauge"),
         ("process_cpu_seconds_total", "counter"), ("process_open_fds", "gauge"), ("process_max_fds", "gauge"),
         ("process_virtual_memory_bytes", "gauge"), ("process_resident_memory_bytes", "gauge"),
         ("process_start_time_seconds", "gauge"), ("process_threads", "gauge"),
