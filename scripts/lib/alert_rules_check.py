@@ -5,7 +5,11 @@
 
 For every alerting rule in ALERTS_YML (contrib/prometheus/pinguard.alerts.yml):
   - a `severity` label of critical, warning or info;
-  - non-empty `summary`, `description` and `runbook` annotations;
+  - non-empty `summary`, `description`, `action` and `runbook_url` annotations,
+    the runbook_url a docs/prometheus.md#anchor link (no `runbook` annotation:
+    Alertmanager integrations look for `runbook_url`);
+  - every join (`on (...)`) and aggregation (`by (...)`) over target series keeps
+    `instance` and `job`, so several pinguard instances never mask each other;
   - annotations that name `{{ $labels.target }}` when the expression uses `target`;
   - a promtool unit test (in the TEST_YML files) where it fires, and one where it
     stays quiet (`exp_alerts: []` right after its `alertname:`).
@@ -26,7 +30,8 @@ REQUIRED = {
     "PinguardClientWouldReject", "PinguardPinBreakageSoon", "PinguardPinBreakageImminent",
     "PinguardNoReservePin", "PinguardBackupPinInUse", "PinguardCertificateExpiringSoon",
     "PinguardChainUntrusted", "PinguardProbeFailing", "PinguardResultsStale",
-    "PinguardConfigReloadFailed", "PinguardBackupPinCoverageLow",
+    "PinguardConfigReloadFailed", "PinguardBackupPinCoverageLow", "PinguardPinSetExpiringSoon",
+    "PinguardPolicyLintErrors", "PinguardJournalWriteFailures",
 }
 
 
@@ -50,10 +55,19 @@ def check_rules(alerts_text, errors):
         sev = re.search(r"(?m)^\s*severity:\s*(\S+)", b)
         if not sev or sev.group(1) not in ("critical", "warning", "info"):
             errors.append(f"{name}: severity label missing or not critical/warning/info")
-        for key in ("summary", "description", "runbook"):
+        for key in ("summary", "description", "action", "runbook_url"):
             a = re.search(rf'(?m)^\s*{key}:\s*"(.+)"\s*$', b)
             if not a or not a.group(1).strip():
                 errors.append(f"{name}: annotation {key} missing or empty")
+        if re.search(r"(?m)^\s*runbook:", b):
+            errors.append(f"{name}: annotation runbook: use runbook_url")
+        url = re.search(r'(?m)^\s*runbook_url:\s*"(.*)"', b)
+        if url and not re.fullmatch(r"docs/prometheus\.md#[a-z0-9-]+", url.group(1)):
+            errors.append(f"{name}: runbook_url {url.group(1)!r} is not a docs/prometheus.md#anchor link")
+        for grouping in re.findall(r"\b(?:on|by)\s*\(([^)]*)\)", b):
+            labels = {l.strip() for l in grouping.split(",") if l.strip()}
+            if "target" in labels and not {"instance", "job"} <= labels:
+                errors.append(f"{name}: ({grouping}) drops instance/job: one instance could mask another")
         expr = re.search(r"(?s)expr:(.*?)\n\s*(?:for|labels):", b)
         if not expr:
             errors.append(f"{name}: no expr followed by for: or labels:")
