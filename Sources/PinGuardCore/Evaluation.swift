@@ -1,35 +1,5 @@
 import Foundation
 
-/// The simulated client's decision.
-public enum Verdict: String, Sendable, Codable {
-    case accept
-    case reject
-    /// No decision: the probe got no chain.
-    case none
-}
-
-/// Why the client decided as it did; raw values are the spec's reason and event names.
-public enum DecisionReason: String, Sendable, Codable, CaseIterable {
-    case policyMissing = "policy_missing"
-    case systemTrustFailed = "system_trust_failed"
-    case systemTrustFailedPermissive = "system_trust_failed_permissive"
-    case pinMatch = "pin_match"
-    case pinMismatch = "pin_mismatch"
-    case pinMismatchAllowedByFallback = "pin_mismatch_allowed_by_fallback"
-    case pinMismatchPermissive = "pin_mismatch_permissive"
-    case pinSetEmpty = "pin_set_empty"
-    case pinSetExpired = "pin_set_expired"
-    case probeFailed = "probe_failed"
-}
-
-/// A pin together with the chain certificates it matched.
-public struct PinMatch: Sendable, Equatable {
-    /// The configured pin.
-    public var pin: Pin
-    /// Depths of the evaluated chain it matched (within its scope).
-    public var depths: [Int]
-}
-
 /// The result of evaluating one probe against one policy set in one environment.
 public struct Evaluation: Sendable, Equatable {
     /// Policy set name.

@@ -112,13 +112,3 @@ public enum Evaluator {
         }
     }
 }
-
-/// Which position of a chain is its trust anchor.
-public enum ChainPositions {
-    /// The depth of the trust anchor: the last certificate when it came from the store or is self-issued,
-    /// and the chain has more than the leaf. Nil when the chain ends below its anchor (served chain without root).
-    public static func anchorDepth(of chain: [ChainCertificate]) -> Int? {
-        guard let last = chain.last, chain.count > 1 else { return nil }
-        return (last.source == .store || last.selfIssued) ? last.depth : nil
-    }
-}

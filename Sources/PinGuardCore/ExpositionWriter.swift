@@ -13,7 +13,7 @@ struct ExpositionWriter {
     /// The family samples are written for.
     private var family: MetricFamily
     /// Labels written in the current sample.
-    private var labels = 0
+    private var labelsWritten = 0
 
     /// A writer with room for about `capacity` bytes that starts with the HELP and TYPE lines of `family`.
     init(_ family: MetricFamily, capacity: Int) {
@@ -24,15 +24,15 @@ struct ExpositionWriter {
 
     /// Writes the HELP and TYPE lines of `family` and makes it the family of the following samples.
     mutating func start(_ family: MetricFamily) {
-        assert(labels == 0, "sample of \(self.family.name) not ended")
+        assert(labelsWritten == 0, "sample of \(self.family.name) not ended")
         self.family = family
         writeHeader()
     }
 
     /// Starts a sample of the current family.
     mutating func begin() {
-        buffer.append(contentsOf: family.nameBytes)
-        labels = 0
+        append(family.staticName)
+        labelsWritten = 0
     }
 
     /// The value of the next declared label.
@@ -54,11 +54,11 @@ struct ExpositionWriter {
 
     /// Ends the sample with `value`: whole numbers without a decimal point, NaN and ±Inf as Prometheus spells them.
     mutating func end(_ value: Double) {
-        // A label count that differs from the declaration is a bug in the renderer: the tests render every
-        // family and fail here, while a release build still writes a parseable line.
-        assert(labels == family.labelPrefixes.count, "\(family.name): \(labels) label values for \(family.labels)")
-        if labels > 0 { buffer.append(UInt8(ascii: "}")) }
-        labels = 0
+        // A label count that differs from the declaration is a bug in the renderer: debug builds (the tests,
+        // which render every family) stop here; a release build still writes a parseable line.
+        assert(labelsWritten == family.staticLabels.count, "\(family.name): \(labelsWritten) label values for \(family.labels)")
+        if labelsWritten > 0 { buffer.append(UInt8(ascii: "}")) }
+        labelsWritten = 0
         buffer.append(UInt8(ascii: " "))
         if value == value.rounded(), abs(value) < 1e15 {
             appendInteger(Int64(value))
@@ -73,21 +73,23 @@ struct ExpositionWriter {
     }
 
     private mutating func writeHeader() {
-        append("# HELP "); buffer.append(contentsOf: family.nameBytes); buffer.append(UInt8(ascii: " "))
+        append("# HELP "); append(family.staticName); buffer.append(UInt8(ascii: " "))
         appendEscaped(family.help, quotes: false); buffer.append(UInt8(ascii: "\n"))
-        append("# TYPE "); buffer.append(contentsOf: family.nameBytes); buffer.append(UInt8(ascii: " "))
+        append("# TYPE "); append(family.staticName); buffer.append(UInt8(ascii: " "))
         buffer.append(contentsOf: family.type.rawValue.utf8); buffer.append(UInt8(ascii: "\n"))
     }
 
     /// `{name="` or `,name="` of the next declared label.
     private mutating func writeLabelName() {
-        if labels < family.labelPrefixes.count {
-            buffer.append(contentsOf: family.labelPrefixes[labels])
+        buffer.append(labelsWritten == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+        if labelsWritten < family.staticLabels.count {
+            append(family.staticLabels[labelsWritten])
         } else {
             assertionFailure("\(family.name): more label values than declared labels \(family.labels)")
-            append(labels == 0 ? "{undeclared=\"" : ",undeclared=\"")
+            append("undeclared")
         }
-        labels += 1
+        buffer.append(UInt8(ascii: "=")); buffer.append(UInt8(ascii: "\""))
+        labelsWritten += 1
     }
 
     private mutating func append(_ s: StaticString) {

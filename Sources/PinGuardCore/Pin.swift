@@ -1,27 +1,3 @@
-/// What a pin hashes: the SPKI of a certificate, the whole certificate, or the SPKI of a CA.
-public enum PinType: String, Sendable, Codable, CaseIterable {
-    /// SHA-256 of the DER SubjectPublicKeyInfo of any certificate in scope.
-    case spki
-    /// SHA-256 of the whole DER certificate.
-    case certificate
-    /// SHA-256 of the SPKI of a CA certificate (never the leaf).
-    case ca
-}
-
-/// Whether a pin is the one in use or one held in reserve for a rotation.
-public enum PinRole: String, Sendable, Codable, CaseIterable {
-    case primary
-    case backup
-}
-
-/// Which certificates of the evaluated chain a pin may match.
-public enum PinScope: String, Sendable, Codable, CaseIterable {
-    case leaf
-    case intermediate
-    case root
-    case any
-}
-
 /// One configured pin: a SHA-256 hash of a key or certificate, with its role and scope.
 public struct Pin: Sendable, Hashable, Codable {
     /// What is hashed.

@@ -1,0 +1,26 @@
+/// One pinned client (an app, optionally a version) with a policy set per environment.
+public struct PolicySet: Sendable, Equatable {
+    /// Unique name; label value `policy_set`.
+    public var name: String
+    /// Optional app version.
+    public var version: String?
+    /// Policies per environment name.
+    public var environments: [String: PolicyEnvironment]
+    /// File the set was loaded from.
+    public var file: String?
+    /// Line of `name:` in that file, for errors.
+    public var nameLine: Int?
+
+    /// Creates a policy set.
+    public init(name: String, version: String? = nil, environments: [String: PolicyEnvironment], file: String? = nil) {
+        self.name = name
+        self.version = version
+        self.environments = environments
+        self.file = file
+    }
+
+    /// Whether this set has a policy (a rule or a default) for `host` in `environment`.
+    public func covers(host: String, environment: String) -> Bool {
+        environments[environment]?.policy(for: host) != nil
+    }
+}
