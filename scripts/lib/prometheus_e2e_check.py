@@ -40,6 +40,8 @@ EXPECTED = [
     ("PinguardBackupPinInUse", {"target": "demo-backup", "policy_set": IOS, "severity": "warning"}),
     ("PinguardCertificateExpiringSoon", {"target": "demo-expiring", "severity": "critical"}),
     ("PinguardBackupPinCoverageLow", {"policy_set": IOS, "severity": "info"}),
+    # The expiring host has a single pin: lint's no-backup-pin error, deliberate in the demo.
+    ("PinguardPolicyLintErrors", {"policy_set": IOS, "severity": "warning"}),
 ]
 # Alerts that legitimately fire before the first scrape (there is no `up` series
 # yet) and must resolve right after it; with the shortened `for:` they show up.
@@ -131,7 +133,7 @@ class Observations:
             self.first_scrape = now - self.start
         waiting = [f"alert {n} {w}" for n, w in EXPECTED
                    if not any(a["labels"]["alertname"] == n and matches(a["labels"], w) for a in alerts)]
-        names = {m["__name__"] for m, _ in self.api.query('count by (__name__)({__name__=~"pinguard_.*"})')}
+        names = {m["__name__"] for m, _ in self.api.query('count by (__name__)({__name__=~"pinguard_.*|process_.*", job="pinguard"})')}
         recorded = {m["__name__"] for m, v in self.api.query('{__name__=~"pinguard:.*"}') if not math.isnan(v)}
         waiting += [f"series {n}" for n in sorted(set(self.exported) - set(ABSENT_OK) - set(KNOWN_GAPS) - names)]
         waiting += [f"recording rule {n} (a number)" for n in sorted(WANT_RECORDED - recorded)]
