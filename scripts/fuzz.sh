@@ -27,6 +27,7 @@ targets=("$@")
 echo "building pinguard-fuzz with -sanitize=fuzzer in .build-fuzz ..."
 if ! swift build -c release --scratch-path .build-fuzz --product pinguard-fuzz \
     -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library -Xswiftc -DPINGUARD_FUZZ \
+    -Xswiftc -enable-experimental-feature -Xswiftc Extern \
     -Xcc -fsanitize=fuzzer-no-link > .build-fuzz.log 2>&1; then
   tail -30 .build-fuzz.log
   echo "0 passed, ${#targets[@]} failed (build failed, see .build-fuzz.log)"

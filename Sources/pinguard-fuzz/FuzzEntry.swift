@@ -8,7 +8,24 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
     return 0
 }
 
-#if !PINGUARD_FUZZ
+#if PINGUARD_FUZZ
+/// libFuzzer's driver (LLVM >= 12), linked in by `-sanitize=fuzzer`.
+@_extern(c, "LLVMFuzzerRunDriver")
+func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>,
+                     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+
+/// SwiftPM renames an executable's entry point (`pinguard_fuzz_main`), so libFuzzer's own `main` is
+/// never called; this one hands the command line to libFuzzer's driver instead.
+@main
+struct FuzzMain {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(runFuzzerDriver(&argc, &argv) { data, size in fuzzTestOneInput(data, size) })
+    }
+}
+#else
 /// Without `-sanitize=fuzzer` (a plain `swift build`), the target replays inputs instead:
 /// `pinguard-fuzz TARGET FILE...` runs each file through the reader once (crash reproduction).
 @main
