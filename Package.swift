@@ -36,6 +36,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pinguard-bench", dependencies: ["PinGuardCore"]),
+        // libFuzzer targets for every reader of untrusted input; built by scripts/fuzz.sh with
+        // -sanitize=fuzzer in .build-fuzz, a replay tool (`pinguard-fuzz TARGET FILE...`) otherwise.
+        .executableTarget(name: "pinguard-fuzz", dependencies: ["PinGuardCore", "PinGuardProbe"]),
         .target(name: "PinGuardTestSupport", path: "Tests/PinGuardTestSupport"),
         .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCore", "PinGuardTestSupport"]),

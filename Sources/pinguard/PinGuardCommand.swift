@@ -50,8 +50,8 @@ func splitHostPort(_ text: String, defaultPort: Int = 443) throws(ValidationErro
 /// Parses a duration option.
 func parseDuration(_ text: String, option: String, max: Double = 3_600) throws(ValidationError) -> Double {
     guard let v = PromDuration.parse(text), v > 0 else {
-        throw ValidationError("\(option) \"\(text)\" is not a duration (use e.g. 500ms, 10s, 1m)")
+        throw ValidationError("\(option) \(EchoedInput.quoted(text)) is not a duration (use e.g. 500ms, 10s, 1m)")
     }
-    guard v <= max else { throw ValidationError("\(option) \"\(text)\" is longer than the maximum of \(PromDuration.format(max))") }
+    guard v <= max else { throw ValidationError("\(option) \(EchoedInput.quoted(text)) is longer than the maximum of \(PromDuration.format(max))") }
     return v
 }

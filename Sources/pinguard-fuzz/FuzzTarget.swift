@@ -1,0 +1,70 @@
+import Foundation
+import PinGuardCore
+import PinGuardProbe
+
+/// One reader of untrusted input, fed arbitrary bytes by libFuzzer (`scripts/fuzz.sh`).
+///
+/// A reader may reject its input with an error; it must never trap, hang or balloon. For pinguard's
+/// own YAML readers the error must also be one line without control characters and of bounded
+/// length (the echo rule), so a violation is turned into a crash the fuzzer reports.
+enum FuzzTarget: String, CaseIterable {
+    case config
+    case policy
+    case trustkit
+    case nspinneddomains
+    case androidNSC = "android-nsc"
+    case okhttp
+    case hpkp
+    case pem
+
+    /// The target named by `PINGUARD_FUZZ_TARGET`; libFuzzer runs one target per process.
+    static let selected: FuzzTarget = {
+        let name = ProcessInfo.processInfo.environment["PINGUARD_FUZZ_TARGET"] ?? ""
+        guard let t = FuzzTarget(rawValue: name) else {
+            fatalError("set PINGUARD_FUZZ_TARGET to one of \(allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return t
+    }()
+
+    /// Feeds `bytes` to the reader.
+    func run(_ bytes: [UInt8]) {
+        switch self {
+        case .config:
+            do {
+                _ = try ServiceConfigParser.parse(String(decoding: bytes, as: UTF8.self), file: "fuzz.yml")
+            } catch {
+                Self.checkEcho(error.description)
+            }
+        case .policy:
+            do {
+                let set = try PolicyParser.parse(String(decoding: bytes, as: UTF8.self), file: "fuzz.yml")
+                _ = PolicyLinter.lint([set], now: Date(timeIntervalSince1970: 1_800_000_000),
+                                      publicSuffixes: PublicSuffixList(text: "com\nco.uk\n"), expiringWithinDays: 30)
+            } catch {
+                Self.checkEcho(error.description)
+            }
+        case .trustkit: importPolicy(.trustkit, bytes)
+        case .nspinneddomains: importPolicy(.nspinneddomains, bytes)
+        case .androidNSC: importPolicy(.androidNSC, bytes)
+        case .okhttp: importPolicy(.okhttp, bytes)
+        case .hpkp: importPolicy(.hpkp, bytes)
+        case .pem:
+            _ = try? CertificateFacts.load(bytes, file: "fuzz.pem")
+        }
+    }
+
+    func importPolicy(_ format: PolicyImportFormat, _ bytes: [UInt8]) {
+        _ = try? PolicyImporter.importPolicy(format: format, contents: bytes, file: "fuzz", name: "fuzz.example.com",
+                                             environment: "prod")
+    }
+
+    /// The echo rule for errors of pinguard's own readers: one line, no control characters, bounded.
+    static func checkEcho(_ message: String) {
+        if let bad = message.unicodeScalars.first(where: EchoedInput.isUnsafe) {
+            fatalError("error message echoes U+\(String(bad.value, radix: 16)): \(EchoedInput.quoted(message))")
+        }
+        if message.utf8.count > 4_000 {
+            fatalError("error message is \(message.utf8.count) bytes: \(EchoedInput.quoted(message))")
+        }
+    }
+}

@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# Short bounded fuzzing of every reader (20 s each unless SECONDS is given); fails on any crash,
+# timeout or memory over 512 MB. For scripts/test.sh. Usage: scripts/fuzz-smoke.sh [SECONDS] [TARGET...]
+exec "$(dirname "$0")/fuzz.sh" --smoke "$@"

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (Sources/pinguard-fuzz, -sanitize=fuzzer, scratch path .build-fuzz) and
+# runs each reader for SECONDS (default 3600), seeded from the fixtures, policies/, policies/sources/,
+# fuzz/seeds/<target>/ and ../shared/repro. Working corpora and crash artefacts go to .fuzz/ (ignored
+# by git). A crash, a timeout (-timeout=2) or more than 512 MB (-rss_limit_mb=512) fails the reader.
+#
+#   scripts/fuzz.sh [--smoke] [SECONDS] [TARGET...]
+#     --smoke      20 s per reader unless SECONDS is given (scripts/fuzz-smoke.sh)
+#     TARGET       config policy trustkit nspinneddomains android-nsc okhttp hpkp pem (default: all)
+#   FUZZ_JOBS=N    run N readers at once (default 1)
+#   FUZZ_NO_REPRO=1  leave ../shared/repro out of the seeds (to fuzz past a known, unfixed crash)
+# Prints one line per reader (status, execs, execs/s, cov, ft) and a final "N passed, M failed";
+# exits 1 when any reader failed.
+set -u
+cd "$(dirname "$0")/.."
+root=$(pwd)
+export PATH=/opt/swift/usr/bin:$PATH
+# Let libFuzzer, not the Swift runtime backtracer, handle a trap, so the crashing input is saved.
+export SWIFT_BACKTRACE=enable=no
+
+smoke=0
+if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
+seconds=3600
+[ $smoke = 1 ] && seconds=20
+if [[ "${1:-}" =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
+all_targets=(config policy trustkit nspinneddomains android-nsc okhttp hpkp pem)
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
+
+echo "building pinguard-fuzz with -sanitize=fuzzer in .build-fuzz ..."
+if ! swift build -c release --scratch-path .build-fuzz --product pinguard-fuzz \
+    -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library -Xswiftc -DPINGUARD_FUZZ \
+    -Xswiftc -enable-experimental-feature -Xswiftc Extern \
+    -Xcc -fsanitize=fuzzer-no-link > .build-fuzz.log 2>&1; then
+  tail -30 .build-fuzz.log
+  echo "0 passed, ${#targets[@]} failed (build failed, see .build-fuzz.log)"
+  exit 1
+fi
+binary=$(swift build -c release --scratch-path .build-fuzz --show-bin-path)/pinguard-fuzz
+
+work="$root/.fuzz"
+repro="$root/../shared/repro"
+[ "${FUZZ_NO_REPRO:-0}" = 1 ] && repro=/nonexistent
+mkdir -p "$work"
+
+# Seed files per reader; a missing folder simply contributes nothing.
+seeds_for() {
+  case "$1" in
+    config) ls "$root"/Tests/PinGuardCoreTests/Fixtures/config/*config*.yml "$root"/contrib/systemd/pinguard.yml "$repro"/*.yml ;;
+    policy) ls "$root"/Tests/PinGuardCoreTests/Fixtures/config/*policy*.yml "$root"/policies/*.yml \
+               "$root"/contrib/systemd/policies/*.yml "$repro"/*.yml ;;
+    trustkit) ls "$root"/policies/sources/trustkit-Info.plist "$repro"/*.plist ;;
+    nspinneddomains) ls "$root"/policies/sources/nspinneddomains-Info.plist "$repro"/*.plist ;;
+    android-nsc) ls "$root"/policies/sources/network_security_config.xml "$repro"/xml-*.plist ;;
+    okhttp) ls "$root"/policies/sources/ApiClient.kt "$repro"/*.kt ;;
+    hpkp) ls "$root"/policies/sources/hpkp-headers.txt "$repro"/hpkp-*.txt ;;
+    pem) ;;
+  esac 2>/dev/null
+  ls "$root"/fuzz/seeds/"$1"/* 2>/dev/null
+}
+
+# PEM/DER seeds are generated: a self-signed certificate as PEM, DER and a two-certificate bundle.
+make_pem_seeds() {
+  local dir=$1
+  command -v openssl > /dev/null || return 0
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/key.pem" \
+    -subj /CN=fuzz.example.com -days 1 -out "$dir/leaf.pem" 2> /dev/null || return 0
+  openssl x509 -in "$dir/leaf.pem" -outform DER -out "$dir/leaf.der" 2> /dev/null
+  cat "$dir/leaf.pem" "$dir/leaf.pem" > "$dir/bundle.pem"
+  rm -f "$dir/key.pem"
+}
+
+run_one() {
+  local t=$1 dir="$work/$t"
+  rm -rf "$dir/seeds" "$dir/artifacts"
+  mkdir -p "$dir/corpus" "$dir/seeds" "$dir/artifacts"
+  local i=0
+  while read -r f; do [ -f "$f" ] && cp "$f" "$dir/seeds/$i-$(basename "$f")" && i=$((i + 1)); done < <(seeds_for "$t")
+  [ "$t" = pem ] && make_pem_seeds "$dir/seeds"
+  PINGUARD_FUZZ_TARGET=$t "$binary" -max_total_time="$seconds" -timeout=2 -rss_limit_mb=512 -max_len=65536 \
+    -print_final_stats=1 -artifact_prefix="$dir/artifacts/" "$dir/corpus" "$dir/seeds" > "$dir/log" 2>&1
+  local rc=$?
+  local execs speed cov ft
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$dir/log" | grep -o '[0-9]*$')
+  speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$dir/log" | grep -o '[0-9]*$')
+  cov=$(grep -o 'cov: [0-9]*' "$dir/log" | tail -1 | grep -o '[0-9]*')
+  ft=$(grep -o 'ft: [0-9]*' "$dir/log" | tail -1 | grep -o '[0-9]*')
+  local line="$t: execs ${execs:-?} (${speed:-?}/s) cov ${cov:-?} ft ${ft:-?} corpus $(ls "$dir/corpus" | wc -l)"
+  if [ $rc = 0 ]; then
+    echo "PASS $line" > "$dir/result"
+  else
+    local why
+    why=$(grep -m1 -E '^==[0-9]+== ERROR: libFuzzer|ALARM: working on the last Unit|Fatal error|out-of-memory' "$dir/log" | cut -c1-160)
+    echo "FAIL $line: ${why:-exit $rc}; artefacts in $dir/artifacts, log $dir/log" > "$dir/result"
+  fi
+}
+
+jobs_max=${FUZZ_JOBS:-1}
+for t in "${targets[@]}"; do
+  run_one "$t" &
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+done
+wait
+
+passed=0 failed=0
+for t in "${targets[@]}"; do
+  r=$(cat "$work/$t/result" 2>/dev/null || echo "FAIL $t: no result")
+  echo "$r"
+  case "$r" in PASS*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac
+done
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
