@@ -126,13 +126,13 @@ enum HPKPImporter {
             }
             switch name {
             case "pin-sha256":
-                guard let hash = ImportSupport.strictSHA256(arg) else {
+                guard let hash = ImportSupport.foundationSHA256(arg, line: line, draft: &draft) else {
                     draft.note(.error, line: line, "pin-sha256=\"\(arg)\" is not base64 of a 32-byte SHA-256 digest; pin not imported")
                     continue
                 }
                 draft.append(Pin(type: .spki, hash: hash, role: .primary, scope: .any, line: line), to: &header.pins)
             case "max-age":
-                guard let n = Int(arg), n >= 0 else {
+                guard let n = ImportSupport.deltaSeconds(arg) else {
                     draft.note(.error, line: line, "max-age=\(arg) is not a number of seconds: a UA ignores the header; not imported")
                     return nil
                 }
@@ -156,7 +156,7 @@ enum HPKPImporter {
         }
         if header.maxAge > 0 {
             draft.note(.info, line: line,
-                       "max-age=\(header.maxAge) (\(PromDuration.format(Double(header.maxAge)))) is how long a UA remembers the pins; not modelled, the pins are imported without expiry")
+                       "max-age=\(header.maxAge) (\(ImportSupport.formatSeconds(header.maxAge))) is how long a UA remembers the pins; not modelled, the pins are imported without expiry")
         }
         if header.pins.count < 2 {
             draft.note(.error, line: line,

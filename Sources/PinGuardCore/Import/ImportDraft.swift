@@ -19,7 +19,9 @@ struct ImportDraft {
     /// The format being imported.
     let format: PolicyImportFormat
     /// Rules in output order.
-    var rules: [ImportedRule] = []
+    private(set) var rules: [ImportedRule] = []
+    /// Index in `rules` of each pattern, so adding n rules takes linear time.
+    private var ruleIndex: [HostPattern: Int] = [:]
     /// Findings in source order.
     var findings: [ImportFinding] = []
     /// App version, when the source names one (Info.plist `CFBundleShortVersionString`).
@@ -53,12 +55,14 @@ struct ImportDraft {
     /// Adds a rule; a pattern that is already defined is refused with an error finding.
     @discardableResult
     mutating func add(_ rule: ImportedRule, keyPath: String? = nil) -> Bool {
-        if let first = rules.first(where: { $0.pattern == rule.pattern }) {
+        if let k = ruleIndex[rule.pattern] {
+            let first = rules[k]
             let at = first.line.map { " on line \($0)" } ?? ""
             note(.error, line: rule.line, keyPath: keyPath,
                  "pattern \"\(rule.pattern)\" is already defined\(at); this definition is not imported")
             return false
         }
+        ruleIndex[rule.pattern] = rules.count
         rules.append(rule)
         return true
     }

@@ -12,12 +12,16 @@ public enum PolicyImporter {
     ///   - environment: the environment the imported rules are put under.
     /// - Returns: the policy set, its YAML, and every finding; content the model cannot express (sha1 pins,
     ///   other digests, malformed hashes, missing keys) is reported as a finding, never dropped silently.
-    /// - Throws: `ImportError` when the input is unparseable or nothing usable is in it.
+    /// - Throws: `ImportError` when the input is unparseable, larger than 4 MiB, or nothing usable is in it.
     public static func importPolicy(format: PolicyImportFormat, contents: [UInt8], file: String, name: String,
                                     environment: String) throws(ImportError) -> ImportResult {
         for (what, value) in [("policy set name", name), ("environment", environment)]
         where value.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ImportError(file: file, line: nil, message: "the \(what) must not be empty")
+        }
+        guard contents.count <= ImportSupport.maxInputBytes else {
+            throw ImportError(file: file, line: nil,
+                              message: "the file is \(contents.count) bytes; the importers read at most \(ImportSupport.maxInputBytes) bytes")
         }
         var draft = ImportDraft(file: file, format: format)
         switch format {

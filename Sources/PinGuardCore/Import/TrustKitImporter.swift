@@ -122,7 +122,7 @@ enum TrustKitImporter {
                         draft.note(.error, line: iLine, keyPath: iPath, "expected a base64 string, found \(item.kind); pin not imported")
                         continue
                     }
-                    guard let hash = ImportSupport.strictSHA256(text) else {
+                    guard let hash = ImportSupport.foundationSHA256(text, line: iLine, keyPath: iPath, draft: &draft) else {
                         draft.note(.error, line: iLine, keyPath: iPath,
                                    "\"\(text)\" is not base64 of a 32-byte SHA-256 digest (TrustKit raises at start-up); pin not imported")
                         continue
