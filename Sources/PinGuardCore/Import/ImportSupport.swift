@@ -4,15 +4,15 @@ import Foundation
 enum ImportSupport {
     /// The deepest nesting of elements, arrays or dictionaries an importer accepts. Real configurations are a
     /// handful of levels deep; the cap keeps recursive walks (and the libraries' own) far from the stack's end.
-    static let maxNestingDepth = 128
+    static let maxNestingDepth = ImportLimits.maxNestingDepth
 
     /// The most values (elements, array items, dictionary keys and values) a structured document may hold,
     /// counting a shared binary-plist object at every reference. Real pin configurations hold a few hundred.
-    static let maxNodes = 100_000
+    static let maxNodes = ImportLimits.maxNodes
 
     /// The largest file an importer reads. Shipped configurations and source files are far smaller; the cap keeps
     /// the tokens and trees built from hostile input within a small, predictable amount of memory.
-    static let maxInputBytes = 4 << 20
+    static let maxInputBytes = ImportLimits.maxInputBytes
 
     /// The error for a document holding more than `maxNodes` values.
     static func tooManyNodes(file: String, line: Int?) -> ImportError {

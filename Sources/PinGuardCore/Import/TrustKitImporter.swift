@@ -13,10 +13,19 @@ enum TrustKitImporter {
     static let globalKeys: Set<String> = ["TSKSwizzleNetworkDelegates", "TSKPinnedDomains",
                                           "TSKIgnorePinningForUserDefinedTrustAnchors"]
 
-    static func run(_ bytes: [UInt8], into draft: inout ImportDraft) throws(ImportError) {
-        let (root, syntax) = try PropertyListDocument.parse(bytes, file: draft.file)
-        guard root.entries != nil else {
-            throw ImportError(file: draft.file, line: root.line, message: "expected a dictionary at the top of the \(syntax.rawValue), found \(root.kind)")
+    static func run(_ bytes: [UInt8], defines: [String: String] = [:], into draft: inout ImportDraft) throws(ImportError) {
+        let root: PlistNode
+        let what: String
+        if TrustKitSourceReader.looksLikeSource(bytes, file: draft.file) {
+            root = try TrustKitSourceReader.read(bytes, defines: defines, draft: &draft)
+            what = "configuration passed to TrustKit"
+        } else {
+            let (node, syntax) = try PropertyListDocument.parse(bytes, file: draft.file)
+            guard node.entries != nil else {
+                throw ImportError(file: draft.file, line: node.line, message: "expected a dictionary at the top of the \(syntax.rawValue), found \(node.kind)")
+            }
+            root = node
+            what = syntax.rawValue
         }
         var config = root
         var base = ""
@@ -28,7 +37,7 @@ enum TrustKitImporter {
             base = "TSKConfiguration"
         } else if root["TSKPinnedDomains"] == nil {
             throw ImportError(file: draft.file, line: root.line,
-                              message: "no TSKConfiguration dictionary (nor TSKPinnedDomains at the top level) in this \(syntax.rawValue)")
+                              message: "no TSKConfiguration dictionary (nor TSKPinnedDomains at the top level) in this \(what)")
         }
         draft.version = root["CFBundleShortVersionString"]?.string
         globalSettings(config, base: base, draft: &draft)
