@@ -31,6 +31,8 @@ enum AndroidNSCImporter {
         var inherited: Bool
         var anchors: [Anchor]
         var anchorsLine: Int?
+        /// Line of a TrustKit-Android `<trustkit-config enforcePinning="false">` in force (report only).
+        var reportOnlyLine: Int?
     }
 
     static func run(_ bytes: [UInt8], into draft: inout ImportDraft) throws(ImportError) {
@@ -72,7 +74,8 @@ enum AndroidNSCImporter {
                     }
                 }
             case "domain-config":
-                domainConfig(child, parentPins: nil, parentAnchors: nil, seen: &seenDomains, into: &candidates, draft: &draft)
+                domainConfig(child, parentPins: nil, parentAnchors: nil, parentReportOnly: nil, seen: &seenDomains,
+                             into: &candidates, draft: &draft)
             case "debug-overrides":
                 if seenDebug { draft.note(.error, line: child.line, "only one <debug-overrides> is allowed (Android rejects the file)") }
                 seenDebug = true
@@ -112,8 +115,10 @@ enum AndroidNSCImporter {
     }
 
     static func domainConfig(_ e: XMLElementNode, parentPins: (PinSetInfo, Bool)?, parentAnchors: ([Anchor], Int)?,
-                             seen: inout [String: Int], into candidates: inout [Candidate], draft: inout ImportDraft) {
+                             parentReportOnly: Int?, seen: inout [String: Int], into candidates: inout [Candidate],
+                             draft: inout ImportDraft) {
         var pinSet: PinSetInfo?
+        var reportOnly = parentReportOnly
         var ownAnchors: ([Anchor], Int)?
         var domains: [(HostPattern, Int)] = []
         for c in e.children {
@@ -122,6 +127,11 @@ enum AndroidNSCImporter {
                 let name = c.text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
                 if name.isEmpty {
                     draft.note(.error, line: c.line, "<domain> has no name (Android rejects the file)")
+                    continue
+                }
+                if name.contains(where: { "/:?#@".contains($0) }) {
+                    draft.note(.error, line: c.line,
+                               "<domain>\(name)</domain> is never matched: Android compares the host name only, so a scheme, path, port or trailing \"/\" means those pins are never enforced; not imported")
                     continue
                 }
                 if let first = seen[name] {
@@ -144,6 +154,10 @@ enum AndroidNSCImporter {
                     continue
                 }
                 ownAnchors = (anchors(c, defaultOverride: false), c.line)
+            case "trustkit-config":
+                // TrustKit-Android: enforcePinning="false" reports mismatches without blocking (default true).
+                if c.attributes["enforcePinning"] == "false" { reportOnly = c.line }
+                if c.attributes["enforcePinning"] == "true" { reportOnly = nil }
             default:
                 break
             }
@@ -156,10 +170,11 @@ enum AndroidNSCImporter {
         for (pattern, line) in domains {
             candidates.append(Candidate(pattern: pattern, line: line, pinSet: effectivePins?.0,
                                         inherited: effectivePins?.1 ?? false,
-                                        anchors: effectiveAnchors?.0 ?? [], anchorsLine: effectiveAnchors?.1))
+                                        anchors: effectiveAnchors?.0 ?? [], anchorsLine: effectiveAnchors?.1,
+                                        reportOnlyLine: reportOnly))
         }
         for nested in e.children(named: "domain-config") {
-            domainConfig(nested, parentPins: effectivePins, parentAnchors: effectiveAnchors, seen: &seen,
+            domainConfig(nested, parentPins: effectivePins, parentAnchors: effectiveAnchors, parentReportOnly: reportOnly, seen: &seen,
                          into: &candidates, draft: &draft)
         }
     }
@@ -204,7 +219,7 @@ enum AndroidNSCImporter {
         guard let set = c.pinSet, !set.pins.isEmpty else {
             let parents = pinnedPatterns.filter { $0 != c.pattern && c.pattern.isContained(in: $0) }
             guard let parent = parents.max(by: { $1.outranks($0) }) else {
-                draft.note(.info, line: c.line, "\(c.pattern) has no pins (no pin-set in force); nothing to import for it")
+                draft.note(.info, line: c.line, "the app pins nothing for \(c.pattern) (no pin-set in force); nothing to import for it")
                 return
             }
             origin.append("no pins in force: pinning is disabled here although \(parent) is pinned (the most specific domain-config wins)")
@@ -226,6 +241,12 @@ enum AndroidNSCImporter {
             }
         }
         if fallback { origin.append("overridePins on system anchors: a pin mismatch is accepted on system-trusted chains") }
+        if let line = c.reportOnlyLine {
+            fallback = true
+            draft.note(.warning, line: line,
+                       "TrustKit-Android enforcePinning=\"false\": report only, pins are not enforced for \(c.pattern); imported as allow_system_trust_fallback: true (a chain failing system trust is still rejected)")
+            origin.append("enforcePinning false (TrustKit-Android): a pin mismatch is reported and accepted on system-trusted chains")
+        }
         if let exp = set.expiration, set.expires != nil {
             origin.append("expiration \(exp): Android stops enforcing these pins when that day begins (device time zone; UTC here)")
         }

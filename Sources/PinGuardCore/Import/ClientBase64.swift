@@ -39,7 +39,9 @@ enum ClientBase64 {
         var k = 0
         while k + 4 <= sextets.count {
             let n = UInt32(sextets[k]) << 18 | UInt32(sextets[k + 1]) << 12 | UInt32(sextets[k + 2]) << 6 | UInt32(sextets[k + 3])
-            out += [UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)]
+            out.append(UInt8(truncatingIfNeeded: n >> 16))
+            out.append(UInt8(truncatingIfNeeded: n >> 8))
+            out.append(UInt8(truncatingIfNeeded: n))
             k += 4
         }
         if rest >= 2 {

@@ -5,7 +5,9 @@ import Foundation
 /// The header carries no host name, so the file says which host sent it: a `Host: api.example.com` line, or
 /// a line that is not itself a header and contains an `https://host/…` URL (a comment, a curl command, a bare
 /// URL), applies to the headers that follow it. A header with no host before it takes the `name` given to the import when that is a host name
-/// (with a warning), else it is refused. Leading `< `/`> ` (curl -v) are ignored.
+/// (with a warning), else it is refused. Leading `< `/`> ` (curl -v) are ignored. Server configurations are read
+/// too (see `HPKPLines`): nginx `add_header`, Apache `Header set`, with `server_name`/`ServerName` as the host, and
+/// header values folded over continuation lines.
 ///
 /// A UA validates the chain normally, then requires a `pin-sha256` to match the SPKI of any certificate in
 /// the validated chain: `spki` pins scope `any`, `require_system_trust: true`. `includeSubDomains` gives
@@ -36,10 +38,14 @@ enum HPKPImporter {
         var current: String?
         var hosts: [HostHeaders] = []
         var sawHeader = false
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let lineNo = index + 1
-            var line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        for (lineNo, header) in HPKPLines.logicalLines(text) {
+            var line = header
             if line.hasPrefix("< ") || line.hasPrefix("> ") { line = String(line.dropFirst(2)) }
+            if let host = HPKPLines.serverName(line) {
+                current = host
+                continue
+            }
+            if let unwrapped = HPKPLines.serverDirective(line) { line = unwrapped }
             let lower = line.lowercased()
             if lower.hasPrefix("host:") {
                 current = hostName(String(line.dropFirst(5)))

@@ -78,10 +78,17 @@ struct ImportDraft {
 
     /// Builds the policy set and its YAML; throws when no rule could be imported.
     func finish(name: String, environment: String) throws(ImportError) -> ImportResult {
-        let findings = self.findings.enumerated()
+        var all = self.findings
+        // A well-formed configuration that pins nothing is an answer, not a failure: the app pins nothing.
+        let pinsNothing = rules.isEmpty && !all.isEmpty && !all.contains { $0.severity == .error }
+        if pinsNothing {
+            all.append(ImportFinding(file: file, line: nil, message: "the app pins nothing in this configuration: its domains are not pinned",
+                                     severity: .info))
+        }
+        let findings = all.enumerated()
             .sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }
             .map(\.element)
-        guard !rules.isEmpty else {
+        guard !rules.isEmpty || pinsNothing else {
             throw ImportError(file: file, line: nil,
                               message: "nothing to import: no usable \(format.rawValue) pin configuration found",
                               findings: findings)

@@ -41,6 +41,8 @@ enum OkHttpImporter {
         }
         var groups: [PatternGroup] = []
         var index: [HostPattern: Int] = [:]
+        // Apps repeat the same few pins across many calls: decode each distinct text once.
+        var decoded: [String: String] = [:]
         for call in calls {
             guard let patternText = call.patternText else {
                 draft.note(.warning, line: call.line,
@@ -50,7 +52,12 @@ enum OkHttpImporter {
             guard let pattern = draft.pattern(patternText, line: call.line) else { continue }
             var pins: [Pin] = []
             for arg in call.pins {
-                if let pin = pin(arg.value, line: arg.line, unresolved: arg.unresolved, draft: &draft) { draft.append(pin, to: &pins) }
+                if let value = arg.value, let hash = decoded[value] {
+                    draft.append(Pin(type: .spki, hash: hash, role: .primary, scope: .any, line: arg.line), to: &pins)
+                } else if let pin = pin(arg.value, line: arg.line, unresolved: arg.unresolved, draft: &draft) {
+                    if let value = arg.value, "sha256/" + pin.hash == value { decoded[value] = pin.hash }
+                    draft.append(pin, to: &pins)
+                }
             }
             if let i = index[pattern] {
                 groups[i].lines.append(call.line)

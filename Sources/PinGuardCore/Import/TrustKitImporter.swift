@@ -163,6 +163,8 @@ enum TrustKitImporter {
         guard !pins.isEmpty else { return }
         guard let pattern = draft.pattern(includeSubdomains ? "**." + host : host, line: line, keyPath: path) else { return }
         if !enforce {
+            draft.note(.warning, line: line, keyPath: path,
+                       "TSKEnforcePinning false: report only, pins are not enforced for \(host); imported as allow_system_trust_fallback: true (a chain failing system trust is still rejected)")
             notes.append("TSKEnforcePinning false: report only, a pin mismatch is accepted on a chain that passes system trust")
         }
         let policy = HostPolicy(pins: pins, failStrategy: .strict, requireSystemTrust: true,
