@@ -218,6 +218,13 @@ enum AndroidNSCImporter {
         var origin = ["\(draft.position(c.line)) <domain> \(c.pattern)"]
         guard let set = c.pinSet, !set.pins.isEmpty else {
             let parents = pinnedPatterns.filter { $0 != c.pattern && c.pattern.isContained(in: $0) }
+            let bundled = c.anchors.filter { $0.source != "system" && $0.source != "user" }.map(\.source)
+            if !bundled.isEmpty, c.anchors.allSatisfy({ $0.source != "system" && $0.source != "user" }) {
+                // Trusting only bundled CAs is CA pinning; its hash needs the certificate file, which this import lacks.
+                draft.note(.warning, line: c.anchorsLine ?? c.line,
+                           "\(c.pattern) trusts only \(bundled.joined(separator: ", ")) (CA pinning): the certificate is not read by this import, so these pins are not imported")
+                return
+            }
             guard let parent = parents.max(by: { $1.outranks($0) }) else {
                 draft.note(.info, line: c.line, "the app pins nothing for \(c.pattern) (no pin-set in force); nothing to import for it")
                 return
