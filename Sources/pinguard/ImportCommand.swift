@@ -39,6 +39,10 @@ struct ImportCommand: ParsableCommand {
                                valueName: "FILE"))
     var defines: String?
 
+    @Option(help: ArgumentHelp("The Android app's res/ directory, where @raw/NAME trust anchors are looked up (default: the res/ the XML is in).",
+                               valueName: "DIR"))
+    var res: String?
+
     func run() throws {
         let values = try readDefines()
         let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
@@ -54,7 +58,9 @@ struct ImportCommand: ParsableCommand {
         let result: ImportResult
         do {
             result = try PolicyImporter.importPolicy(format: format, contents: [UInt8](data), file: file, name: setName,
-                                                     environment: environment, defines: values)
+                                                     environment: environment, defines: values,
+                                                     resources: format == .androidNSC
+                                                         ? AndroidResources.resolve(xml: [UInt8](data), xmlPath: file, resDir: res) : [:])
         } catch {
             for f in error.findings { printError(f.description) }
             printError("pinguard: \(error)")

@@ -92,4 +92,39 @@ final class ImportUnenforcedPinsTests: XCTestCase {
         XCTAssertEqual(S.rule(r, "folded.example.net")?.line, 10)
         XCTAssertFalse(r.findings.contains { $0.severity == .error }, "\(r.findings)")
     }
+
+    func testDomainsTrustingOnlyBundledCAsAreCAPinning() throws {
+        let xml = nsc("""
+        <domain-config>
+            <domain>api.example.com</domain>
+            <trust-anchors>
+                <certificates src="@raw/ca_one"/>
+                <certificates src="@raw/ca_two"/>
+            </trust-anchors>
+        </domain-config>
+        <domain-config>
+            <domain>b.example.com</domain>
+            <trust-anchors><certificates src="@raw/absent"/></trust-anchors>
+        </domain-config>
+        """)
+        let r = try PolicyImporter.importPolicy(format: .androidNSC, contents: Array(xml.utf8), file: "nsc.xml", name: "app",
+                                                environment: "prod",
+                                                resources: ["@raw/ca_one": .spki([h[0]]), "@raw/ca_two": .spki([h[1], h[0]]),
+                                                            "@raw/absent": .missing("no res/raw/absent.{pem,crt,cer,der}")])
+        let rule = try XCTUnwrap(S.rule(r, "api.example.com"))
+        XCTAssertEqual(rule.policy.pins.map(\.hash), [h[0], h[1]])
+        XCTAssertTrue(rule.policy.pins.allSatisfy { $0.type == .ca })
+        XCTAssertEqual(rule.policy.pins.map(\.line), [6, 7])
+        XCTAssertEqual(S.findings(r, containing: "@raw/absent (trust anchor of b.example.com) not found").first?.line, 12)
+        XCTAssertTrue(S.findings(r, containing: "no pins").isEmpty)
+        // Without resources, each unresolved anchor is named.
+        let bare = try XCTUnwrap(S.failure(.androidNSC, xml))
+        XCTAssertEqual(bare.findings.filter { $0.message.contains("give the app's res/ directory with --res DIR") }.map(\.line), [6, 7, 12])
+    }
+
+    func testCertificateFilesYieldTheirSubjectPublicKeyInfo() throws {
+        XCTAssertThrowsError(try ImportResource.subjectPublicKeyInfos(Array("not a certificate".utf8)))
+        XCTAssertThrowsError(try ImportResource.subjectPublicKeyInfos([0x30, 0x82, 0xFF, 0xFF]))
+        XCTAssertThrowsError(try ImportResource.subjectPublicKeyInfos(Array("-----BEGIN CERTIFICATE-----\n!!\n-----END CERTIFICATE-----\n".utf8)))
+    }
 }

@@ -35,7 +35,7 @@ enum AndroidNSCImporter {
         var reportOnlyLine: Int?
     }
 
-    static func run(_ bytes: [UInt8], into draft: inout ImportDraft) throws(ImportError) {
+    static func run(_ bytes: [UInt8], resources: [String: ImportResource] = [:], into draft: inout ImportDraft) throws(ImportError) {
         let root = try XMLTree.parse(bytes, file: draft.file)
         guard root.name == "network-security-config" else {
             throw ImportError(file: draft.file, line: root.line,
@@ -95,7 +95,7 @@ enum AndroidNSCImporter {
         }
         let pinnedPatterns = resolved.filter { !($0.pinSet?.pins.isEmpty ?? true) }.map(\.pattern)
         for c in resolved {
-            emit(c, pinnedPatterns: pinnedPatterns, draft: &draft)
+            emit(c, pinnedPatterns: pinnedPatterns, resources: resources, draft: &draft)
         }
     }
 
@@ -214,15 +214,12 @@ enum AndroidNSCImporter {
         return info
     }
 
-    static func emit(_ c: Candidate, pinnedPatterns: [HostPattern], draft: inout ImportDraft) {
+    static func emit(_ c: Candidate, pinnedPatterns: [HostPattern], resources: [String: ImportResource], draft: inout ImportDraft) {
         var origin = ["\(draft.position(c.line)) <domain> \(c.pattern)"]
         guard let set = c.pinSet, !set.pins.isEmpty else {
             let parents = pinnedPatterns.filter { $0 != c.pattern && c.pattern.isContained(in: $0) }
-            let bundled = c.anchors.filter { $0.source != "system" && $0.source != "user" }.map(\.source)
-            if !bundled.isEmpty, c.anchors.allSatisfy({ $0.source != "system" && $0.source != "user" }) {
-                // Trusting only bundled CAs is CA pinning; its hash needs the certificate file, which this import lacks.
-                draft.note(.warning, line: c.anchorsLine ?? c.line,
-                           "\(c.pattern) trusts only \(bundled.joined(separator: ", ")) (CA pinning): the certificate is not read by this import, so these pins are not imported")
+            if !c.anchors.isEmpty, c.anchors.allSatisfy({ $0.source != "system" && $0.source != "user" }) {
+                caPinning(c, resources: resources, origin: origin, draft: &draft)
                 return
             }
             guard let parent = parents.max(by: { $1.outranks($0) }) else {
@@ -260,5 +257,42 @@ enum AndroidNSCImporter {
         let policy = HostPolicy(pins: set.pins, failStrategy: .strict, requireSystemTrust: true,
                                 allowSystemTrustFallback: fallback, expires: set.expires)
         draft.add(ImportedRule(pattern: c.pattern, policy: policy, line: c.line, origin: origin))
+    }
+
+    /// A domain whose trust anchors are only bundled certificates: the app accepts chains to those CAs alone,
+    /// which is CA pinning. Imported as `ca` pins on each certificate's SPKI; a resource the caller could not
+    /// find or read is named, and then nothing is imported for the domain.
+    static func caPinning(_ c: Candidate, resources: [String: ImportResource], origin: [String], draft: inout ImportDraft) {
+        var pins: [Pin] = []
+        var unread: [String] = []
+        for a in c.anchors {
+            switch resources[a.source] {
+            case .spki(let hashes)?:
+                for h in hashes {
+                    draft.append(Pin(type: .ca, hash: h, role: .primary, scope: .any, line: a.line), to: &pins)
+                }
+            case .missing(let whereLooked)?:
+                draft.note(.error, line: a.line, "\(a.source) (trust anchor of \(c.pattern)) not found: \(whereLooked)")
+                unread.append(a.source)
+            case .unreadable(let why)?:
+                draft.note(.error, line: a.line, "\(a.source) (trust anchor of \(c.pattern)) is not a certificate: \(why)")
+                unread.append(a.source)
+            case nil:
+                draft.note(.error, line: a.line,
+                           "\(a.source) (trust anchor of \(c.pattern)) was not resolved: give the app's res/ directory with --res DIR")
+                unread.append(a.source)
+            }
+        }
+        guard unread.isEmpty, !pins.isEmpty else {
+            draft.note(.warning, line: c.line,
+                       "\(c.pattern) trusts only bundled CAs (CA pinning); not imported because \(unread.joined(separator: ", ")) could not be read")
+            return
+        }
+        let sources = c.anchors.map(\.source).joined(separator: ", ")
+        draft.note(.info, line: c.anchorsLine ?? c.line,
+                   "\(c.pattern) trusts only \(sources) (CA pinning): imported as ca pins; pinguard verifies chains against its own store, so put a private CA in trust.ca_file")
+        let policy = HostPolicy(pins: pins, failStrategy: .strict, requireSystemTrust: true, allowSystemTrustFallback: false)
+        draft.add(ImportedRule(pattern: c.pattern, policy: policy, line: c.line,
+                               origin: origin + ["CA pinning: trust anchors \(sources) only (no pin-set)"]))
     }
 }
