@@ -193,6 +193,9 @@ final class ImportHostileInputTests: XCTestCase {
         let many = "<network-security-config>\n" + String(repeating: "<x/>", count: 100_001) + "</network-security-config>"
         let e = try XCTUnwrap(withinTwoSeconds("100,001 elements") { S.failure(.androidNSC, many) })
         XCTAssertEqual(e.message, "more than 100000 values; refused")
+        let parens = "CertificatePinner\n" + String(repeating: "(", count: ImportLimits.maxTokens + 10)
+        let tokens = try XCTUnwrap(withinTwoSeconds("a million brackets") { importError(.okhttp, Array(parens.utf8), file: "p.kt") })
+        XCTAssertEqual(tokens.description, "p.kt:2: more than 1000000 tokens; refused")
         let json = "[" + String(repeating: "1,", count: 100_000) + "1]"
         XCTAssertEqual(S.failure(.trustkit, json)?.message, "more than 100000 values; refused")
     }

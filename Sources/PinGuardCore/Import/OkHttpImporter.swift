@@ -31,7 +31,7 @@ enum OkHttpImporter {
             throw ImportError(file: draft.file, line: nil, message: "no CertificatePinner in this file")
         }
         let kotlin = !draft.file.lowercased().hasSuffix(".java")
-        let scanner = SourceScanner(SourceTokenizer.tokenize(text, kotlin: kotlin))
+        let scanner = SourceScanner(try SourceTokenizer.tokenize(text, kotlin: kotlin, file: draft.file))
         let constants = SourceConstants(scanner, defines: defines)
         let calls = findAddCalls(scanner, constants: constants)
         if calls.isEmpty {

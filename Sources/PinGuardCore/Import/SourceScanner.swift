@@ -5,30 +5,31 @@ struct SourceScanner {
     /// The tokens, in file order.
     let tokens: [SourceToken]
     /// For an opening bracket (`(`, `[`, `{`), the index of the bracket that closes it; -1 otherwise or when unclosed.
-    private let closeOf: [Int]
+    private let closeOf: [Int32]
     /// For a closing bracket, the index of the bracket it closes; -1 otherwise or when unmatched.
-    private let openOf: [Int]
+    private let openOf: [Int32]
     /// For every token, the innermost opening bracket before it that is still open there; -1 at top level.
-    private let enclosingOf: [Int]
+    private let enclosingOf: [Int32]
 
     /// Scans `tokens` once.
     init(_ tokens: [SourceToken]) {
         self.tokens = tokens
-        var close = [Int](repeating: -1, count: tokens.count)
-        var open = [Int](repeating: -1, count: tokens.count)
-        var enclosing = [Int](repeating: -1, count: tokens.count)
-        var stack: [Int] = []
+        // Int32 indices: the tokenizer caps a file far below Int32.max tokens, and the tables stay half the size.
+        var close = [Int32](repeating: -1, count: tokens.count)
+        var open = [Int32](repeating: -1, count: tokens.count)
+        var enclosing = [Int32](repeating: -1, count: tokens.count)
+        var stack: [Int32] = []
         for (k, tok) in tokens.enumerated() {
             guard case .punct(let c) = tok.kind else { enclosing[k] = stack.last ?? -1; continue }
             if c == ")" || c == "]" || c == "}" {
                 if let o = stack.popLast() {
-                    close[o] = k
+                    close[Int(o)] = Int32(k)
                     open[k] = o
                 }
                 enclosing[k] = stack.last ?? -1
             } else {
                 enclosing[k] = stack.last ?? -1
-                if c == "(" || c == "[" || c == "{" { stack.append(k) }
+                if c == "(" || c == "[" || c == "{" { stack.append(Int32(k)) }
             }
         }
         closeOf = close
@@ -44,18 +45,18 @@ struct SourceScanner {
     /// Index of the bracket closing the one at `open`.
     func matching(_ open: Int) -> Int? {
         guard open >= 0, open < tokens.count, closeOf[open] >= 0 else { return nil }
-        return closeOf[open]
+        return Int(closeOf[open])
     }
 
     /// Index of the bracket opening the one closed at `close`.
     func opening(_ close: Int) -> Int? {
         guard close >= 0, close < tokens.count, openOf[close] >= 0 else { return nil }
-        return openOf[close]
+        return Int(openOf[close])
     }
 
     /// The innermost bracket open at token `k`.
     func enclosing(_ k: Int) -> Int? {
-        enclosingOf[k] >= 0 ? enclosingOf[k] : nil
+        enclosingOf[k] >= 0 ? Int(enclosingOf[k]) : nil
     }
 
     /// Splits `range` at top-level commas, jumping over bracketed groups.

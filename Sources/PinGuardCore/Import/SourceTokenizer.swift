@@ -34,7 +34,8 @@ struct SourceToken: Equatable {
 /// with a small constant and no per-character grapheme work.
 enum SourceTokenizer {
     /// Tokens of `text`; `kotlin` enables `$` templates and raw `"""` strings (Swift's `"""` strings too).
-    static func tokenize(_ text: String, kotlin: Bool) -> [SourceToken] {
+    /// Throws when the text has more than `ImportLimits.maxTokens` tokens.
+    static func tokenize(_ text: String, kotlin: Bool, file: String) throws(ImportError) -> [SourceToken] {
         let b = Array(text.utf8)
         var tokens: [SourceToken] = []
         var i = 0
@@ -45,6 +46,9 @@ enum SourceTokenizer {
         }
         let quote = UInt8(ascii: "\""), slash = UInt8(ascii: "/"), star = UInt8(ascii: "*"), newline = UInt8(0x0A)
         while i < b.count {
+            if tokens.count > ImportLimits.maxTokens {
+                throw ImportError(file: file, line: line, message: "more than \(ImportLimits.maxTokens) tokens; refused")
+            }
             let c = b[i]
             if c == newline { line += 1; i += 1; continue }
             if c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0C || c == 0x0B { i += 1; continue }

@@ -28,7 +28,7 @@ struct TrustKitSourceReader {
     /// Reads the configuration dictionary, recording unresolved values in `draft`.
     static func read(_ bytes: [UInt8], defines: [String: String], draft: inout ImportDraft) throws(ImportError) -> PlistNode {
         let text = String(decoding: bytes, as: UTF8.self)
-        let scanner = SourceScanner(SourceTokenizer.tokenize(text, kotlin: false))
+        let scanner = SourceScanner(try SourceTokenizer.tokenize(text, kotlin: false, file: draft.file))
         let reader = TrustKitSourceReader(scanner: scanner, constants: SourceConstants(scanner, defines: defines), file: draft.file)
         guard let call = (0..<scanner.count).first(where: { scanner[$0].identifier.map(entryPoints.contains) == true }) else {
             throw ImportError(file: draft.file, line: nil,
