@@ -30,7 +30,26 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Write the policy here instead of stdout.")
     var output: String?
 
+    @Option(name: .customLong("define"), help: ArgumentHelp(
+        "A value the source uses but does not define (BuildConfig field, string resource): NAME=VALUE. Repeatable.",
+        valueName: "NAME=VALUE"))
+    var define: [String] = []
+
+    @Option(help: ArgumentHelp("A file of NAME=VALUE lines, as for --define (blank lines and lines starting with # skipped).",
+                               valueName: "FILE"))
+    var defines: String?
+
+    @Option(help: ArgumentHelp("The Android app's res/ directory, where @raw/NAME trust anchors are looked up (default: the res/ the XML is in).",
+                               valueName: "DIR"))
+    var res: String?
+
     func run() throws {
+        let values = try readDefines()
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
+        if let size, size > ImportLimits.maxInputBytes {
+            printError("pinguard: \(file): the file is \(size) bytes; the importers read at most \(ImportLimits.maxInputBytes) bytes")
+            throw Exit.configuration
+        }
         guard let data = FileManager.default.contents(atPath: file) else {
             printError("pinguard: \(file): cannot read the file")
             throw Exit.configuration
@@ -39,7 +58,9 @@ struct ImportCommand: ParsableCommand {
         let result: ImportResult
         do {
             result = try PolicyImporter.importPolicy(format: format, contents: [UInt8](data), file: file, name: setName,
-                                                     environment: environment)
+                                                     environment: environment, defines: values,
+                                                     resources: format == .androidNSC
+                                                         ? AndroidResources.resolve(xml: [UInt8](data), xmlPath: file, resDir: res) : [:])
         } catch {
             for f in error.findings { printError(f.description) }
             printError("pinguard: \(error)")
@@ -55,5 +76,30 @@ struct ImportCommand: ParsableCommand {
             print(result.yaml, terminator: "")
         }
         if result.findings.contains(where: { $0.severity == .error }) { throw Exit.rejected }
+    }
+
+    /// `--defines FILE` then `--define` values (a `--define` wins over the file); a malformed entry is a usage error.
+    func readDefines() throws -> [String: String] {
+        var values: [String: String] = [:]
+        func add(_ entry: String, from origin: String) throws {
+            guard let eq = entry.firstIndex(of: "="), !entry[..<eq].trimmingCharacters(in: .whitespaces).isEmpty else {
+                printError("pinguard: \(origin): expected NAME=VALUE, got \"\(entry.prefix(80))\"")
+                throw Exit.configuration
+            }
+            values[entry[..<eq].trimmingCharacters(in: .whitespaces)] = String(entry[entry.index(after: eq)...])
+        }
+        if let defines {
+            guard let text = try? String(contentsOfFile: defines, encoding: .utf8) else {
+                printError("pinguard: \(defines): cannot read the file")
+                throw Exit.configuration
+            }
+            for (k, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = raw.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+                if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") { continue }
+                try add(line, from: "\(defines):\(k + 1)")
+            }
+        }
+        for entry in define { try add(entry, from: "--define") }
+        return values
     }
 }

@@ -31,9 +31,11 @@ enum AndroidNSCImporter {
         var inherited: Bool
         var anchors: [Anchor]
         var anchorsLine: Int?
+        /// Line of a TrustKit-Android `<trustkit-config enforcePinning="false">` in force (report only).
+        var reportOnlyLine: Int?
     }
 
-    static func run(_ bytes: [UInt8], into draft: inout ImportDraft) throws(ImportError) {
+    static func run(_ bytes: [UInt8], resources: [String: ImportResource] = [:], into draft: inout ImportDraft) throws(ImportError) {
         let root = try XMLTree.parse(bytes, file: draft.file)
         guard root.name == "network-security-config" else {
             throw ImportError(file: draft.file, line: root.line,
@@ -72,7 +74,8 @@ enum AndroidNSCImporter {
                     }
                 }
             case "domain-config":
-                domainConfig(child, parentPins: nil, parentAnchors: nil, seen: &seenDomains, into: &candidates, draft: &draft)
+                domainConfig(child, parentPins: nil, parentAnchors: nil, parentReportOnly: nil, seen: &seenDomains,
+                             into: &candidates, draft: &draft)
             case "debug-overrides":
                 if seenDebug { draft.note(.error, line: child.line, "only one <debug-overrides> is allowed (Android rejects the file)") }
                 seenDebug = true
@@ -92,7 +95,7 @@ enum AndroidNSCImporter {
         }
         let pinnedPatterns = resolved.filter { !($0.pinSet?.pins.isEmpty ?? true) }.map(\.pattern)
         for c in resolved {
-            emit(c, pinnedPatterns: pinnedPatterns, draft: &draft)
+            emit(c, pinnedPatterns: pinnedPatterns, resources: resources, draft: &draft)
         }
     }
 
@@ -112,8 +115,10 @@ enum AndroidNSCImporter {
     }
 
     static func domainConfig(_ e: XMLElementNode, parentPins: (PinSetInfo, Bool)?, parentAnchors: ([Anchor], Int)?,
-                             seen: inout [String: Int], into candidates: inout [Candidate], draft: inout ImportDraft) {
+                             parentReportOnly: Int?, seen: inout [String: Int], into candidates: inout [Candidate],
+                             draft: inout ImportDraft) {
         var pinSet: PinSetInfo?
+        var reportOnly = parentReportOnly
         var ownAnchors: ([Anchor], Int)?
         var domains: [(HostPattern, Int)] = []
         for c in e.children {
@@ -122,6 +127,11 @@ enum AndroidNSCImporter {
                 let name = c.text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
                 if name.isEmpty {
                     draft.note(.error, line: c.line, "<domain> has no name (Android rejects the file)")
+                    continue
+                }
+                if name.contains(where: { "/:?#@".contains($0) }) {
+                    draft.note(.error, line: c.line,
+                               "<domain>\(name)</domain> is never matched: Android compares the host name only, so a scheme, path, port or trailing \"/\" means those pins are never enforced; not imported")
                     continue
                 }
                 if let first = seen[name] {
@@ -144,6 +154,10 @@ enum AndroidNSCImporter {
                     continue
                 }
                 ownAnchors = (anchors(c, defaultOverride: false), c.line)
+            case "trustkit-config":
+                // TrustKit-Android: enforcePinning="false" reports mismatches without blocking (default true).
+                if c.attributes["enforcePinning"] == "false" { reportOnly = c.line }
+                if c.attributes["enforcePinning"] == "true" { reportOnly = nil }
             default:
                 break
             }
@@ -156,10 +170,11 @@ enum AndroidNSCImporter {
         for (pattern, line) in domains {
             candidates.append(Candidate(pattern: pattern, line: line, pinSet: effectivePins?.0,
                                         inherited: effectivePins?.1 ?? false,
-                                        anchors: effectiveAnchors?.0 ?? [], anchorsLine: effectiveAnchors?.1))
+                                        anchors: effectiveAnchors?.0 ?? [], anchorsLine: effectiveAnchors?.1,
+                                        reportOnlyLine: reportOnly))
         }
         for nested in e.children(named: "domain-config") {
-            domainConfig(nested, parentPins: effectivePins, parentAnchors: effectiveAnchors, seen: &seen,
+            domainConfig(nested, parentPins: effectivePins, parentAnchors: effectiveAnchors, parentReportOnly: reportOnly, seen: &seen,
                          into: &candidates, draft: &draft)
         }
     }
@@ -199,12 +214,16 @@ enum AndroidNSCImporter {
         return info
     }
 
-    static func emit(_ c: Candidate, pinnedPatterns: [HostPattern], draft: inout ImportDraft) {
+    static func emit(_ c: Candidate, pinnedPatterns: [HostPattern], resources: [String: ImportResource], draft: inout ImportDraft) {
         var origin = ["\(draft.position(c.line)) <domain> \(c.pattern)"]
         guard let set = c.pinSet, !set.pins.isEmpty else {
             let parents = pinnedPatterns.filter { $0 != c.pattern && c.pattern.isContained(in: $0) }
+            if !c.anchors.isEmpty, c.anchors.allSatisfy({ $0.source != "system" && $0.source != "user" }) {
+                caPinning(c, resources: resources, origin: origin, draft: &draft)
+                return
+            }
             guard let parent = parents.max(by: { $1.outranks($0) }) else {
-                draft.note(.info, line: c.line, "\(c.pattern) has no pins (no pin-set in force); nothing to import for it")
+                draft.note(.info, line: c.line, "the app pins nothing for \(c.pattern) (no pin-set in force); nothing to import for it")
                 return
             }
             origin.append("no pins in force: pinning is disabled here although \(parent) is pinned (the most specific domain-config wins)")
@@ -226,11 +245,54 @@ enum AndroidNSCImporter {
             }
         }
         if fallback { origin.append("overridePins on system anchors: a pin mismatch is accepted on system-trusted chains") }
+        if let line = c.reportOnlyLine {
+            fallback = true
+            draft.note(.warning, line: line,
+                       "TrustKit-Android enforcePinning=\"false\": report only, pins are not enforced for \(c.pattern); imported as allow_system_trust_fallback: true (a chain failing system trust is still rejected)")
+            origin.append("enforcePinning false (TrustKit-Android): a pin mismatch is reported and accepted on system-trusted chains")
+        }
         if let exp = set.expiration, set.expires != nil {
             origin.append("expiration \(exp): Android stops enforcing these pins when that day begins (device time zone; UTC here)")
         }
         let policy = HostPolicy(pins: set.pins, failStrategy: .strict, requireSystemTrust: true,
                                 allowSystemTrustFallback: fallback, expires: set.expires)
         draft.add(ImportedRule(pattern: c.pattern, policy: policy, line: c.line, origin: origin))
+    }
+
+    /// A domain whose trust anchors are only bundled certificates: the app accepts chains to those CAs alone,
+    /// which is CA pinning. Imported as `ca` pins on each certificate's SPKI; a resource the caller could not
+    /// find or read is named, and then nothing is imported for the domain.
+    static func caPinning(_ c: Candidate, resources: [String: ImportResource], origin: [String], draft: inout ImportDraft) {
+        var pins: [Pin] = []
+        var unread: [String] = []
+        for a in c.anchors {
+            switch resources[a.source] {
+            case .spki(let hashes)?:
+                for h in hashes {
+                    draft.append(Pin(type: .ca, hash: h, role: .primary, scope: .any, line: a.line), to: &pins)
+                }
+            case .missing(let whereLooked)?:
+                draft.note(.error, line: a.line, "\(a.source) (trust anchor of \(c.pattern)) not found: \(whereLooked)")
+                unread.append(a.source)
+            case .unreadable(let why)?:
+                draft.note(.error, line: a.line, "\(a.source) (trust anchor of \(c.pattern)) is not a certificate: \(why)")
+                unread.append(a.source)
+            case nil:
+                draft.note(.error, line: a.line,
+                           "\(a.source) (trust anchor of \(c.pattern)) was not resolved: give the app's res/ directory with --res DIR")
+                unread.append(a.source)
+            }
+        }
+        guard unread.isEmpty, !pins.isEmpty else {
+            draft.note(.warning, line: c.line,
+                       "\(c.pattern) trusts only bundled CAs (CA pinning); not imported because \(unread.joined(separator: ", ")) could not be read")
+            return
+        }
+        let sources = c.anchors.map(\.source).joined(separator: ", ")
+        draft.note(.info, line: c.anchorsLine ?? c.line,
+                   "\(c.pattern) trusts only \(sources) (CA pinning): imported as ca pins; pinguard verifies chains against its own store, so put a private CA in trust.ca_file")
+        let policy = HostPolicy(pins: pins, failStrategy: .strict, requireSystemTrust: true, allowSystemTrustFallback: false)
+        draft.add(ImportedRule(pattern: c.pattern, policy: policy, line: c.line,
+                               origin: origin + ["CA pinning: trust anchors \(sources) only (no pin-set)"]))
     }
 }

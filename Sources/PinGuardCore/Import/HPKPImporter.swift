@@ -5,7 +5,9 @@ import Foundation
 /// The header carries no host name, so the file says which host sent it: a `Host: api.example.com` line, or
 /// a line that is not itself a header and contains an `https://host/…` URL (a comment, a curl command, a bare
 /// URL), applies to the headers that follow it. A header with no host before it takes the `name` given to the import when that is a host name
-/// (with a warning), else it is refused. Leading `< `/`> ` (curl -v) are ignored.
+/// (with a warning), else it is refused. Leading `< `/`> ` (curl -v) are ignored. Server configurations are read
+/// too (see `HPKPLines`): nginx `add_header`, Apache `Header set`, with `server_name`/`ServerName` as the host, and
+/// header values folded over continuation lines.
 ///
 /// A UA validates the chain normally, then requires a `pin-sha256` to match the SPKI of any certificate in
 /// the validated chain: `spki` pins scope `any`, `require_system_trust: true`. `includeSubDomains` gives
@@ -36,10 +38,14 @@ enum HPKPImporter {
         var current: String?
         var hosts: [HostHeaders] = []
         var sawHeader = false
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let lineNo = index + 1
-            var line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        for (lineNo, header) in HPKPLines.logicalLines(text) {
+            var line = header
             if line.hasPrefix("< ") || line.hasPrefix("> ") { line = String(line.dropFirst(2)) }
+            if let host = HPKPLines.serverName(line) {
+                current = host
+                continue
+            }
+            if let unwrapped = HPKPLines.serverDirective(line) { line = unwrapped }
             let lower = line.lowercased()
             if lower.hasPrefix("host:") {
                 current = hostName(String(line.dropFirst(5)))
@@ -126,13 +132,13 @@ enum HPKPImporter {
             }
             switch name {
             case "pin-sha256":
-                guard let hash = ImportSupport.strictSHA256(arg) else {
+                guard let hash = ImportSupport.foundationSHA256(arg, line: line, draft: &draft) else {
                     draft.note(.error, line: line, "pin-sha256=\"\(arg)\" is not base64 of a 32-byte SHA-256 digest; pin not imported")
                     continue
                 }
                 draft.append(Pin(type: .spki, hash: hash, role: .primary, scope: .any, line: line), to: &header.pins)
             case "max-age":
-                guard let n = Int(arg), n >= 0 else {
+                guard let n = ImportSupport.deltaSeconds(arg) else {
                     draft.note(.error, line: line, "max-age=\(arg) is not a number of seconds: a UA ignores the header; not imported")
                     return nil
                 }
@@ -156,7 +162,7 @@ enum HPKPImporter {
         }
         if header.maxAge > 0 {
             draft.note(.info, line: line,
-                       "max-age=\(header.maxAge) (\(PromDuration.format(Double(header.maxAge)))) is how long a UA remembers the pins; not modelled, the pins are imported without expiry")
+                       "max-age=\(header.maxAge) (\(ImportSupport.formatSeconds(header.maxAge))) is how long a UA remembers the pins; not modelled, the pins are imported without expiry")
         }
         if header.pins.count < 2 {
             draft.note(.error, line: line,

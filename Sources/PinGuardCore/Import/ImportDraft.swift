@@ -19,7 +19,9 @@ struct ImportDraft {
     /// The format being imported.
     let format: PolicyImportFormat
     /// Rules in output order.
-    var rules: [ImportedRule] = []
+    private(set) var rules: [ImportedRule] = []
+    /// Index in `rules` of each pattern, so adding n rules takes linear time.
+    private var ruleIndex: [HostPattern: Int] = [:]
     /// Findings in source order.
     var findings: [ImportFinding] = []
     /// App version, when the source names one (Info.plist `CFBundleShortVersionString`).
@@ -53,12 +55,14 @@ struct ImportDraft {
     /// Adds a rule; a pattern that is already defined is refused with an error finding.
     @discardableResult
     mutating func add(_ rule: ImportedRule, keyPath: String? = nil) -> Bool {
-        if let first = rules.first(where: { $0.pattern == rule.pattern }) {
+        if let k = ruleIndex[rule.pattern] {
+            let first = rules[k]
             let at = first.line.map { " on line \($0)" } ?? ""
             note(.error, line: rule.line, keyPath: keyPath,
                  "pattern \"\(rule.pattern)\" is already defined\(at); this definition is not imported")
             return false
         }
+        ruleIndex[rule.pattern] = rules.count
         rules.append(rule)
         return true
     }
@@ -74,10 +78,18 @@ struct ImportDraft {
 
     /// Builds the policy set and its YAML; throws when no rule could be imported.
     func finish(name: String, environment: String) throws(ImportError) -> ImportResult {
-        let findings = self.findings.enumerated()
+        var all = self.findings
+        // A well-formed configuration that pins nothing is an answer, not a failure: the app pins nothing.
+        // Only when nothing was left unread: a warning (an unresolved name, an unread certificate) means pins may exist.
+        let pinsNothing = rules.isEmpty && !all.isEmpty && all.allSatisfy { $0.severity == .info }
+        if pinsNothing {
+            all.append(ImportFinding(file: file, line: nil, message: "the app pins nothing in this configuration: its domains are not pinned",
+                                     severity: .info))
+        }
+        let findings = all.enumerated()
             .sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }
             .map(\.element)
-        guard !rules.isEmpty else {
+        guard !rules.isEmpty || pinsNothing else {
             throw ImportError(file: file, line: nil,
                               message: "nothing to import: no usable \(format.rawValue) pin configuration found",
                               findings: findings)

@@ -111,7 +111,8 @@ enum NSPinnedDomainsImporter {
                 continue
             }
             let vLine = value.value.line ?? value.keyLine ?? iLine
-            guard let text = value.value.string, let hash = ImportSupport.strictSHA256(text) else {
+            guard let text = value.value.string,
+                  let hash = ImportSupport.foundationSHA256(text, line: vLine, keyPath: ImportSupport.keyPath(iPath, identityKey), draft: &draft) else {
                 draft.note(.error, line: vLine, keyPath: ImportSupport.keyPath(iPath, identityKey),
                            "not base64 of a 32-byte SHA-256 digest; pin not imported")
                 continue

@@ -9,17 +9,13 @@ import Foundation
 /// `val`/`const val`/`static final String` constants of the same file, `*arrayOf(…)` spreads (also of constants)
 /// and Java `new String[] {…}` arrays.
 enum OkHttpImporter {
-    /// A constant found in the file.
-    enum Constant: Equatable {
-        case string(String)
-        case array([String])
-    }
-
     /// One accepted `add(…)` call.
     struct AddCall {
         var line: Int
         var patternText: String?
-        var pins: [(value: String?, line: Int)]
+        var pins: [(value: String?, line: Int, unresolved: [String])]
+        /// Names in the pattern argument that no constant defines.
+        var unresolved: [String] = []
     }
 
     /// The calls for one pattern (OkHttp accumulates pins of repeated patterns).
@@ -29,45 +25,62 @@ enum OkHttpImporter {
         var pins: [Pin]
     }
 
-    static func run(_ bytes: [UInt8], into draft: inout ImportDraft) throws(ImportError) {
+    static func run(_ bytes: [UInt8], defines: [String: String] = [:], into draft: inout ImportDraft) throws(ImportError) {
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.contains("CertificatePinner") else {
             throw ImportError(file: draft.file, line: nil, message: "no CertificatePinner in this file")
         }
         let kotlin = !draft.file.lowercased().hasSuffix(".java")
-        let tokens = SourceTokenizer.tokenize(text, kotlin: kotlin)
-        let constants = findConstants(tokens)
-        let calls = findAddCalls(tokens, constants: constants, draft: &draft)
+        let scanner = SourceScanner(try SourceTokenizer.tokenize(text, kotlin: kotlin, file: draft.file))
+        let constants = SourceConstants(scanner, defines: defines)
+        let calls = findAddCalls(scanner, constants: constants)
         if calls.isEmpty {
             throw ImportError(file: draft.file, line: nil,
                               message: "no CertificatePinner.Builder().add(pattern, pins…) call with constant arguments found",
                               findings: draft.findings)
         }
         var groups: [PatternGroup] = []
+        var index: [HostPattern: Int] = [:]
+        // Apps repeat the same few pins across many calls: decode each distinct text once.
+        var decoded: [String: String] = [:]
         for call in calls {
             guard let patternText = call.patternText else {
-                draft.note(.warning, line: call.line, "the pattern of this add() is not a constant string; call not imported")
+                draft.note(.warning, line: call.line,
+                           "the pattern of this add() is not a constant string\(unresolvedNote(call.unresolved)); call not imported")
                 continue
             }
             guard let pattern = draft.pattern(patternText, line: call.line) else { continue }
             var pins: [Pin] = []
             for arg in call.pins {
-                if let pin = pin(arg.value, line: arg.line, draft: &draft) { draft.append(pin, to: &pins) }
+                if let value = arg.value, let hash = decoded[value] {
+                    draft.append(Pin(type: .spki, hash: hash, role: .primary, scope: .any, line: arg.line), to: &pins)
+                } else if let pin = pin(arg.value, line: arg.line, unresolved: arg.unresolved, draft: &draft) {
+                    if let value = arg.value, "sha256/" + pin.hash == value { decoded[value] = pin.hash }
+                    draft.append(pin, to: &pins)
+                }
             }
-            if let i = groups.firstIndex(where: { $0.pattern == pattern }) {
+            if let i = index[pattern] {
                 groups[i].lines.append(call.line)
                 for p in pins where !groups[i].pins.contains(p) { groups[i].pins.append(p) }
             } else {
+                index[pattern] = groups.count
                 groups.append(PatternGroup(pattern: pattern, lines: [call.line], pins: pins))
             }
         }
         emit(groups, draft: &draft)
     }
 
+    /// `" (NAME unresolved: supply it with --define NAME=VALUE)"`, or nothing.
+    static func unresolvedNote(_ names: [String]) -> String {
+        guard !names.isEmpty else { return "" }
+        let list = names.prefix(3).joined(separator: ", ")
+        return " (\(list) unresolved: not defined in this file; supply \(names.count == 1 ? "it" : "them") with --define NAME=VALUE)"
+    }
+
     /// Turns one resolved pin argument into a pin, or records why not.
-    static func pin(_ value: String?, line: Int, draft: inout ImportDraft) -> Pin? {
+    static func pin(_ value: String?, line: Int, unresolved: [String] = [], draft: inout ImportDraft) -> Pin? {
         guard let value else {
-            draft.note(.warning, line: line, "pin argument is not a constant string; not imported")
+            draft.note(.warning, line: line, "pin argument is not a constant string\(unresolvedNote(unresolved)); not imported")
             return nil
         }
         if value.hasPrefix("sha1/") {
@@ -92,28 +105,43 @@ enum OkHttpImporter {
 
     static func emit(_ groups: [PatternGroup], draft: inout ImportDraft) {
         func lines(_ g: PatternGroup) -> String { g.lines.map(String.init).joined(separator: ", ") }
+        // Patterns containing a pattern have its domain or a parent domain: look those up instead of trying all.
+        var byDomain: [String: [Int]] = [:]
+        for (k, g) in groups.enumerated() { byDomain[g.pattern.domain, default: []].append(k) }
+        func candidates(_ domain: String) -> [PatternGroup] {
+            var out: [PatternGroup] = []
+            var d = Substring(domain)
+            while true {
+                out += (byDomain[String(d)] ?? []).map { groups[$0] }
+                guard let dot = d.firstIndex(of: ".") else { return out }
+                d = d[d.index(after: dot)...]
+            }
+        }
         var rules: [(HostPattern, Int, [Pin], [String])] = []
+        var ruled = Set<HostPattern>()
         for g in groups {
             var pins = g.pins
             var origin = g.lines.map { "\(draft.position($0)) .add(\"\(g.pattern)\", …)" }
             if g.lines.count > 1 { origin.append("repeated pattern: OkHttp accepts the pins of every add() call") }
-            for other in groups where other.pattern != g.pattern && g.pattern.isContained(in: other.pattern) {
+            for other in candidates(g.pattern.domain) where other.pattern != g.pattern && g.pattern.isContained(in: other.pattern) {
                 let extra = other.pins.filter { !pins.contains($0) }
                 guard !extra.isEmpty else { continue }
                 pins += extra
                 origin.append("plus the pins of \(other.pattern) (line \(lines(other))): OkHttp applies every matching pattern")
             }
             rules.append((g.pattern, g.lines[0], pins, origin))
+            ruled.insert(g.pattern)
         }
         // `*.d` and `**.x.d` both match exactly the host `x.d`, which neither contains; give it an exact rule.
-        for one in groups {
-            guard case .oneLabel(let d) = one.pattern else { continue }
-            for deep in groups {
-                guard case .anyDepth(let e) = deep.pattern, e.hasSuffix("." + d),
-                      !e.dropLast(d.count + 1).contains(".") else { continue }
+        for deep in groups {
+            guard case .anyDepth(let e) = deep.pattern, let dot = e.firstIndex(of: ".") else { continue }
+            let d = String(e[e.index(after: dot)...])
+            for one in candidates(d) {
+                guard case .oneLabel(d) = one.pattern else { continue }
                 let host = HostPattern.exact(e)
-                guard !rules.contains(where: { $0.0 == host }) else { continue }
-                let matching = groups.filter { $0.pattern.matches(e) }
+                guard !ruled.contains(host) else { continue }
+                ruled.insert(host)
+                let matching = candidates(e).filter { $0.pattern.matches(e) }
                 var pins: [Pin] = []
                 for g in matching { for p in g.pins where !pins.contains(p) { pins.append(p) } }
                 let origin = ["host \(e) matches " + matching.map { "\($0.pattern) (line \(lines($0)))" }.joined(separator: " and ") +
@@ -133,106 +161,11 @@ enum OkHttpImporter {
 
     // MARK: source scanning
 
-    /// `NAME = "…"`, `NAME: String = "…"`, `NAME = arrayOf("…", …)`, `String[] NAME = {"…", …}`; names defined
-    /// twice with different values are dropped (not constant).
-    static func findConstants(_ t: [SourceToken]) -> [String: Constant] {
-        var found: [String: Constant] = [:]
-        var ambiguous = Set<String>()
-        for i in t.indices {
-            guard let name = t[i].identifier else { continue }
-            var j = i + 1
-            if j + 1 < t.count, t[j].isPunct(":"), t[j + 1].identifier != nil { j += 2 }
-            guard j + 1 < t.count, t[j].isPunct("="), !t[j + 1].isPunct("=") else { continue }
-            guard let value = constantValue(t, from: j + 1, constants: found) else { continue }
-            if let old = found[name], old != value { ambiguous.insert(name) }
-            found[name] = value
-        }
-        for name in ambiguous { found[name] = nil }
-        return found
-    }
-
-    static func constantValue(_ t: [SourceToken], from start: Int, constants: [String: Constant]) -> Constant? {
-        guard start < t.count else { return nil }
-        if let fn = t[start].identifier, ["arrayOf", "listOf", "setOf"].contains(fn),
-           start + 1 < t.count, t[start + 1].isPunct("(") {
-            return stringList(t, open: start + 1, close: ")", constants: constants).map(Constant.array)
-        }
-        if t[start].isPunct("{") {
-            return stringList(t, open: start, close: "}", constants: constants).map(Constant.array)
-        }
-        var end = start
-        while end < t.count, !(t[end].isPunct(";") || t[end].isPunct(")") || t[end].isPunct(",")) {
-            if end > start, t[end].identifier != nil, t[end - 1].identifier == nil, !t[end - 1].isPunct("+") { break }
-            if end > start, case .string = t[end].kind, !t[end - 1].isPunct("+") { break }
-            end += 1
-        }
-        return resolve(Array(t[start..<end]), constants: constants).map(Constant.string)
-    }
-
-    static func stringList(_ t: [SourceToken], open: Int, close: Character, constants: [String: Constant]) -> [String]? {
-        guard let end = matching(t, open) else { return nil }
-        var out: [String] = []
-        for arg in split(Array(t[(open + 1)..<end])) where !arg.isEmpty {
-            guard let s = resolve(arg, constants: constants) else { return nil }
-            out.append(s)
-        }
-        return out
-    }
-
-    /// A string expression: literals and string constants joined by `+`.
-    static func resolve(_ expr: [SourceToken], constants: [String: Constant]) -> String? {
-        guard !expr.isEmpty else { return nil }
-        var out = ""
-        for (k, tok) in expr.enumerated() {
-            if k % 2 == 1 {
-                guard tok.isPunct("+") else { return nil }
-                continue
-            }
-            switch tok.kind {
-            case .string(let s, let template):
-                guard !template else { return nil }
-                out += s
-            case .identifier(let name):
-                guard case .string(let s)? = constants[name] else { return nil }
-                out += s
-            default:
-                return nil
-            }
-        }
-        return expr.count % 2 == 1 ? out : nil
-    }
-
-    /// Index of the bracket closing the one at `open`.
-    static func matching(_ t: [SourceToken], _ open: Int) -> Int? {
-        var depth = 0
-        for k in open..<t.count {
-            if t[k].isPunct("(") || t[k].isPunct("[") || t[k].isPunct("{") { depth += 1 }
-            if t[k].isPunct(")") || t[k].isPunct("]") || t[k].isPunct("}") {
-                depth -= 1
-                if depth == 0 { return k }
-            }
-        }
-        return nil
-    }
-
-    /// Splits an argument list at top-level commas.
-    static func split(_ t: [SourceToken]) -> [[SourceToken]] {
-        var out: [[SourceToken]] = [[]]
-        var depth = 0
-        for tok in t {
-            if tok.isPunct("(") || tok.isPunct("[") || tok.isPunct("{") { depth += 1 }
-            if tok.isPunct(")") || tok.isPunct("]") || tok.isPunct("}") { depth -= 1 }
-            if depth == 0 && tok.isPunct(",") { out.append([]); continue }
-            out[out.count - 1].append(tok)
-        }
-        return out
-    }
-
     /// Every `add(…)` on a `CertificatePinner.Builder` (chained, through a variable, or inside `.apply { }`),
     /// and any other `add(…)` whose arguments are `sha256/`/`sha1/` pins.
-    static func findAddCalls(_ t: [SourceToken], constants: [String: Constant], draft: inout ImportDraft) -> [AddCall] {
+    static func findAddCalls(_ t: SourceScanner, constants: SourceConstants) -> [AddCall] {
         var builderVars = Set<String>()
-        for i in t.indices where t[i].identifier == "CertificatePinner" {
+        for i in 0..<t.count where t[i].identifier == "CertificatePinner" {
             guard i + 3 < t.count, t[i + 1].isPunct("."), t[i + 2].identifier == "Builder", t[i + 3].isPunct("(") else { continue }
             var j = i - 1
             if j >= 0, t[j].identifier == "new" { j -= 1 }
@@ -246,91 +179,95 @@ enum OkHttpImporter {
                 builderVars.insert(v)
             }
         }
+        var chains = ChainMemo()
         var calls: [AddCall] = []
-        for i in t.indices where t[i].identifier == "add" {
-            guard i + 1 < t.count, t[i + 1].isPunct("("), let close = matching(t, i + 1) else { continue }
-            var args = split(Array(t[(i + 2)..<close])).filter { !$0.isEmpty }.map(stripNamedArgument)
+        for i in 0..<t.count where t[i].identifier == "add" {
+            guard i + 1 < t.count, t[i + 1].isPunct("("), var args = t.arguments(i + 1) else { continue }
+            args = args.map { stripNamedArgument(t, $0) }
             let onBuilder = i >= 1 && t[i - 1].isPunct(".")
-                ? chainStartsAtBuilder(t, end: i - 2, vars: builderVars)
-                : insideApplyOnBuilder(t, at: i, vars: builderVars)
+                ? chains.startsAtBuilder(t, end: i - 2, vars: builderVars)
+                : insideApplyOnBuilder(t, at: i, vars: builderVars, chains: &chains)
             guard !args.isEmpty else { continue }
-            let patternText = resolve(args.removeFirst(), constants: constants)
-            var pins: [(value: String?, line: Int)] = []
+            let first = args.removeFirst()
+            let patternText = constants.string(t, first)
+            var pins: [(value: String?, line: Int, unresolved: [String])] = []
             for arg in args {
-                let line = arg.first?.line ?? t[i].line
-                if let items = arrayArgument(arg, constants: constants) {
-                    pins += items.map { ($0, line) }
+                let line = t[arg.lowerBound].line
+                if let items = arrayArgument(t, arg, constants: constants) {
+                    pins += items.map { ($0, line, []) }
                 } else {
-                    pins.append((resolve(arg, constants: constants), line))
+                    let value = constants.string(t, arg)
+                    pins.append((value, line, value == nil ? constants.unresolved(t, arg) : []))
                 }
             }
             let pinLike = pins.contains { $0.value?.hasPrefix("sha256/") == true || $0.value?.hasPrefix("sha1/") == true }
             guard onBuilder || pinLike else { continue }
             if !onBuilder && patternText == nil { continue }
-            calls.append(AddCall(line: t[i].line, patternText: patternText, pins: pins))
+            calls.append(AddCall(line: t[i].line, patternText: patternText, pins: pins,
+                                 unresolved: patternText == nil ? constants.unresolved(t, first) : []))
         }
         return calls
     }
 
     /// A vararg passed as an array: `*NAME` of an `arrayOf` constant, `*arrayOf(…)`, or Java `new String[] {…}`.
-    static func arrayArgument(_ arg: [SourceToken], constants: [String: Constant]) -> [String]? {
-        if arg.count == 2, arg[0].isPunct("*"), let name = arg[1].identifier, case .array(let items)? = constants[name] {
+    static func arrayArgument(_ t: SourceScanner, _ arg: Range<Int>, constants: SourceConstants) -> [String]? {
+        let a = arg.lowerBound
+        let last = arg.upperBound - 1
+        if arg.count == 2, t[a].isPunct("*"), let name = t[a + 1].identifier, case .array(let items)? = constants.lookup(name) {
             return items
         }
-        if arg.count > 2, arg[0].isPunct("*"), let fn = arg[1].identifier, ["arrayOf", "listOf"].contains(fn),
-           arg[2].isPunct("("), matching(arg, 2) == arg.count - 1 {
-            return stringList(arg, open: 2, close: ")", constants: constants)
+        if arg.count > 2, t[a].isPunct("*"), let fn = t[a + 1].identifier, ["arrayOf", "listOf"].contains(fn),
+           t[a + 2].isPunct("("), t.matching(a + 2) == last {
+            return constants.list(t, open: a + 2)
         }
-        if arg.count > 4, arg[0].identifier == "new", arg[1].identifier == "String", arg[2].isPunct("["),
-           arg[3].isPunct("]"), arg[4].isPunct("{"), matching(arg, 4) == arg.count - 1 {
-            return stringList(arg, open: 4, close: "}", constants: constants)
+        if arg.count > 4, t[a].identifier == "new", t[a + 1].identifier == "String", t[a + 2].isPunct("["),
+           t[a + 3].isPunct("]"), t[a + 4].isPunct("{"), t.matching(a + 4) == last {
+            return constants.list(t, open: a + 4)
         }
         return nil
     }
 
-    static func stripNamedArgument(_ arg: [SourceToken]) -> [SourceToken] {
-        if arg.count > 2, arg[0].identifier != nil, arg[1].isPunct("="), !arg[2].isPunct("=") { return Array(arg.dropFirst(2)) }
+    /// Drops a Kotlin named-argument label (`pattern = …`).
+    static func stripNamedArgument(_ t: SourceScanner, _ arg: Range<Int>) -> Range<Int> {
+        let a = arg.lowerBound
+        if arg.count > 2, t[a].identifier != nil, t[a + 1].isPunct("="), !t[a + 2].isPunct("=") { return (a + 2)..<arg.upperBound }
         return arg
     }
 
-    /// Walks a receiver chain `a.b(…).c(…)` backwards from `end` to see whether it starts at a builder.
-    static func chainStartsAtBuilder(_ t: [SourceToken], end: Int, vars: Set<String>) -> Bool {
-        var j = end
-        while j >= 0 {
-            if t[j].isPunct(")") {
-                var depth = 0
-                while j >= 0 {
-                    if t[j].isPunct(")") { depth += 1 }
-                    if t[j].isPunct("(") { depth -= 1; if depth == 0 { break } }
-                    j -= 1
+    /// Answers "does the receiver chain ending at token `end` start at a builder?", remembering every chain
+    /// position it walks through: a chain of n calls is walked once, not n times.
+    struct ChainMemo {
+        var known: [Int: Bool] = [:]
+
+        /// Walks `a.b(…).c(…)` backwards from `end` (jumping over each call's arguments).
+        mutating func startsAtBuilder(_ t: SourceScanner, end: Int, vars: Set<String>) -> Bool {
+            var visited: [Int] = []
+            var j = end
+            var answer = false
+            while j >= 0 {
+                if let k = known[j] { answer = k; break }
+                visited.append(j)
+                if t[j].isPunct(")") {
+                    guard let open = t.opening(j) else { break }
+                    j = open - 1
+                    continue
                 }
-                j -= 1
-                continue
+                guard let name = t[j].identifier else { break }
+                if name == "Builder", j >= 2, t[j - 1].isPunct("."), t[j - 2].identifier == "CertificatePinner" { answer = true; break }
+                if j >= 1, t[j - 1].isPunct(".") { j -= 2; continue }
+                answer = vars.contains(name)
+                break
             }
-            guard let name = t[j].identifier else { return false }
-            if name == "Builder", j >= 2, t[j - 1].isPunct("."), t[j - 2].identifier == "CertificatePinner" { return true }
-            if j >= 1, t[j - 1].isPunct(".") { j -= 2; continue }
-            return vars.contains(name)
+            for v in visited { known[v] = answer }
+            return answer
         }
-        return false
     }
 
     /// Whether token `i` sits directly inside `CertificatePinner.Builder().apply { … }` (or `builder.apply { … }`).
-    static func insideApplyOnBuilder(_ t: [SourceToken], at i: Int, vars: Set<String>) -> Bool {
-        var depth = 0
-        var j = i - 1
-        while j >= 0 {
-            if t[j].isPunct("}") || t[j].isPunct(")") { depth += 1 }
-            if t[j].isPunct("(") { depth -= 1 }
-            if t[j].isPunct("{") {
-                if depth == 0 {
-                    guard j >= 2, t[j - 1].identifier == "apply", t[j - 2].isPunct(".") else { return false }
-                    return chainStartsAtBuilder(t, end: j - 3, vars: vars)
-                }
-                depth -= 1
-            }
-            j -= 1
+    static func insideApplyOnBuilder(_ t: SourceScanner, at i: Int, vars: Set<String>, chains: inout ChainMemo) -> Bool {
+        guard let j = t.enclosing(i), t[j].isPunct("{"), j >= 2, t[j - 1].identifier == "apply", t[j - 2].isPunct(".") else {
+            return false
         }
-        return false
+        return chains.startsAtBuilder(t, end: j - 3, vars: vars)
     }
 }

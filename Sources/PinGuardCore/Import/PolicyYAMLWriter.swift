@@ -10,7 +10,7 @@ enum PolicyYAMLWriter {
         if let version { out.append("version: \(quoted(version))") }
         out.append("environments:")
         out.append("  \(scalar(environment)):")
-        out.append("    policies:")
+        out.append(rules.isEmpty ? "    policies: []" : "    policies:")
         for rule in rules {
             out += rule.origin.map { comment($0, indent: 6) }
             out.append("      - pattern: \(scalar(rule.pattern.description))")

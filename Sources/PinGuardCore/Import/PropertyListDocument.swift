@@ -157,6 +157,7 @@ enum PropertyListDocument {
     // MARK: binary
 
     static func parseBinary(_ bytes: [UInt8], file: String) throws(ImportError) -> PlistNode {
+        _ = try BinaryPlistBudget.check(bytes, file: file)
         let any: Any
         do {
             any = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
@@ -224,10 +225,13 @@ enum PropertyListDocument {
         return try convert(any, file: file)
     }
 
-    /// Refuses JSON whose arrays and objects nest deeper than the cap, naming the line where it happens;
-    /// a linear scan (brackets inside strings do not count), so nothing recursive runs on such input.
+    /// Refuses JSON whose arrays and objects nest deeper than the cap or that holds more than
+    /// `ImportSupport.maxNodes` values, naming the line where it happens; a linear scan (brackets inside
+    /// strings do not count), so nothing recursive runs on such input. Every value but the first follows a
+    /// `[`, `,` or `:`, so counting those (and `{`) bounds the number of keys and values.
     static func checkJSONDepth(_ bytes: [UInt8], file: String) throws(ImportError) {
         var depth = 0
+        var values = 1
         var line = 1
         var inString = false
         var escaped = false
@@ -248,7 +252,12 @@ enum PropertyListDocument {
                 inString = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
+                values += 1
                 if depth > ImportSupport.maxNestingDepth { throw ImportSupport.tooDeep(file: file, line: line) }
+                if values > ImportSupport.maxNodes { throw ImportSupport.tooManyNodes(file: file, line: line) }
+            case UInt8(ascii: ","), UInt8(ascii: ":"):
+                values += 1
+                if values > ImportSupport.maxNodes { throw ImportSupport.tooManyNodes(file: file, line: line) }
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 depth -= 1
             default:

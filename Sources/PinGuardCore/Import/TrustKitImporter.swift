@@ -13,10 +13,19 @@ enum TrustKitImporter {
     static let globalKeys: Set<String> = ["TSKSwizzleNetworkDelegates", "TSKPinnedDomains",
                                           "TSKIgnorePinningForUserDefinedTrustAnchors"]
 
-    static func run(_ bytes: [UInt8], into draft: inout ImportDraft) throws(ImportError) {
-        let (root, syntax) = try PropertyListDocument.parse(bytes, file: draft.file)
-        guard root.entries != nil else {
-            throw ImportError(file: draft.file, line: root.line, message: "expected a dictionary at the top of the \(syntax.rawValue), found \(root.kind)")
+    static func run(_ bytes: [UInt8], defines: [String: String] = [:], into draft: inout ImportDraft) throws(ImportError) {
+        let root: PlistNode
+        let what: String
+        if TrustKitSourceReader.looksLikeSource(bytes, file: draft.file) {
+            root = try TrustKitSourceReader.read(bytes, defines: defines, draft: &draft)
+            what = "configuration passed to TrustKit"
+        } else {
+            let (node, syntax) = try PropertyListDocument.parse(bytes, file: draft.file)
+            guard node.entries != nil else {
+                throw ImportError(file: draft.file, line: node.line, message: "expected a dictionary at the top of the \(syntax.rawValue), found \(node.kind)")
+            }
+            root = node
+            what = syntax.rawValue
         }
         var config = root
         var base = ""
@@ -28,7 +37,7 @@ enum TrustKitImporter {
             base = "TSKConfiguration"
         } else if root["TSKPinnedDomains"] == nil {
             throw ImportError(file: draft.file, line: root.line,
-                              message: "no TSKConfiguration dictionary (nor TSKPinnedDomains at the top level) in this \(syntax.rawValue)")
+                              message: "no TSKConfiguration dictionary (nor TSKPinnedDomains at the top level) in this \(what)")
         }
         draft.version = root["CFBundleShortVersionString"]?.string
         globalSettings(config, base: base, draft: &draft)
@@ -122,7 +131,7 @@ enum TrustKitImporter {
                         draft.note(.error, line: iLine, keyPath: iPath, "expected a base64 string, found \(item.kind); pin not imported")
                         continue
                     }
-                    guard let hash = ImportSupport.strictSHA256(text) else {
+                    guard let hash = ImportSupport.foundationSHA256(text, line: iLine, keyPath: iPath, draft: &draft) else {
                         draft.note(.error, line: iLine, keyPath: iPath,
                                    "\"\(text)\" is not base64 of a 32-byte SHA-256 digest (TrustKit raises at start-up); pin not imported")
                         continue
@@ -154,6 +163,8 @@ enum TrustKitImporter {
         guard !pins.isEmpty else { return }
         guard let pattern = draft.pattern(includeSubdomains ? "**." + host : host, line: line, keyPath: path) else { return }
         if !enforce {
+            draft.note(.warning, line: line, keyPath: path,
+                       "TSKEnforcePinning false: report only, pins are not enforced for \(host); imported as allow_system_trust_fallback: true (a chain failing system trust is still rejected)")
             notes.append("TSKEnforcePinning false: report only, a pin mismatch is accepted on a chain that passes system trust")
         }
         let policy = HostPolicy(pins: pins, failStrategy: .strict, requireSystemTrust: true,

@@ -31,6 +31,7 @@ enum XMLTree {
     /// The document element, or an error naming the line where parsing failed.
     static func parse(_ bytes: [UInt8], file: String) throws(ImportError) -> XMLElementNode {
         try checkEncoding(bytes, file: file)
+        try checkDoctype(bytes, file: file)
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
@@ -39,6 +40,9 @@ enum XMLTree {
         let ok = parser.parse()
         if let line = builder.tooDeepLine {
             throw ImportSupport.tooDeep(file: file, line: line)
+        }
+        if let line = builder.tooManyLine {
+            throw ImportSupport.tooManyNodes(file: file, line: line)
         }
         guard ok, let root = builder.root else {
             let reason = parser.parserError.map { describe($0) } ?? "no document element"
@@ -87,10 +91,90 @@ enum XMLTree {
         return String(rest.dropFirst().prefix { $0 != quote })
     }
 
+    /// Refuses a document type declaration with an internal subset (`<!DOCTYPE plist [ … ]>`): its entities
+    /// would be expanded (exponentially, when they nest) or silently dropped, so the values read would not be
+    /// the values written. A DOCTYPE naming only an external DTD, like Xcode's plist header, is accepted (the
+    /// DTD is never loaded). Only the prolog is scanned: comments and processing instructions are skipped.
+    static func checkDoctype(_ bytes: [UInt8], file: String) throws(ImportError) {
+        let doctype = Array("<!DOCTYPE".utf8)
+        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var line = 1
+        func skip(past end: [UInt8]) {
+            while i < bytes.count, !bytes[i...].starts(with: end) {
+                if bytes[i] == 0x0A { line += 1 }
+                i += 1
+            }
+            i += end.count
+        }
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x0A { line += 1 }
+            guard b == UInt8(ascii: "<") else { i += 1; continue }
+            if bytes[i...].starts(with: Array("<?".utf8)) { skip(past: Array("?>".utf8)); continue }
+            if bytes[i...].starts(with: Array("<!--".utf8)) { skip(past: Array("-->".utf8)); continue }
+            guard bytes[i...].starts(with: doctype) else { return }
+            // Inside the declaration: quoted identifiers, then an optional [internal subset].
+            var quote: UInt8?
+            while i < bytes.count {
+                let c = bytes[i]
+                if c == 0x0A { line += 1 }
+                if let q = quote {
+                    if c == q { quote = nil }
+                } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                    quote = c
+                } else if c == UInt8(ascii: "[") {
+                    try refuseSubset(bytes, from: i, line: line, file: file)
+                } else if c == UInt8(ascii: ">") {
+                    return
+                }
+                i += 1
+            }
+            return
+        }
+    }
+
+    /// The error for an internal DTD subset starting at `start`: names the first entity declaration's line.
+    static func refuseSubset(_ bytes: [UInt8], from start: Int, line: Int, file: String) throws(ImportError) {
+        let entity = Array("<!ENTITY".utf8)
+        var l = line
+        var i = start
+        while i < bytes.count, bytes[i] != UInt8(ascii: "]") {
+            if bytes[i] == 0x0A { l += 1 }
+            if bytes[i...].starts(with: entity) {
+                throw ImportError(file: file, line: l, message: "DTD entity declarations are not accepted (line \(l)); write the values out")
+            }
+            i += 1
+        }
+        throw ImportError(file: file, line: line,
+                          message: "DTD internal subsets are not accepted (line \(line)); a plain <!DOCTYPE plist PUBLIC …> line is")
+    }
+
+    /// libxml2's error, in words where Foundation on Linux gives only a number.
     static func describe(_ error: Error) -> String {
         let ns = error as NSError
-        if let d = ns.userInfo[NSLocalizedDescriptionKey] as? String, !d.isEmpty { return d }
-        return "XML parser error \(ns.code)"
+        if let d = ns.userInfo[NSLocalizedDescriptionKey] as? String, !d.isEmpty, !d.hasPrefix("The operation could not") {
+            return d
+        }
+        let words: [Int: String] = [
+            4: "the document is empty or does not start with an element",
+            5: "extra content after the document element",
+            9: "an invalid character",
+            23: "an unescaped '&' (write &amp;)",
+            26: "a reference to an undeclared entity",
+            38: "an unescaped '<' in an attribute value",
+            39: "an attribute without a value",
+            40: "an unterminated attribute value",
+            41: "a start tag that is not closed",
+            43: "an unterminated <![CDATA[ section",
+            45: "an unterminated comment",
+            64: "a malformed XML declaration",
+            68: "a malformed name",
+            73: "a tag that is not closed with '>'",
+            76: "an end tag that does not match its start tag",
+            77: "the document ends before its elements are closed",
+            89: "an entity that refers to itself",
+        ]
+        return words[ns.code].map { "\($0) (XML parser error \(ns.code))" } ?? "XML parser error \(ns.code)"
     }
 }
 
@@ -100,10 +184,21 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     var root: XMLElementNode?
     /// Line of the first element nested deeper than `ImportSupport.maxNestingDepth`; the parse is aborted there.
     var tooDeepLine: Int?
+    /// Line of the element past `ImportSupport.maxNodes`; the parse is aborted there.
+    var tooManyLine: Int?
+    /// Elements started so far.
+    var count = 0
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-        guard tooDeepLine == nil else { return }
+        guard tooDeepLine == nil, tooManyLine == nil else { return }
+        count += 1
+        guard count <= ImportSupport.maxNodes else {
+            tooManyLine = parser.lineNumber
+            stack.removeAll()
+            parser.abortParsing()
+            return
+        }
         guard stack.count < ImportSupport.maxNestingDepth else {
             tooDeepLine = parser.lineNumber
             stack.removeAll()
@@ -116,7 +211,7 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?) {
-        guard tooDeepLine == nil, let done = stack.popLast() else { return }
+        guard tooDeepLine == nil, tooManyLine == nil, let done = stack.popLast() else { return }
         if stack.isEmpty {
             root = done
         } else {
@@ -125,12 +220,12 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard tooDeepLine == nil, !stack.isEmpty else { return }
+        guard tooDeepLine == nil, tooManyLine == nil, !stack.isEmpty else { return }
         stack[stack.count - 1].text += string
     }
 
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        guard tooDeepLine == nil, !stack.isEmpty else { return }
+        guard tooDeepLine == nil, tooManyLine == nil, !stack.isEmpty else { return }
         stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
     }
 }
