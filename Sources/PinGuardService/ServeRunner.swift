@@ -22,13 +22,17 @@ public enum ServeRunner {
         public var once: Bool
         /// Echo journal events on stderr too.
         public var logEvents: Bool
+        /// The HTTP endpoint's `--web.*` options.
+        public var endpoint: HTTPEndpointOptions
 
         /// Creates options.
-        public init(configPath: String, listen: String?, once: Bool, logEvents: Bool) {
+        public init(configPath: String, listen: String?, once: Bool, logEvents: Bool,
+                    endpoint: HTTPEndpointOptions = HTTPEndpointOptions()) {
             self.configPath = configPath
             self.listen = listen
             self.once = once
             self.logEvents = logEvents
+            self.endpoint = endpoint
         }
     }
 
@@ -50,6 +54,13 @@ public enum ServeRunner {
             StandardError.write("pinguard: --listen \"\(listenText)\" is not a listen address (use \":9477\" or \"127.0.0.1:9477\")")
             return 2
         }
+        var webConfig: WebConfigSource?
+        if let file = options.endpoint.webConfigFile, !options.once {
+            do { webConfig = try WebConfigSource(path: file) } catch {
+                StandardError.write("pinguard: --web.config.file: \(error)")
+                return 2
+            }
+        }
         let journal = JournalSink(enabled: loaded.config.journalEnabled, echo: options.logEvents)
         let notifier = SystemdNotifier()
         let runtime: PinGuardRuntime
@@ -66,7 +77,8 @@ public enum ServeRunner {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var logger = Logger(label: "pinguard")
         logger.logLevel = .warning
-        let server = MetricsServer(runtime: runtime, address: address, group: group) { bound in
+        let server = MetricsServer(backend: runtime, address: address, group: group, options: options.endpoint,
+                                   webConfig: webConfig) { bound in
             let port = bound.port ?? address.port
             let shown = address.host.map { $0.contains(":") ? "[\($0)]:\(port)" : "\($0):\(port)" } ?? ":\(port)"
             StandardError.write("pinguard: serving /metrics on \(shown), \(loaded.config.targets.count) targets every \(PromDuration.format(loaded.config.interval)), pid \(getpid())")

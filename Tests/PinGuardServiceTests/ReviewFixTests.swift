@@ -52,7 +52,7 @@ final class ReviewFixTests: XCTestCase {
         var moved = w.backup
         moved.name = "moved"
         let config = try writeConfig(w, in: dir, targets: [hang, healthy, moved], interval: "1h", timeout: "1s", concurrency: 1)
-        let serve = try ServeProcess(arguments: ["--config", config], mode: .direct)
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle"], mode: .direct)
         defer { serve.stop() }
         let both = ["target": "healthy", "environment": "prod"]
         var m = try serve.waitForMetrics(timeout: 10) {
@@ -98,7 +98,7 @@ final class ReviewFixTests: XCTestCase {
         let dir = try TemporaryDirectory.make("pinguard-rf-reload-busy")
         let targets = (1...3).map { ServiceWorld.Target(name: "hang\($0)", host: "hang\($0).pinguard.test", port: peer.port) }
         let config = try writeConfig(w, in: dir, targets: targets, interval: "30s", timeout: "3s", concurrency: 1)
-        let serve = try ServeProcess(arguments: ["--config", config], mode: .direct)
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle"], mode: .direct)
         defer { serve.stop() }
         let accepted = Date().addingTimeInterval(10)
         while peer.acceptedConnections == 0 && Date() < accepted { usleep(10_000) }
@@ -122,7 +122,7 @@ final class ReviewFixTests: XCTestCase {
         let dir = try TemporaryDirectory.make("pinguard-rf-cut")
         let hang = ServiceWorld.Target(name: "hang", host: "hang.pinguard.test", port: peer.port)
         let config = try writeConfig(w, in: dir, targets: [hang, w.healthy], interval: "1h", timeout: "2s", concurrency: 1)
-        let serve = try ServeProcess(arguments: ["--config", config], mode: .direct)
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle"], mode: .direct)
         defer { serve.stop() }
         XCTAssertTrue(poll(10) { peer.acceptedConnections == 1 }, "the first round is probing the silent peer")
         XCTAssertEqual(try ServiceHTTP.request(port: serve.port, method: "POST", path: "/-/reload").status, 200)
@@ -153,7 +153,7 @@ final class ReviewFixTests: XCTestCase {
         let targets = [ServiceWorld.Target(name: "a", host: "a.pinguard.test", port: first.port),
                        ServiceWorld.Target(name: "b", host: "b.pinguard.test", port: second.port)]
         let config = try writeConfig(w, in: dir, targets: targets, interval: "1h", timeout: "1s", concurrency: 1)
-        let serve = try ServeProcess(arguments: ["--config", config], mode: .direct)
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle"], mode: .direct)
         defer { serve.stop() }
         XCTAssertTrue(poll(10) { first.acceptedConnections == 1 }, "the first round reached the first peer")
 
@@ -195,7 +195,7 @@ final class ReviewFixTests: XCTestCase {
         ]), to: dir, as: "policies/web-app.yml")
         let window = { (text: String) in text.replacingOccurrences(of: "expiry_warning_days: 30", with: "expiry_warning_days: 60") }
         let config = try writeConfig(w, in: dir, targets: [w.healthy], interval: "1s", timeout: "1s", journal: true, edit: window)
-        let serve = try ServeProcess(arguments: ["--config", config])
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle"])
         defer { serve.stop() }
         _ = try serve.waitForRounds(1, timeout: 10)
 

@@ -47,7 +47,7 @@ final class SecondReviewTests: XCTestCase {
         let original = OpenFiles.limits()
         XCTAssertGreaterThan(original.rlim_max, 1_100, "the hard open-file limit is too low for this test")
         OpenFiles.setSoft(1_024)
-        let started = Result { try ServeProcess(arguments: ["--config", config], mode: .direct,
+        let started = Result { try ServeProcess(arguments: ["--config", config, "--web.max-connections-per-client", "0"], mode: .direct,
                                                 environment: ["PINGUARD_HTTP_IDLE_TIMEOUT": "30"]) }
         // This process needs 300+ descriptors itself.
         OpenFiles.setSoft(original.rlim_max)
@@ -181,7 +181,7 @@ final class SecondReviewTests: XCTestCase {
         let config = try writeConfig(w, in: dir, targets: targets(1), interval: "1h", timeout: "1s", policies: [])
         let notify = try NotifySocket()
         defer { notify.stop() }
-        let serve = try ServeProcess(arguments: ["--config", config, "--log-events"], mode: .direct,
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle", "--log-events"], mode: .direct,
                                      environment: ["NOTIFY_SOCKET": notify.path], unsetting: ["WATCHDOG_USEC", "WATCHDOG_PID"])
         defer { serve.stop() }
 
@@ -217,7 +217,7 @@ final class SecondReviewTests: XCTestCase {
         let port = LoopbackPorts.closed()
         let old = (1...100).map { ServiceWorld.Target(name: "old\($0)", host: "old\($0).pinguard.test", port: port) }
         let config = try writeConfig(w, in: dir, targets: old, interval: "60s", timeout: "1s")
-        let serve = try ServeProcess(arguments: ["--config", config], mode: .direct)
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle"], mode: .direct)
         defer { serve.stop() }
         XCTAssertTrue(poll(10) { (try? ServiceHTTP.get(port: serve.port, "/-/ready").status) == 200 }, serve.stderr)
         XCTAssertEqual(try serve.metrics().value("pinguard_probes_total"), 100, "the first round, unspread")
@@ -275,7 +275,7 @@ final class SecondReviewTests: XCTestCase {
         let dir = try TemporaryDirectory.make("pinguard-sr-endpoint")
         var x = ServiceWorld.Target(name: "x", host: "valid.pinguard.test", port: w.farm.port)
         let config = try writeConfig(w, in: dir, targets: [x], interval: "1h", timeout: "2s")
-        let serve = try ServeProcess(arguments: ["--config", config, "--log-events"], mode: .direct)
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle", "--log-events"], mode: .direct)
         defer { serve.stop() }
         var m = try serve.waitForMetrics(timeout: 10) { $0.value("pinguard_probe_success", ["target": "x"]) == 1 }
         let firstProbe = try XCTUnwrap(m.value("pinguard_probe_timestamp_seconds", ["target": "x"]), serve.stderr)
@@ -308,7 +308,7 @@ final class SecondReviewTests: XCTestCase {
             HostPolicySpec(pattern: "www.pinguard.test", pins: [.spki(w.validLeafPin, role: "primary")]),
         ]), to: dir, as: "policies/web-app.yml")
         let config = try writeConfig(w, in: dir, targets: [w.healthy], interval: "1s", timeout: "1s")
-        let serve = try ServeProcess(arguments: ["--config", config, "--log-events"], mode: .direct)
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle", "--log-events"], mode: .direct)
         defer { serve.stop() }
         _ = try serve.waitForRounds(1, timeout: 10)
         let findings = lintLines(serve.stderr)
