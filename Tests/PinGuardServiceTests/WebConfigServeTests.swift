@@ -99,6 +99,29 @@ final class WebConfigServeTests: XCTestCase {
         XCTAssertTrue(serve.isRunning)
     }
 
+    /// Certificates are re-read for each new connection: a rotated certificate is served without a restart.
+    func testRotatedCertificateIsServedToTheNextConnection() throws {
+        let old = try WebPKI.make()
+        let new = try WebPKI.make()
+        let dir = try TemporaryDirectory.make("pinguard-web-rotation")
+        let cert = dir.appendingPathComponent("live.pem").path
+        let key = dir.appendingPathComponent("live.key").path
+        func install(_ pki: WebPKI) throws {
+            for (from, to) in [(pki.serverCertificate, cert), (pki.serverKey, key)] {
+                try? FileManager.default.removeItem(atPath: to)
+                try FileManager.default.copyItem(atPath: from, toPath: to)
+            }
+        }
+        try install(old)
+        let serve = try self.serve("tls_server_config:\n  cert_file: live.pem\n  key_file: live.key\n", in: dir)
+        defer { serve.stop() }
+        let url = "https://127.0.0.1:\(serve.port)/healthz"
+        XCTAssertEqual(try curl(["--cacert", old.serverCA, url]).status, 200)
+        try install(new)
+        XCTAssertEqual(try curl(["--cacert", new.serverCA, url]).status, 200, "the new certificate is served")
+        XCTAssertNotEqual(try curl(["--cacert", old.serverCA, url]).status, 200, "the old one is not")
+    }
+
     func testTLSVersionBoundsAreApplied() throws {
         let pki = try WebPKI.make()
         let dir = try TemporaryDirectory.make("pinguard-web-versions")
