@@ -30,16 +30,17 @@ struct ServeCommand: AsyncParsableCommand {
     var enableLifecycle = false
 
     @Option(name: .customLong("web.config.file"),
-            help: "exporter-toolkit web configuration: tls_server_config, basic_auth_users, http_server_config.headers.")
+            help: ArgumentHelp("exporter-toolkit web configuration: tls_server_config, basic_auth_users, http_server_config.headers.",
+                               valueName: "file"))
     var webConfigFile: String?
 
-    @Option(name: .customLong("web.read-header-timeout"), help: "Time a client has to send a whole request head.")
+    @Option(name: .customLong("web.read-header-timeout"), help: ArgumentHelp("Time a client has to send a whole request head (TLS handshake included).", valueName: "duration"))
     var readHeaderTimeout = "10s"
 
-    @Option(name: .customLong("web.write-timeout"), help: "Time a response may take to send; slower readers are dropped.")
+    @Option(name: .customLong("web.write-timeout"), help: ArgumentHelp("Time a response may take to send; slower readers are dropped.", valueName: "duration"))
     var writeTimeout = "30s"
 
-    @Option(name: .customLong("web.max-connections-per-client"), help: "HTTP connections one client address may hold (0: no cap).")
+    @Option(name: .customLong("web.max-connections-per-client"), help: ArgumentHelp("HTTP connections one client address may hold (0: no cap).", valueName: "n"))
     var maxConnectionsPerClient = 16
 
     @Flag(help: "Run one round, print a summary, exit.")

@@ -24,10 +24,10 @@ final class WebConfigServeTests: XCTestCase {
         try XCTUnwrap(BasicAuthenticator.crypt(password, setting: "$2b$04$pinguardtestsaltsaltsu"))
     }
 
-    func serve(_ webConfig: String, in dir: URL) throws -> ServeProcess {
+    func serve(_ webConfig: String, in dir: URL, _ more: [String] = []) throws -> ServeProcess {
         let file = try PolicyYAML.write(webConfig, to: dir, as: "web.yml")
         let config = try EndpointConfigs.small(in: dir)
-        return try ServeProcess(arguments: ["--config.file", config, "--web.config.file", file], mode: .direct)
+        return try ServeProcess(arguments: ["--config.file", config, "--web.config.file", file] + more, mode: .direct)
     }
 
     func testHTTPSWithBasicAuthentication() throws {
@@ -120,6 +120,29 @@ final class WebConfigServeTests: XCTestCase {
         try install(new)
         XCTAssertEqual(try curl(["--cacert", new.serverCA, url]).status, 200, "the new certificate is served")
         XCTAssertNotEqual(try curl(["--cacert", old.serverCA, url]).status, 200, "the old one is not")
+    }
+
+    /// The request-head deadline covers the TLS handshake: a client that connects and never says hello,
+    /// or trickles its hello, is closed at the deadline.
+    func testStalledTLSHandshakeIsClosedAtTheHeadDeadline() throws {
+        let pki = try WebPKI.make()
+        let dir = try TemporaryDirectory.make("pinguard-web-handshake")
+        let serve = try self.serve("tls_server_config:\n  cert_file: \(pki.serverCertificate)\n  key_file: \(pki.serverKey)\n",
+                                   in: dir, ["--web.read-header-timeout", "2s"])
+        defer { serve.stop() }
+        let silent = try LoopbackSocket(port: serve.port, source: "127.0.0.5")
+        let trickling = try LoopbackSocket(port: serve.port, source: "127.0.0.5")
+        let started = Date()
+        // The first bytes of a TLS record header (handshake, TLS 1.0 record version), one every 200 ms.
+        for byte in ["\u{16}", "\u{03}", "\u{01}", "\u{02}"] {
+            trickling.send(byte)
+            usleep(200_000)
+        }
+        XCTAssertFalse(silent.closedByServer(within: 0), "still open 0.8 s in, before the 2 s deadline")
+        XCTAssertTrue(silent.closedByServer(within: 3), "a silent client is closed")
+        XCTAssertTrue(trickling.closedByServer(within: 3), "a trickling handshake is closed")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 4)
+        XCTAssertEqual(try curl(["--cacert", pki.serverCA, "https://127.0.0.1:\(serve.port)/healthz"]).status, 200)
     }
 
     func testTLSVersionBoundsAreApplied() throws {
