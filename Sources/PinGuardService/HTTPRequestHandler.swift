@@ -39,7 +39,6 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
     /// Requests whose head arrived and whose response has not ended (pipelined requests count too).
     var unanswered = 0
     var headDeadline: Scheduled<Void>?
-    var writeDeadline: Scheduled<Void>?
     /// Extra headers from the web configuration for the request being answered.
     var configHeaders: [(String, String)] = []
 
@@ -59,7 +58,6 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelInactive(context: ChannelHandlerContext) {
         headDeadline?.cancel()
-        writeDeadline?.cancel()
         context.fireChannelInactive()
     }
 
@@ -237,14 +235,17 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
             headers.replaceOrAdd(name: name, value: value)
         }
         headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
-        // A client that stops reading is dropped when the deadline passes, which frees what it holds.
-        writeDeadline?.cancel()
+        // A client that stops reading is dropped when the deadline passes, which frees what it holds. Each
+        // response has its own: a pipelined next response may start before this one's end is confirmed.
         let channel = context.channel
-        writeDeadline = context.eventLoop.scheduleTask(in: Self.amount(options.writeTimeout)) {
+        let deadline = context.eventLoop.scheduleTask(in: Self.amount(options.writeTimeout)) {
             channel.close(promise: nil)
         }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: status, headers: headers))), promise: nil)
-        writeBody(context, h.method == .HEAD ? [] : body, chunk: 0, offset: 0, keepAlive: keepAlive, done: done)
+        writeBody(context, h.method == .HEAD ? [] : body, chunk: 0, offset: 0, keepAlive: keepAlive, done: {
+            deadline.cancel()
+            done()
+        })
     }
 
     /// Closes after a final response. When the request's body is still arriving (an early 413), closing at
@@ -289,8 +290,6 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
             done()
             let (handler, context) = bound.value
             handler.unanswered -= 1
-            handler.writeDeadline?.cancel()
-            handler.writeDeadline = nil
             if !keepAlive || (try? result.get()) == nil {
                 handler.finish(channel)
             } else if handler.unanswered == 0 {
