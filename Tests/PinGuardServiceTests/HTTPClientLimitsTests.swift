@@ -72,6 +72,48 @@ final class HTTPClientLimitsTests: XCTestCase {
         XCTAssertTrue(serve.isRunning)
     }
 
+    /// At most 2 /metrics responses in flight per client address and 4 overall: stalled readers from
+    /// 127.0.0.6 take 2, a third from there gets 503; 2 more from 127.0.0.7 fill the 4, and 127.0.0.8 gets 503;
+    /// after the write deadline (2 s) the stalled ones are dropped and their slots are free again.
+    func testMetricsResponsesInFlightPerClientAndOverall() throws {
+        if let missing = ServeProcess.missingRequirement { throw XCTSkip(missing) }
+        let dir = try TemporaryDirectory.make("pinguard-limits-scrapes")
+        let config = try EndpointConfigs.largeExposition(in: dir)
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.write-timeout", "2s"], mode: .direct)
+        defer { serve.stop() }
+        XCTAssertTrue(Poll.until(20) { (try? ServiceHTTP.get(port: serve.port, "/-/ready").status) == 200 }, serve.stderr)
+        var stalled: [LoopbackSocket] = []
+        defer { for c in stalled { c.close() } }
+        func stall(from source: String) throws {
+            let c = try LoopbackSocket(port: serve.port, source: source, receiveBuffer: 4_096)
+            c.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+            stalled.append(c)
+        }
+        func status(from source: String) throws -> Int {
+            let r = try CommandRunner.run(CommandRunner.which("curl") ?? "/usr/bin/curl",
+                                          ["-sS", "--max-time", "10", "--interface", source, "-o", "/dev/null", "-w", "%{http_code}",
+                                           "http://127.0.0.1:\(serve.port)/metrics"])
+            return Int(r.stdout) ?? 0
+        }
+        try stall(from: "127.0.0.6")
+        try stall(from: "127.0.0.6")
+        usleep(300_000)
+        XCTAssertEqual(try status(from: "127.0.0.6"), 503, "a third response for 127.0.0.6")
+        try stall(from: "127.0.0.7")
+        try stall(from: "127.0.0.7")
+        usleep(300_000)
+        XCTAssertEqual(try status(from: "127.0.0.8"), 503, "4 responses in flight overall")
+        XCTAssertTrue(Poll.until(5) { (try? status(from: "127.0.0.8")) == 200 },
+                      "the stalled readers are dropped at the 2 s write deadline and their slots freed")
+        // Once every deadline has passed, all 4 slots are free again: 4 new non-reading clients all get a 200
+        // head (read without consuming, so that none of them lets its response finish).
+        usleep(3_000_000)
+        for source in ["127.0.0.10", "127.0.0.10", "127.0.0.11", "127.0.0.11"] { try stall(from: source) }
+        for c in stalled.suffix(4) {
+            XCTAssertEqual(c.peek(12, timeout: 8), "HTTP/1.1 200", "the earlier stalled readers gave their slots back")
+        }
+    }
+
     /// GET /metrics with curl from 127.0.0.1, as a scraper would: status and body size.
     func scrape(_ port: Int) throws -> (status: Int, bytes: Int) {
         let r = try CommandRunner.run(CommandRunner.which("curl") ?? "/usr/bin/curl",

@@ -62,6 +62,20 @@ public final class LoopbackSocket: @unchecked Sendable {
         return true
     }
 
+    /// The first `count` bytes received, without consuming them (waits up to `timeout` seconds for them);
+    /// the start of a response can be read without letting the server send the rest.
+    public func peek(_ count: Int, timeout: Double) -> String {
+        let end = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: count)
+        var n = 0
+        while Date() < end {
+            n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT)) }
+            if n >= count || n == 0 { break }
+            usleep(20_000)
+        }
+        return String(decoding: buffer.prefix(max(n, 0)), as: UTF8.self)
+    }
+
     /// Whether the server has closed the connection (end of file or an error) within `timeout` seconds (0: look
     /// once); bytes it sends meanwhile are read and dropped.
     public func closedByServer(within timeout: Double) -> Bool {
