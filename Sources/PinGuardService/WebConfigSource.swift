@@ -48,6 +48,8 @@ public final class WebConfigSource: Sendable {
             cache.withLockedValue { c in
                 c.text = data
                 c.config = config
+                // Fixed: the next problem is reported again, even if it is the same one.
+                c.lastReported = nil
             }
             return .success(config)
         } catch {
