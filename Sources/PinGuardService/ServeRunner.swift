@@ -25,14 +25,18 @@ public enum ServeRunner {
         public var logEvents: Bool
         /// `--shard I/N`: probe only this slice of the targets (overrides the config's `shard:`).
         public var shard: TargetShard?
+        /// The HTTP endpoint's `--web.*` options.
+        public var endpoint: HTTPEndpointOptions
 
         /// Creates options.
-        public init(configPath: String, listen: String?, once: Bool, logEvents: Bool, shard: TargetShard? = nil) {
+        public init(configPath: String, listen: String?, once: Bool, logEvents: Bool, shard: TargetShard? = nil,
+                    endpoint: HTTPEndpointOptions = HTTPEndpointOptions()) {
             self.configPath = configPath
             self.listen = listen
             self.once = once
             self.logEvents = logEvents
             self.shard = shard
+            self.endpoint = endpoint
         }
     }
 
@@ -55,6 +59,13 @@ public enum ServeRunner {
             StandardError.write("pinguard: --listen \"\(listenText)\" is not a listen address (use \":9477\" or \"127.0.0.1:9477\")")
             return 2
         }
+        var webConfig: WebConfigSource?
+        if let file = options.endpoint.webConfigFile, !options.once {
+            do { webConfig = try WebConfigSource(path: file) } catch {
+                StandardError.write("pinguard: --web.config.file: \(error)")
+                return 2
+            }
+        }
         let journal = JournalSink(enabled: loaded.config.journalEnabled, echo: options.logEvents)
         let notifier = SystemdNotifier()
         let runtime: PinGuardRuntime
@@ -74,7 +85,8 @@ public enum ServeRunner {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var logger = Logger(label: "pinguard")
         logger.logLevel = .warning
-        let server = MetricsServer(runtime: runtime, address: address, group: group) { bound in
+        let server = MetricsServer(backend: runtime, address: address, group: group, options: options.endpoint,
+                                   webConfig: webConfig) { bound in
             let port = bound.port ?? address.port
             let shown = address.host.map { $0.contains(":") ? "[\($0)]:\(port)" : "\($0):\(port)" } ?? ":\(port)"
             StandardError.write("pinguard: serving /metrics on \(shown), \(loaded.config.targets.count) targets every \(PromDuration.format(loaded.config.interval)), pid \(getpid())")

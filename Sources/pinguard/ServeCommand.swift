@@ -16,15 +16,33 @@ struct ServeCommand: AsyncParsableCommand {
         Without --config, runs the built-in demo: a generated PKI and TLS endpoints on 127.0.0.1, served by \
         pinguard itself; the demo listens on 127.0.0.1:9477 unless --listen says otherwise. \
         --once: one round, a summary on stdout; exit 0 when every client accepts every target, 1 when any \
-        rejects or any probe fails, 2 on a configuration error. SIGHUP or POST /-/reload reloads the configuration; \
-        a bad one is rejected and the running one kept.
+        rejects or any probe fails, 2 on a configuration error. SIGHUP (or POST /-/reload with \
+        --web.enable-lifecycle) reloads the configuration; a bad one is rejected and the running one kept.
         """)
 
-    @Option(help: "The pinguard.yml to run.")
+    @Option(name: [.customLong("config"), .customLong("config.file")], help: "The pinguard.yml to run.")
     var config: String?
 
-    @Option(help: "HTTP listen address, overriding the config's `listen` (e.g. :9477, 127.0.0.1:9477).")
+    @Option(name: [.customLong("listen"), .customLong("web.listen-address")],
+            help: "HTTP listen address, overriding the config's `listen` (e.g. :9477, 127.0.0.1:9477).")
     var listen: String?
+
+    @Flag(name: .customLong("web.enable-lifecycle"), help: "Serve POST /-/reload (without it, it answers 403).")
+    var enableLifecycle = false
+
+    @Option(name: .customLong("web.config.file"),
+            help: ArgumentHelp("exporter-toolkit web configuration: tls_server_config, basic_auth_users, http_server_config.headers.",
+                               valueName: "file"))
+    var webConfigFile: String?
+
+    @Option(name: .customLong("web.read-header-timeout"), help: ArgumentHelp("Time a client has to send a whole request head (TLS handshake included).", valueName: "duration"))
+    var readHeaderTimeout = "10s"
+
+    @Option(name: .customLong("web.write-timeout"), help: ArgumentHelp("Time a response may take to send; slower readers are dropped.", valueName: "duration"))
+    var writeTimeout = "30s"
+
+    @Option(name: .customLong("web.max-connections-per-client"), help: ArgumentHelp("HTTP connections one client address may hold (0: no cap).", valueName: "n"))
+    var maxConnectionsPerClient = 16
 
     @Flag(help: "Run one round, print a summary, exit.")
     var once = false
@@ -41,7 +59,29 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// The `--web.*` options, or a one-line error naming the bad one.
+    func endpointOptions() throws -> HTTPEndpointOptions {
+        var o = HTTPEndpointOptions()
+        o.enableLifecycle = enableLifecycle
+        o.webConfigFile = webConfigFile
+        for (name, text, keyPath) in [("--web.read-header-timeout", readHeaderTimeout, \HTTPEndpointOptions.readHeaderTimeout),
+                                      ("--web.write-timeout", writeTimeout, \HTTPEndpointOptions.writeTimeout)] {
+            guard let seconds = PromDuration.parse(text), seconds > 0 else {
+                printError("pinguard: \(name) \"\(text)\" is not a duration (use e.g. 500ms, 10s, 1m)")
+                throw Exit.configuration
+            }
+            o[keyPath: keyPath] = seconds
+        }
+        guard maxConnectionsPerClient >= 0 else {
+            printError("pinguard: --web.max-connections-per-client \(maxConnectionsPerClient) is negative (0 means no cap)")
+            throw Exit.configuration
+        }
+        o.maxConnectionsPerClient = maxConnectionsPerClient
+        return o
+    }
+
     func run() async throws {
+        let endpoint = try endpointOptions()
         var path = config
         var demo: DemoEnvironment?
         if path == nil {
@@ -54,14 +94,14 @@ struct ServeCommand: AsyncParsableCommand {
             let port = ListenAddress.parse(listen ?? "127.0.0.1:9477")?.port ?? 9477
             printError("""
             pinguard: no --config given: running the built-in demo (4 loopback TLS endpoints, 2 pinned apps).
-              config and policies: \(folder)  (edit them, then `kill -HUP \(getpid())` or `curl -X POST localhost:\(port)/-/reload`)
+              config and policies: \(folder)  (edit them, then `kill -HUP \(getpid())`)
               metrics:             curl -s http://127.0.0.1:\(port)/metrics | grep -E 'pinguard_policy_(accept|decision_info)'
               journal events:      journalctl -t pinguard -o verbose   (or: journalctl PINGUARD_EVENT=pin_mismatch)
               stop:                Ctrl-C
             """)
         }
         let status = await ServeRunner.run(.init(configPath: path!, listen: listen, once: once, logEvents: logEvents || demo != nil,
-                                                 shard: shard.flatMap(TargetShard.init)))
+                                                 shard: shard.flatMap(TargetShard.init), endpoint: endpoint))
         if let demo {
             demo.stop()
             try? FileManager.default.removeItem(atPath: demo.directory)

@@ -43,7 +43,7 @@ final class SecondReviewTests: XCTestCase {
         let original = OpenFiles.limits()
         XCTAssertGreaterThan(original.rlim_max, 1_100, "the hard open-file limit is too low for this test")
         OpenFiles.setSoft(1_024)
-        let started = Result { try ServeProcess(arguments: ["--config", config], mode: .direct,
+        let started = Result { try ServeProcess(arguments: ["--config", config, "--web.max-connections-per-client", "0"], mode: .direct,
                                                 environment: ["PINGUARD_HTTP_IDLE_TIMEOUT": "30"]) }
         // This process needs 300+ descriptors itself.
         OpenFiles.setSoft(original.rlim_max)

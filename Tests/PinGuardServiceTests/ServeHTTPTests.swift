@@ -8,6 +8,7 @@ final class ServeHTTPTests: XCTestCase {
         let port = try RunningService.shared().serve.port
         let health = try ServiceHTTP.get(port: port, "/healthz")
         XCTAssertEqual(health.status, 200, "\(health)")
+        XCTAssertEqual(try ServiceHTTP.get(port: port, "/-/healthy").status, 200, "Prometheus' name for /healthz")
         let ready = try ServiceHTTP.get(port: port, "/-/ready")
         XCTAssertEqual(ready.status, 200, "\(ready)")
         let metrics = try ServiceHTTP.get(port: port, "/metrics")
@@ -36,6 +37,12 @@ final class ServeHTTPTests: XCTestCase {
         XCTAssertEqual(getReload.headers["allow"], "POST, PUT")
         let deleteHealth = try ServiceHTTP.request(port: port, method: "DELETE", path: "/healthz")
         XCTAssertEqual(deleteHealth.status, 405)
+
+        // Without --web.enable-lifecycle, as Prometheus: 403, naming the flag.
+        let forbidden = try ServiceHTTP.request(port: port, method: "POST", path: "/-/reload")
+        XCTAssertEqual(forbidden.status, 403, "\(forbidden)")
+        XCTAssertTrue(forbidden.body.contains("Lifecycle API is not enabled.") && forbidden.body.contains("--web.enable-lifecycle"),
+                      forbidden.body)
 
         // Over 64 KiB of body, to a route that would otherwise reload: refused before anything happens.
         let big = [UInt8](repeating: UInt8(ascii: "x"), count: 200 * 1024)
@@ -69,5 +76,16 @@ final class ServeHTTPTests: XCTestCase {
             .filter { $0.hasPrefix("HTTP/1.1 ") }
         XCTAssertEqual(statusLines, ["HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found"], replies)
         XCTAssertTrue(replies.contains("Connection: keep-alive"), replies)
+    }
+
+    /// `--config.file` and `--web.listen-address` are the Prometheus names of `--config` and `--listen`.
+    func testPrometheusStyleFlagNames() throws {
+        let dir = try TemporaryDirectory.make("pinguard-http-aliases")
+        let config = try EndpointConfigs.small(in: dir)
+        let port = LoopbackPorts.free(ipv6: false)
+        let serve = try ServeProcess(arguments: ["--config.file", config, "--web.listen-address", "127.0.0.1:\(port)"], mode: .direct)
+        defer { serve.stop() }
+        XCTAssertEqual(serve.port, port)
+        XCTAssertEqual(try ServiceHTTP.get(port: port, "/-/healthy").status, 200)
     }
 }

@@ -61,7 +61,7 @@ final class ServeLifecycleTests: XCTestCase {
         let w = try ServiceWorld.shared()
         let dir = try TemporaryDirectory.make("pinguard-svc-stale-journal")
         let config = try w.writeConfig(in: dir, targets: [w.healthy])
-        let serve = try ServeProcess(arguments: ["--config", config])
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle"])
         defer { serve.stop() }
         var m = try serve.waitForMetrics { $0.value("pinguard_probe_success", ["target": "healthy"]) == 1 }
         XCTAssertEqual(m.value("pinguard_journal_write_failures_total"), 0)

@@ -14,7 +14,7 @@ final class ServeReloadEffectsTests: XCTestCase {
         let dir = try TemporaryDirectory.make("pinguard-svc-reload-busy")
         let targets = (1...3).map { ServiceWorld.Target(name: "hang\($0)", host: "hang\($0).pinguard.test", port: peer.port) }
         let config = try w.writeConfig(in: dir, targets: targets, interval: "30s", timeout: "3s", concurrency: 1, journal: false)
-        let serve = try ServeProcess(arguments: ["--config", config], mode: .direct)
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle"], mode: .direct)
         defer { serve.stop() }
         _ = Polling.holds(within: 10) { peer.acceptedConnections > 0 }
         XCTAssertEqual(peer.acceptedConnections, 1, "a probe hangs on the silent peer")
@@ -39,7 +39,7 @@ final class ServeReloadEffectsTests: XCTestCase {
         let targets = [ServiceWorld.Target(name: "a", host: "a.pinguard.test", port: first.port),
                        ServiceWorld.Target(name: "b", host: "b.pinguard.test", port: second.port)]
         let config = try w.writeConfig(in: dir, targets: targets, interval: "1h", timeout: "1s", concurrency: 1, journal: false)
-        let serve = try ServeProcess(arguments: ["--config", config], mode: .direct)
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle"], mode: .direct)
         defer { serve.stop() }
         XCTAssertTrue(Polling.holds(within: 10) { first.acceptedConnections == 1 }, "the first round reached the first peer")
 

@@ -23,7 +23,7 @@ final class ServeReloadEventsTests: XCTestCase {
                            expires: expires),
         ]), to: dir, as: "policies/web-app.yml")
         let config = try w.writeConfig(in: dir, targets: [w.healthy], interval: "1s", timeout: "1s", journal: true, expiryWarningDays: 60)
-        let serve = try ServeProcess(arguments: ["--config", config])
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle"])
         defer { serve.stop() }
         _ = try serve.waitForRounds(1, timeout: 10)
 
@@ -74,7 +74,7 @@ final class ServeReloadEventsTests: XCTestCase {
             HostPolicySpec(pattern: "www.pinguard.test", pins: [.spki(w.validLeafPin, role: "primary")]),
         ]), to: dir, as: "policies/web-app.yml")
         let config = try w.writeConfig(in: dir, targets: [w.healthy], interval: "1s", timeout: "1s", journal: false)
-        let serve = try ServeProcess(arguments: ["--config", config, "--log-events"], mode: .direct)
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle", "--log-events"], mode: .direct)
         defer { serve.stop() }
         _ = try serve.waitForRounds(1, timeout: 10)
         let findings = ServeLog.eventLines("policy_lint_finding", in: serve.stderr)
@@ -100,7 +100,7 @@ final class ServeReloadEventsTests: XCTestCase {
         let dir = try TemporaryDirectory.make("pinguard-svc-endpoint")
         var x = ServiceWorld.Target(name: "x", host: "valid.pinguard.test", port: w.farm.port)
         let config = try w.writeConfig(in: dir, targets: [x], interval: "1h", timeout: "2s", journal: false)
-        let serve = try ServeProcess(arguments: ["--config", config, "--log-events"], mode: .direct)
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle", "--log-events"], mode: .direct)
         defer { serve.stop() }
         var m = try serve.waitForMetrics(timeout: 10) { $0.value("pinguard_probe_success", ["target": "x"]) == 1 }
         let firstProbe = try XCTUnwrap(m.value("pinguard_probe_timestamp_seconds", ["target": "x"]), serve.stderr)

@@ -10,7 +10,7 @@ final class ServeReloadTests: XCTestCase {
         let w = try ServiceWorld.shared()
         let dir = try TemporaryDirectory.make("pinguard-svc-reload")
         let config = try w.writeConfig(in: dir, targets: [w.healthy, w.backup])
-        let serve = try ServeProcess(arguments: ["--config", config])
+        let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle"])
         defer { serve.stop() }
         var m = try serve.waitForMetrics { $0.value("pinguard_probe_success", ["target": "backup"]) == 1 }
         XCTAssertEqual(m.value("pinguard_config_last_reload_successful"), 1)

@@ -1,0 +1,301 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import PinGuardConfig
+import PinGuardCore
+
+/// Routes one HTTP/1.1 connection's requests: `GET /metrics`, `/healthz`, `/-/healthy`, `/-/ready`,
+/// `POST /-/reload` (with `--web.enable-lifecycle`), `/`.
+///
+/// Besides routing, it enforces the per-request limits: a deadline for the request head, a deadline for
+/// sending the response, the body limit (from `Content-Length` before any body is read), and, with a web
+/// configuration, basic authentication and extra response headers.
+final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// What every connection's handler shares.
+    struct Shared: Sendable {
+        let backend: any EndpointBackend
+        let limits: HTTPLimits
+        /// Renders /metrics off the event loop, one at a time.
+        let renderer: NIOThreadPool
+        /// The `--web.config.file`, re-read for each request; nil without one.
+        let webConfig: WebConfigSource?
+        /// Checks basic-auth passwords off the event loop (bcrypt is slow on purpose).
+        let authenticator: BasicAuthenticator
+    }
+
+    /// Marks a response the compressor may gzip; it removes the header before sending.
+    static let compressibleMarker = "X-PinGuard-Compressible"
+    static let pieceSize = 1 << 20
+
+    let shared: Shared
+    let client: String
+    var options: HTTPEndpointOptions { shared.limits.options }
+    var head: HTTPRequestHead?
+    var bodyBytes = 0
+    /// The request was already answered (413) and its remaining parts are ignored.
+    var answeredEarly = false
+    /// Requests whose head arrived and whose response has not ended (pipelined requests count too).
+    var unanswered = 0
+    var headDeadline: Scheduled<Void>?
+    /// Extra headers from the web configuration for the request being answered.
+    var configHeaders: [(String, String)] = []
+
+    init(_ shared: Shared, client: String) {
+        self.shared = shared
+        self.client = client
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        armHeadDeadline(context)
+        context.fireChannelActive()
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { armHeadDeadline(context) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        headDeadline?.cancel()
+        context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    /// The whole head must arrive within the deadline: a byte now and then does not extend it.
+    private func armHeadDeadline(_ context: ChannelHandlerContext) {
+        headDeadline?.cancel()
+        let channel = context.channel
+        headDeadline = context.eventLoop.scheduleTask(in: Self.amount(options.readHeaderTimeout)) {
+            channel.close(promise: nil)
+        }
+    }
+
+    static func amount(_ seconds: Double) -> TimeAmount { .milliseconds(Int64(max(seconds, 0.001) * 1000)) }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let h):
+            headDeadline?.cancel()
+            headDeadline = nil
+            unanswered += 1
+            head = h
+            bodyBytes = 0
+            answeredEarly = false
+            let declared = h.headers.first(name: "content-length").flatMap(Int.init)
+            if let declared, declared > options.maxBody {
+                tooLarge(context, h)
+            }
+        case .body(let buffer):
+            guard !answeredEarly, let h = head else { return }
+            bodyBytes += buffer.readableBytes
+            // A chunked body has no length up front: refuse as soon as it passes the limit.
+            if bodyBytes > options.maxBody { tooLarge(context, h) }
+        case .end:
+            guard let h = head else { return }
+            head = nil
+            if answeredEarly { return }
+            authorize(h, context: context)
+        }
+    }
+
+    private func tooLarge(_ context: ChannelHandlerContext, _ h: HTTPRequestHead) {
+        answeredEarly = true
+        respond(context, h, .payloadTooLarge, "request body over \(options.maxBody) bytes\n", close: true)
+    }
+
+    /// Applies the web configuration (re-read now, as exporter-toolkit does per request), then routes.
+    private func authorize(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
+        configHeaders = []
+        guard let source = shared.webConfig else { return route(h, context: context) }
+        let config: WebConfig
+        switch source.current() {
+        case .success(let c): config = c
+        case .failure(let error):
+            source.report(error)
+            return respond(context, h, .internalServerError, "web configuration error: see the service log\n", close: true)
+        }
+        configHeaders = config.headers
+        guard !config.basicAuthUsers.isEmpty else { return route(h, context: context) }
+        guard let credentials = BasicCredentials(authorization: h.headers.first(name: "authorization")) else {
+            return unauthorized(context, h)
+        }
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        shared.authenticator.verify(credentials, users: config.basicAuthUsers, eventLoop: context.eventLoop).whenComplete { result in
+            let (handler, context) = bound.value
+            if case .success(true) = result {
+                handler.route(h, context: context)
+            } else {
+                handler.unauthorized(context, h)
+            }
+        }
+    }
+
+    private func unauthorized(_ context: ChannelHandlerContext, _ h: HTTPRequestHead) {
+        respond(context, h, .unauthorized, "Unauthorized\n", extra: [("WWW-Authenticate", "Basic")])
+    }
+
+    private func route(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
+        let path = h.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? h.uri
+        let isGet = h.method == .GET || h.method == .HEAD
+        switch path {
+        case "/metrics":
+            guard isGet else { return methodNotAllowed(context, h, "GET, HEAD") }
+            serveMetrics(h, context: context)
+        case "/healthz", "/-/healthy":
+            guard isGet else { return methodNotAllowed(context, h, "GET, HEAD") }
+            respond(context, h, .ok, "ok\n")
+        case "/-/ready":
+            guard isGet else { return methodNotAllowed(context, h, "GET, HEAD") }
+            if shared.backend.isReady { respond(context, h, .ok, "ready\n") }
+            else { respond(context, h, .serviceUnavailable, "not ready: the first probe round is running\n") }
+        case "/-/reload":
+            guard h.method == .POST || h.method == .PUT else { return methodNotAllowed(context, h, "POST, PUT") }
+            // As Prometheus: the lifecycle API is opt-in, since anyone who reaches the port could use it.
+            guard options.enableLifecycle else {
+                return respond(context, h, .forbidden, "Lifecycle API is not enabled. Start pinguard serve with --web.enable-lifecycle, or send SIGHUP.\n")
+            }
+            reload(h, context: context)
+        case "/":
+            guard isGet else { return methodNotAllowed(context, h, "GET, HEAD") }
+            respond(context, h, .ok, "<html><head><title>pinguard</title></head><body><h1>pinguard</h1><ul><li><a href=\"/metrics\">/metrics</a></li><li><a href=\"/healthz\">/healthz</a></li><li><a href=\"/-/ready\">/-/ready</a></li></ul></body></html>\n", contentType: "text/html; charset=utf-8")
+        default:
+            respond(context, h, .notFound, "not found: \(path)\n")
+        }
+    }
+
+    private func serveMetrics(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
+        // Each response in flight holds a whole exposition: a few at a time, rendered off the event loop,
+        // and never all of them for one client address.
+        let limits = shared.limits
+        let client = self.client
+        guard limits.startScrape(client: client) else {
+            return respond(context, h, .serviceUnavailable, "too many /metrics responses in progress\n",
+                           extra: [("Retry-After", "5")])
+        }
+        let backend = shared.backend
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        shared.renderer.runIfActive(eventLoop: context.eventLoop) {
+            MetricsRenderer.renderChunks(backend.snapshot())
+        }.whenComplete { result in
+            let (handler, context) = bound.value
+            switch result {
+            case .success(let body):
+                // gzip only for GET: a HEAD response must announce the length of the uncompressed body.
+                let extra = [("Vary", "Accept-Encoding")] + (h.method == .GET ? [(Self.compressibleMarker, "1")] : [])
+                handler.respond(context, h, .ok, body, contentType: MetricsRenderer.contentType, extra: extra,
+                                done: { limits.endScrape(client: client) })
+            case .failure:
+                limits.endScrape(client: client)
+                handler.respond(context, h, .serviceUnavailable, "shutting down\n", close: true)
+            }
+        }
+    }
+
+    private func reload(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((self, context), eventLoop: loop)
+        let backend = shared.backend
+        let promise = loop.makePromise(of: Result<LoadedConfiguration, ConfigError>.self)
+        promise.completeWithTask { await backend.reload(trigger: "POST /-/reload") }
+        promise.futureResult.whenSuccess { result in
+            let (handler, context) = bound.value
+            switch result {
+            case .success(let loaded):
+                handler.respond(context, h, .ok, "reloaded \(loaded.path): \(loaded.config.targets.count) targets, \(loaded.policySets.count) policy sets\n")
+            case .failure(let error):
+                handler.respond(context, h, .badRequest, "reload rejected, previous configuration kept: \(error)\n")
+            }
+        }
+    }
+
+    private func methodNotAllowed(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ allow: String) {
+        respond(context, h, .methodNotAllowed, "method \(h.method.rawValue) not allowed; use \(allow)\n", extra: [("Allow", allow)])
+    }
+
+    private func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, _ text: String,
+                         contentType: String = "text/plain; charset=utf-8", extra: [(String, String)] = [], close: Bool = false) {
+        respond(context, h, status, [Array(text.utf8)], contentType: contentType, extra: extra, close: close)
+    }
+
+    private func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, _ body: [[UInt8]],
+                         contentType: String, extra: [(String, String)] = [], close: Bool = false,
+                         done: @escaping @Sendable () -> Void = {}) {
+        let keepAlive = h.isKeepAlive && !close
+        let length = body.reduce(0) { $0 + $1.count }
+        var headers = HTTPHeaders(configHeaders)
+        for (name, value) in [("Content-Type", contentType), ("Content-Length", String(length))] + extra {
+            headers.replaceOrAdd(name: name, value: value)
+        }
+        headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        // A client that stops reading is dropped when the deadline passes, which frees what it holds. Each
+        // response has its own: a pipelined next response may start before this one's end is confirmed.
+        let channel = context.channel
+        let deadline = context.eventLoop.scheduleTask(in: Self.amount(options.writeTimeout)) {
+            channel.close(promise: nil)
+        }
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: status, headers: headers))), promise: nil)
+        writeBody(context, h.method == .HEAD ? [] : body, chunk: 0, offset: 0, keepAlive: keepAlive, done: {
+            deadline.cancel()
+            done()
+        })
+    }
+
+    /// Closes after a final response. When the request's body is still arriving (an early 413), closing at
+    /// once would make the kernel reset the connection, and the client could lose the answer before reading
+    /// it: so only the sending side is closed, and the rest is read and dropped for at most 2 s.
+    private func finish(_ channel: any Channel) {
+        guard answeredEarly && head != nil else { return channel.close(promise: nil) }
+        channel.close(mode: .output, promise: nil)
+        _ = channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+    }
+
+    /// Writes the body a piece (at most 1 MiB) at a time, each after the previous one left, so that a
+    /// 30 MB exposition is not copied into NIO buffers (or the compressor) all at once.
+    private func writeBody(_ context: ChannelHandlerContext, _ body: [[UInt8]], chunk: Int, offset: Int, keepAlive: Bool,
+                           done: @escaping @Sendable () -> Void) {
+        var chunk = chunk
+        var offset = offset
+        while chunk < body.count && offset >= body[chunk].count {
+            chunk += 1
+            offset = 0
+        }
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        if chunk < body.count {
+            let end = min(offset + Self.pieceSize, body[chunk].count)
+            let piece = context.channel.allocator.buffer(bytes: body[chunk][offset..<end])
+            let written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(piece))))
+            let current = chunk
+            written.whenComplete { result in
+                let (handler, context) = bound.value
+                switch result {
+                case .success: handler.writeBody(context, body, chunk: current, offset: end, keepAlive: keepAlive, done: done)
+                case .failure:
+                    done()
+                    context.close(promise: nil)
+                }
+            }
+            return
+        }
+        let ended = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        let channel = context.channel
+        ended.whenComplete { result in
+            done()
+            let (handler, context) = bound.value
+            handler.unanswered -= 1
+            if !keepAlive || (try? result.get()) == nil {
+                handler.finish(channel)
+            } else if handler.unanswered == 0 {
+                handler.armHeadDeadline(context)
+            }
+        }
+    }
+}
