@@ -17,7 +17,7 @@ final class HTTPClientLimitsTests: XCTestCase {
         let serve = try ServeProcess(arguments: ["--config", config, "--web.read-header-timeout", "2s", "--web.write-timeout", "2s"],
                                      mode: .direct, environment: ["PINGUARD_HTTP_IDLE_TIMEOUT": "30"])
         defer { serve.stop() }
-        XCTAssertTrue(Poll.until(20) { (try? ServiceHTTP.get(port: serve.port, "/-/ready").status) == 200 }, serve.stderr)
+        XCTAssertTrue(Polling.holds(within: 20) { (try? ServiceHTTP.get(port: serve.port, "/-/ready").status) == 200 }, serve.stderr)
         let reference = try scrape(serve.port)
         XCTAssertEqual(reference.status, 200)
         XCTAssertGreaterThan(reference.bytes, 6_000_000, "the exposition must exceed what socket buffers hold")
@@ -36,7 +36,7 @@ final class HTTPClientLimitsTests: XCTestCase {
             stalled.append(c)
         }
         let attackStarted = Date()
-        XCTAssertTrue(Poll.until(3) { slow.filter { !$0.closedByServer(within: 0) }.count <= 16 },
+        XCTAssertTrue(Polling.holds(within: 3) { slow.filter { !$0.closedByServer(within: 0) }.count <= 16 },
                       "at most 16 connections from 127.0.0.2 are kept")
         let admittedSlow = slow.filter { !$0.closedByServer(within: 0) }
         XCTAssertEqual(admittedSlow.count, 16, "the per-client cap admits 16 of the 300 trickling sockets")
@@ -81,7 +81,7 @@ final class HTTPClientLimitsTests: XCTestCase {
         let config = try EndpointConfigs.largeExposition(in: dir)
         let serve = try ServeProcess(arguments: ["--config", config, "--web.write-timeout", "2s"], mode: .direct)
         defer { serve.stop() }
-        XCTAssertTrue(Poll.until(20) { (try? ServiceHTTP.get(port: serve.port, "/-/ready").status) == 200 }, serve.stderr)
+        XCTAssertTrue(Polling.holds(within: 20) { (try? ServiceHTTP.get(port: serve.port, "/-/ready").status) == 200 }, serve.stderr)
         var stalled: [LoopbackSocket] = []
         defer { for c in stalled { c.close() } }
         func stall(from source: String) throws {
@@ -103,7 +103,7 @@ final class HTTPClientLimitsTests: XCTestCase {
         try stall(from: "127.0.0.7")
         usleep(300_000)
         XCTAssertEqual(try status(from: "127.0.0.8"), 503, "4 responses in flight overall")
-        XCTAssertTrue(Poll.until(5) { (try? status(from: "127.0.0.8")) == 200 },
+        XCTAssertTrue(Polling.holds(within: 5) { (try? status(from: "127.0.0.8")) == 200 },
                       "the stalled readers are dropped at the 2 s write deadline and their slots freed")
         // Once every deadline has passed, all 4 slots are free again: 4 new non-reading clients all get a 200
         // head (read without consuming, so that none of them lets its response finish).
@@ -135,7 +135,7 @@ final class HTTPClientLimitsTests: XCTestCase {
         var held: [LoopbackSocket] = []
         defer { for c in held { c.close() } }
         for _ in 0..<5 { held.append(try LoopbackSocket(port: serve.port, source: "127.0.0.4")) }
-        XCTAssertTrue(Poll.until(3) { held.filter { $0.closedByServer(within: 0) }.count == 2 },
+        XCTAssertTrue(Polling.holds(within: 3) { held.filter { $0.closedByServer(within: 0) }.count == 2 },
                       "of 5 connections from 127.0.0.4, 2 are closed on accept")
         XCTAssertEqual(held.filter { !$0.closedByServer(within: 0) }.count, 3)
         XCTAssertEqual(try ServiceHTTP.get(port: serve.port, "/healthz").status, 200, "127.0.0.1 is another client")

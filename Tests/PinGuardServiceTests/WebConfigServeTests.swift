@@ -211,7 +211,7 @@ final class WebConfigServeTests: XCTestCase {
         ], logFile: dir.appendingPathComponent("prometheus.log"))
         defer { server.stop() }
         var last = ""
-        let up = Poll.until(30) {
+        let up = Polling.holds(within: 30) {
             let r = try? ServiceHTTP.get(port: promPort, "/api/v1/query?query=up%7Bjob%3D%22pinguard%22%7D", timeout: 2)
             last = r?.body ?? ""
             return last.contains("\"value\":[") && last.contains(",\"1\"]")

@@ -53,16 +53,3 @@ public enum EndpointConfigs {
         return try PolicyYAML.write(y, to: dir, as: "pinguard.yml")
     }
 }
-
-/// Waiting for a condition without a fixed sleep.
-public enum Poll {
-    /// Checks `condition` every 20 ms for up to `seconds`; whether it held.
-    public static func until(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() >= end { return false }
-            usleep(20_000)
-        }
-        return true
-    }
-}

@@ -7,7 +7,7 @@ import Glibc
 
 /// What HTTP clients can hold on a real `pinguard serve`: an idle half-sent request, connections beyond
 /// the cap, and /metrics responses in flight; and the open-file limit pinguard raises to serve them.
-final class SecondReviewTests: XCTestCase {
+final class ServeHTTPLimitsTests: XCTestCase {
     // MARK: - HTTP limits
 
     /// A connection that sends half a request head and then nothing is closed after the idle timeout
@@ -15,7 +15,7 @@ final class SecondReviewTests: XCTestCase {
     func testHalfSentRequestIsClosedAfterTheIdleTimeout() throws {
         let w = try ServiceWorld.shared()
         let dir = try TemporaryDirectory.make("pinguard-sr-idle")
-        let config = try writeConfig(w, in: dir, targets: [w.healthy], interval: "1h", timeout: "2s")
+        let config = try w.writeConfig(in: dir, targets: [w.healthy], interval: "1h", timeout: "2s", journal: false)
         let serve = try ServeProcess(arguments: ["--config", config], mode: .direct,
                                      environment: ["PINGUARD_HTTP_IDLE_TIMEOUT": "1"])
         defer { serve.stop() }
@@ -38,7 +38,7 @@ final class SecondReviewTests: XCTestCase {
     func testConnectionsBeyondTheCapAreClosedAndProbesGoOn() throws {
         let w = try ServiceWorld.shared()
         let dir = try TemporaryDirectory.make("pinguard-sr-cap")
-        let config = try writeConfig(w, in: dir, targets: [w.healthy], interval: "1s", timeout: "1s")
+        let config = try w.writeConfig(in: dir, targets: [w.healthy], interval: "1s", timeout: "1s", journal: false)
 
         let original = OpenFiles.limits()
         XCTAssertGreaterThan(original.rlim_max, 1_100, "the hard open-file limit is too low for this test")
@@ -82,7 +82,7 @@ final class SecondReviewTests: XCTestCase {
         for c in clients { c.close() }
         clients = []
 
-        XCTAssertTrue(poll(5) { (try? ServiceHTTP.get(port: serve.port, "/healthz", timeout: 1).status) == 200 },
+        XCTAssertTrue(Polling.holds(within: 5) { (try? ServiceHTTP.get(port: serve.port, "/healthz", timeout: 1).status) == 200 },
                       "/healthz answers once the idle connections are gone")
         m = try serve.metrics()
         XCTAssertGreaterThanOrEqual((m.value("pinguard_probes_total") ?? 0) - probesBefore, 2,
@@ -108,12 +108,12 @@ final class SecondReviewTests: XCTestCase {
         let closedPort = LoopbackPorts.closed()
         let padding = String(repeating: "x", count: 120)
         let targets = (0..<1_500).map { ServiceWorld.Target(name: "t\($0)-\(padding)", host: "t\($0).pinguard.test", port: closedPort) }
-        let config = try writeConfig(w, in: dir, targets: targets, interval: "1h", timeout: "1s", concurrency: 64,
+        let config = try w.writeConfig(in: dir, targets: targets, interval: "1h", timeout: "1s", concurrency: 64, journal: false,
                                      policies: ["wide/*.yml"])
         let serve = try ServeProcess(arguments: ["--config", config], mode: .direct,
                                      environment: ["PINGUARD_HTTP_IDLE_TIMEOUT": "30"])
         defer { serve.stop() }
-        XCTAssertTrue(poll(20) { (try? ServiceHTTP.get(port: serve.port, "/-/ready").status) == 200 }, serve.stderr)
+        XCTAssertTrue(Polling.holds(within: 20) { (try? ServiceHTTP.get(port: serve.port, "/-/ready").status) == 200 }, serve.stderr)
 
         let full = try RawClient(port: serve.port)
         XCTAssertTrue(full.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
@@ -137,7 +137,7 @@ final class SecondReviewTests: XCTestCase {
         XCTAssertTrue(busy.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
         let refused = try XCTUnwrap(busy.readResponse(timeout: 10), "no reply to the 7th GET /metrics")
         busy.close()
-        XCTAssertEqual(refused.status, 503, "4 stalled responses are in flight: \(refused)")
+        XCTAssertEqual(refused.status, 503, "the stalled responses hold the /metrics slots of this address (2) and overall (4): \(refused)")
         XCTAssertNotNil(refused.headers["retry-after"], "\(refused)")
         XCTAssertLessThan(refused.bodyBytes, 1_000)
         start = Date()
@@ -147,51 +147,13 @@ final class SecondReviewTests: XCTestCase {
         for c in stalled { c.close() }
         stalled = []
         var status = 0
-        XCTAssertTrue(poll(5) {
+        XCTAssertTrue(Polling.holds(within: 5) {
             guard let c = try? RawClient(port: serve.port),
                   c.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
                   let reply = c.readResponse(timeout: 15) else { return false }
             status = reply.status
             return reply.status == 200 && reply.bodyBytes > 6_000_000
         }, "/metrics works again once the stalled clients are gone (last status \(status))")
-    }
-
-    // MARK: - Helpers
-
-    /// A config with the world's two policy files (or the given `policies` globs), journal off.
-    @discardableResult
-    private func writeConfig(_ w: ServiceWorld, in dir: URL, targets: [ServiceWorld.Target], interval: String, timeout: String,
-                             concurrency: Int = 4, policies: [String] = ["policies/*.yml"]) throws -> String {
-        let policyDir = dir.appendingPathComponent("policies")
-        if !FileManager.default.fileExists(atPath: policyDir.appendingPathComponent("ios-app.yml").path) {
-            try PolicyYAML.write(w.iosPolicy, to: dir, as: "policies/ios-app.yml")
-            try PolicyYAML.write(w.androidPolicy, to: dir, as: "policies/android-app.yml")
-        }
-        var y = """
-        listen: "127.0.0.1:0"
-        interval: \(interval)
-        timeout: \(timeout)
-        concurrency: \(concurrency)
-        environment: prod
-        expiry_warning_days: 30
-        trust: {ca_file: "\(w.pki.caBundle)"}
-        policies: [\(policies.map { "\"\($0)\"" }.joined(separator: ", "))]
-        journal: {enabled: false}
-        targets:
-
-        """
-        for t in targets { y += t.yaml }
-        return try PolicyYAML.write(y, to: dir, as: "pinguard.yml")
-    }
-
-    /// Polls `condition` every 20 ms for up to `seconds`; whether it held.
-    private func poll(_ seconds: Double, until condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() >= end { return false }
-            usleep(20_000)
-        }
-        return true
     }
 }
 
