@@ -24,7 +24,7 @@ run() {
   local format=$1 file=$2 status
   status=0
   /usr/bin/time -f "%e %M" -o "$work/time" "$bin" import --format "$format" "$file" >/dev/null 2>"$work/err" || status=$?
-  read -r secs kb < "$work/time"
+  read -r secs kb < <(tail -n 1 "$work/time")
   printf '%-40s %-16s %6.2f s %7.1f MiB  exit %d\n' "$(basename "$file")" "$format" "$secs" "$(echo "$kb / 1024" | bc -l)" "$status"
 }
 
