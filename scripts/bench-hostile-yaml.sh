@@ -29,7 +29,7 @@ measure "lint 15 MiB one-line value" lint "$tmp/16m.yml"
 measure "lint /dev/zero" lint /dev/zero
 
 # A legitimate policy: N patterns with two pins each.
-patterns=${PATTERNS:-10000}
+patterns=${PATTERNS:-20000}
 {
   printf 'name: many\nenvironments:\n  prod:\n    policies:\n'
   for ((i = 0; i < patterns; i++)); do
