@@ -22,10 +22,12 @@ enum YAMLPreflight {
         case syntax(message: String, line: Int?)
     }
 
-    /// An open collection while scanning; a mapping alternates between key and value positions.
-    private enum Frame {
-        case sequence
-        case mapping(keys: [String: Int], atKey: Bool)
+    /// An open collection while scanning; a mapping alternates between key and value positions and
+    /// remembers the line of each scalar key.
+    private struct Frame {
+        var isMapping: Bool
+        var atKey = true
+        var keys: [String: Int] = [:]
     }
 
     /// Throws when `text` breaks `limits`, uses an anchor or alias, repeats a key or is not YAML.
@@ -91,12 +93,12 @@ enum YAMLPreflight {
                     if value.count > limits.maxScalarBytes { return .scalarTooLong(bytes: value.count, line: line) }
                 case YAML_SEQUENCE_START_EVENT:
                     anchor = event.data.sequence_start.anchor
-                    opens = .sequence
+                    opens = Frame(isMapping: false)
                 case YAML_MAPPING_START_EVENT:
                     anchor = event.data.mapping_start.anchor
-                    opens = .mapping(keys: [:], atKey: true)
+                    opens = Frame(isMapping: true)
                 case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                    stack.removeLast()
+                    _ = stack.popLast()
                     continue
                 default:
                     continue
@@ -104,16 +106,17 @@ enum YAMLPreflight {
                 if let anchor { return .anchor(name: name(anchor), line: line) }
                 nodes += 1
                 if nodes > limits.maxNodes { return .tooManyNodes(line: line) }
-                if case .mapping(var keys, let atKey)? = stack.last {
+                if let top = stack.indices.last, stack[top].isMapping {
                     // Only scalar keys are compared, by text: `a` and `"a"` are the same key to pinguard.
-                    if atKey, event.type == YAML_SCALAR_EVENT {
+                    // The frame is changed in place: copying its key table per key would be quadratic.
+                    if stack[top].atKey, event.type == YAML_SCALAR_EVENT {
                         let key = String(decoding: UnsafeBufferPointer(start: event.data.scalar.value,
                                                                        count: Int(clamping: event.data.scalar.length)),
                                          as: UTF8.self)
-                        if let first = keys[key] { return .duplicateKey(key: key, line: line, firstLine: first) }
-                        keys[key] = line
+                        if let first = stack[top].keys[key] { return .duplicateKey(key: key, line: line, firstLine: first) }
+                        stack[top].keys[key] = line
                     }
-                    stack[stack.count - 1] = .mapping(keys: keys, atKey: !atKey)
+                    stack[top].atKey.toggle()
                 }
                 if let opens {
                     stack.append(opens)

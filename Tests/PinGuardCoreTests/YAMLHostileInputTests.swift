@@ -67,6 +67,19 @@ final class YAMLHostileInputTests: XCTestCase {
         XCTAssertEqual(m, "n.yml:1: more than 100 YAML nodes")
     }
 
+    func testDuplicateCollectionKeysGiveOneLineWithoutTheDocument() {
+        let m = message { _ = try PolicyParser.parse("? [secret, a]\n: 1\n? [secret, a]\n: 2\n", file: "p.yml") }
+        XCTAssertTrue(m.hasPrefix("p.yml:1: duplicate key"), m)
+        XCTAssertFalse(m.contains("\n") || m.contains("secret"), m)
+    }
+
+    func testDuplicateKeysAreTrackedWithoutCopyingPerKey() {
+        // 190,000 keys in one mapping: copying the key table per key (as a first version did) never ends.
+        let wide = (0..<95_000).map { "k\($0): 1\n" }.joined()
+        XCTAssertNil(YAMLPreflight.scan(wide, limits: .standard))
+        XCTAssertEqual(YAMLPreflight.scan(wide + "k7: 2\n", limits: .standard), .duplicateKey(key: "k7", line: 95_001, firstLine: 8))
+    }
+
     func testStandardLimitsAdmitALargeRealisticPolicy() throws {
         var yaml = "name: big\nenvironments:\n  prod:\n    policies:\n"
         for i in 0..<1000 {
