@@ -119,8 +119,11 @@ enum HPKPImporter {
         var header = Header(line: line, pins: [], includeSubDomains: false, maxAge: -1, reportOnly: reportOnly)
         var seen = Set<String>()
         for directive in directives(value) {
-            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            let name = parts[0].lowercased()
+            // Not omitting empty pieces: "=x" is a directive with an empty name, not one named "x".
+            let parts = directive.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let first = parts.first else { continue }
+            let name = first.lowercased()
             var arg = parts.count > 1 ? parts[1] : ""
             if arg.count >= 2, arg.hasPrefix("\""), arg.hasSuffix("\"") { arg = String(arg.dropFirst().dropLast()) }
             if !name.hasPrefix("pin-") {

@@ -21,13 +21,14 @@ public struct ImportFinding: Sendable, Equatable, CustomStringConvertible {
         self.severity = severity
     }
 
-    /// `file:line: severity: keyPath: message`.
+    /// `file:line: severity: keyPath: message`, one line: control characters from the input are escaped
+    /// (see `EchoedInput`) so a hostile file cannot reach the terminal through a finding.
     public var description: String {
-        var s = file
+        var s = EchoedInput.bare(file)
         if let line { s += ":\(line)" }
         s += ": \(severity.rawValue): "
-        if let keyPath, !keyPath.isEmpty { s += "\(keyPath): " }
-        return s + message
+        if let keyPath, !keyPath.isEmpty { s += "\(EchoedInput.bare(keyPath)): " }
+        return s + EchoedInput.bare(message, limit: 2_000)
     }
 }
 
@@ -50,11 +51,11 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         self.findings = findings
     }
 
-    /// `file:line: message`.
+    /// `file:line: message`, one line with control characters escaped.
     public var description: String {
-        var s = file
+        var s = EchoedInput.bare(file)
         if let line { s += ":\(line)" }
-        return s + ": " + message
+        return s + ": " + EchoedInput.bare(message, limit: 2_000)
     }
 }
 

@@ -32,6 +32,7 @@ enum XMLTree {
     static func parse(_ bytes: [UInt8], file: String) throws(ImportError) -> XMLElementNode {
         try checkEncoding(bytes, file: file)
         try checkDoctype(bytes, file: file)
+        try XMLProcessingInstructions.refuse(bytes, file: file)
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
