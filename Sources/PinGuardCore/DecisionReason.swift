@@ -1,4 +1,4 @@
-/// Why the client decided as it did; raw values are the spec's reason and event names.
+/// Why the client decided as it did; raw values are the reason and event names of docs/reference.md, Evaluation.
 public enum DecisionReason: String, Sendable, Codable, CaseIterable {
     case policyMissing = "policy_missing"
     case systemTrustFailed = "system_trust_failed"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns probe facts, a policy set and `now` into the decision the pinned client would reach (SPEC §2).
+/// Turns probe facts, a policy set and `now` into the decision the pinned client would reach (docs/reference.md, Policy files and Evaluation).
 public enum Evaluator {
     /// Seconds per day, for the derived day counts.
     public static let secondsPerDay = 86_400.0

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns successive results into journal events on state change, and once at start (SPEC §6).
+/// Turns successive results into journal events on state change, and once at start (docs/reference.md, Journal events).
 public struct EventDetector: Sendable {
     /// Days before expiry / pin breakage that warn (`expiry_warning_days`).
     public var warningDays: Double

@@ -15,7 +15,7 @@ public struct HostPolicy: Sendable, Equatable {
     /// How pins combine.
     public var matchMode: PinMatchMode
 
-    /// Creates a policy with the spec's defaults.
+    /// Creates a policy with the defaults of docs/reference.md, Policy files.
     public init(pins: [Pin] = [], failStrategy: FailStrategy = .strict, requireSystemTrust: Bool = true,
                 allowSystemTrustFallback: Bool = false, expires: Date? = nil, matchMode: PinMatchMode = .any) {
         self.pins = pins

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One structured journal event (SPEC §6): the event, a human message and its `PINGUARD_*` fields.
+/// One structured journal event (docs/reference.md, Journal events): the event, a human message and its `PINGUARD_*` fields.
 public struct JournalEntry: Sendable, Equatable {
     /// The event type; gives `MESSAGE_ID`, `PINGUARD_EVENT` and the default priority.
     public var event: JournalEvent

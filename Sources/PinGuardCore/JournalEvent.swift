@@ -1,4 +1,4 @@
-/// The journal events of SPEC §6, each with a fixed 128-bit `MESSAGE_ID` and a default priority.
+/// The journal events of docs/reference.md (Journal events), each with a fixed 128-bit `MESSAGE_ID` and a default priority.
 public enum JournalEvent: String, Sendable, CaseIterable {
     case policyMissing = "policy_missing"
     case systemTrustFailed = "system_trust_failed"

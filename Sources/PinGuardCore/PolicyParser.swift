@@ -1,6 +1,6 @@
 import Foundation
 
-/// Parses a policy file (SPEC §2) strictly, reporting file, line and key for every problem.
+/// Parses a policy file (docs/reference.md, Policy files and Evaluation) strictly, reporting file, line and key for every problem.
 public enum PolicyParser {
     static let policyKeys: Set<String> = ["pins", "fail_strategy", "require_system_trust",
                                           "allow_system_trust_fallback", "expires", "match"]

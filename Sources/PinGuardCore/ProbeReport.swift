@@ -1,6 +1,6 @@
 import Foundation
 
-/// Renders one probe and its evaluations for people (a table) or programs (SPEC §4 JSON).
+/// Renders one probe and its evaluations for people (a table) or programs (the JSON of docs/reference.md, probe --json).
 public struct ProbeReport: Sendable {
     /// Target label (`name`, default `host:port`).
     public var target: String
@@ -23,7 +23,7 @@ public struct ProbeReport: Sendable {
         return evaluations.allSatisfy { $0.verdict == .accept } ? 0 : 1
     }
 
-    /// The SPEC §4 JSON object, pretty-printed with sorted keys.
+    /// The JSON object of docs/reference.md, probe --json, pretty-printed with sorted keys.
     public func json() -> String {
         let object: [String: Any] = [
             "target": target,

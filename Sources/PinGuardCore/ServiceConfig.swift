@@ -1,6 +1,6 @@
 import Foundation
 
-/// One configured probe target (SPEC §3).
+/// One configured probe target (docs/reference.md, Configuration).
 public struct Target: Sendable, Equatable {
     /// Server name: SNI, hostname check, pattern matching.
     public var host: String
@@ -66,7 +66,7 @@ public struct ServiceConfig: Sendable, Equatable {
     public init() {}
 }
 
-/// Parses `pinguard.yml` strictly (SPEC §3).
+/// Parses `pinguard.yml` strictly (docs/reference.md, Configuration).
 public enum ServiceConfigParser {
     /// Parses the text of a config file.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> ServiceConfig {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Evaluates one target's probe against the policy sets that apply to it (SPEC §2 step 1).
+/// Evaluates one target's probe against the policy sets that apply to it (docs/reference.md, Evaluation).
 public enum TargetEvaluation {
     /// The evaluations for `facts`: against the sets the target names (a named set with no policy for
     /// the host gives `policy_missing`), or else against every set that covers the host. An empty result

@@ -15,7 +15,7 @@ struct PinGuardCommand: AsyncParsableCommand {
                       LintCommand.self, ImportCommand.self, PlanCommand.self])
 }
 
-/// Exit statuses shared by the commands (SPEC §4).
+/// Exit statuses shared by the commands (docs/reference.md, Commands and exit codes).
 enum Exit {
     static let ok = ExitCode(0)
     static let rejected = ExitCode(1)

@@ -33,7 +33,7 @@ struct ProbeCommand: ParsableCommand {
     @Option(help: "Deadline for resolve + connect + handshake.")
     var timeout = "10s"
 
-    @Flag(help: "Print the SPEC JSON object instead of a table.")
+    @Flag(help: "Print the JSON object described in docs/reference.md (probe --json) instead of a table.")
     var json = false
 
     func run() throws {

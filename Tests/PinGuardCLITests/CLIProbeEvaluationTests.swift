@@ -5,7 +5,7 @@ import PinGuardTestSupport
 import XCTest
 
 /// `pinguard probe --json` end to end: the built binary probes live servers and evaluates policy files the
-/// test writes, reaching every decision reason of SPEC §2, with the figures and exit statuses of SPEC §4.
+/// test writes, reaching every decision reason (docs/reference.md, Evaluation), with the figures and exit statuses of probe --json.
 final class CLIProbeEvaluationTests: XCTestCase {
     // MARK: accept
 

@@ -4,7 +4,7 @@ import PinGuardProbe
 import PinGuardTestSupport
 import XCTest
 
-/// The pins the probe computes are byte-identical to OpenSSL's command-line pipelines (SPEC §2), for every
+/// The pins the probe computes are byte-identical to OpenSSL's command-line pipelines (docs/reference.md, Policy files and Evaluation), for every
 /// key type, whether the certificate came from a live handshake, a PEM file or a DER file.
 final class HashCrossCheckTests: XCTestCase {
     func testRSALeaf() throws { try crossCheck("rsa", keyType: "RSA-2048") }

@@ -2,7 +2,7 @@ import Foundation
 import PinGuardTestSupport
 import XCTest
 
-/// The real pins of the test PKI, computed with the `openssl` reference pipeline (SPEC §2), not with the
+/// The real pins of the test PKI, computed with the `openssl` reference pipeline (docs/reference.md, Policy files and Evaluation), not with the
 /// code under test, for the source files the import end-to-end tests write.
 struct ImportPins: Sendable {
     /// SPKI pin of the `valid` leaf.

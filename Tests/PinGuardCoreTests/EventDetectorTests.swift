@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import PinGuardCore
 
-/// Journal events from successive results (SPEC §6): written on state change and once at start.
+/// Journal events from successive results (docs/reference.md, Journal events): written on state change and once at start.
 final class EventDetectorTests: XCTestCase {
     typealias F = ResultFixtures
 
@@ -247,7 +247,7 @@ final class EventDetectorTests: XCTestCase {
 
     func testMessageIDsAreStableDistinct128BitIDs() {
         let ids = JournalEvent.allCases.map(\.messageID)
-        XCTAssertEqual(JournalEvent.allCases.count, 19, "SPEC §6 lists 19 events")
+        XCTAssertEqual(JournalEvent.allCases.count, 19, "docs/reference.md, Journal events, lists 19 events")
         XCTAssertEqual(Set(ids).count, ids.count, "one MESSAGE_ID per event")
         for (event, id) in zip(JournalEvent.allCases, ids) {
             XCTAssertEqual(id.count, 32, "\(event)")

@@ -51,11 +51,11 @@ enum ResultFixtures {
     static let caPin = Pin(type: .ca, hash: h(2), role: .primary, scope: .any)
 }
 
-/// The /metrics exposition (SPEC §5) rendered from in-memory snapshots.
+/// The /metrics exposition (docs/reference.md, Metrics) rendered from in-memory snapshots.
 final class MetricsRendererTests: XCTestCase {
     typealias F = ResultFixtures
 
-    /// SPEC §5 families, and the journal failure counter.
+    /// Every exported family (docs/reference.md, Metrics).
     static let families: [(String, String)] = [
         ("pinguard_probe_success", "gauge"), ("pinguard_probe_duration_seconds", "gauge"),
         ("pinguard_probe_timestamp_seconds", "gauge"), ("pinguard_tls_version_info", "gauge"),
@@ -116,7 +116,7 @@ final class MetricsRendererTests: XCTestCase {
             XCTAssertTrue(help.contains("latest scheduled probe"), String(help))
         }
         let horizon = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("# HELP pinguard_pin_horizon_timestamp_seconds ") })
-        XCTAssertTrue(horizon.contains("Conservative for spki pins"), "SPEC §2: the help says the horizon is conservative")
+        XCTAssertTrue(horizon.contains("Conservative for spki pins"), "the help says the horizon is conservative (docs/reference.md, Evaluation)")
     }
 
     func testLabelValuesAreEscaped() throws {

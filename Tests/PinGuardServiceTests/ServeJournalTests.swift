@@ -3,7 +3,7 @@ import PinGuardCore
 import PinGuardTestSupport
 import XCTest
 
-/// Journal events of a real `pinguard serve`, read back from its private journald with `journalctl -o json` (SPEC §6).
+/// Journal events of a real `pinguard serve`, read back from its private journald with `journalctl -o json` (docs/reference.md, Journal events).
 final class ServeJournalTests: XCTestCase {
     /// Every event the first round causes, with its identity and fields.
     func testEventsOfTheFirstRound() throws {

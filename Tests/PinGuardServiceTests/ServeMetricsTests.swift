@@ -2,7 +2,7 @@ import Foundation
 import PinGuardTestSupport
 import XCTest
 
-/// /metrics of a real `pinguard serve` probing real TLS servers (SPEC §5).
+/// /metrics of a real `pinguard serve` probing real TLS servers (docs/reference.md, Metrics).
 final class ServeMetricsTests: XCTestCase {
     func testProbeAndTrustPerTarget() throws {
         let s = try RunningService.shared()

@@ -3,7 +3,7 @@ import PinGuardCore
 import PinGuardTestSupport
 import XCTest
 
-/// `pinguard serve --once`: one round, a summary on stdout, and the exit status scripts and CI rely on (SPEC §4).
+/// `pinguard serve --once`: one round, a summary on stdout, and the exit status scripts and CI rely on (docs/reference.md, Commands and exit codes).
 final class ServeOnceTests: XCTestCase {
     private func once(_ targets: (ServiceWorld) -> [ServiceWorld.Target]) throws -> CommandResult {
         let w = try ServiceWorld.shared()

@@ -4,7 +4,7 @@ import PinGuardTestSupport
 import XCTest
 
 /// Reloads of a running `pinguard serve` by SIGHUP and `POST /-/reload`: a bad file keeps the running
-/// configuration, a good one takes effect within a round (SPEC §3).
+/// configuration, a good one takes effect within a round (docs/reference.md, Configuration).
 final class ServeReloadTests: XCTestCase {
     func testBadConfigIsRejectedAndAGoodOneTakesEffect() throws {
         let w = try ServiceWorld.shared()

@@ -1,11 +1,11 @@
 import Foundation
 
-/// The `openssl` command line, as the reference the probe's hashes must agree with (SPEC §2).
+/// The `openssl` command line, as the reference the probe's hashes must agree with (docs/reference.md, Policy files and Evaluation).
 public enum OpenSSLTool {
     /// Path of the `openssl` executable.
     public static let path: String = CommandRunner.which("openssl") ?? "/usr/bin/openssl"
 
-    /// SPKI pin of the first certificate in a PEM file, by the SPEC's reference pipeline:
+    /// SPKI pin of the first certificate in a PEM file, by the reference pipeline of docs/reference.md, Policy files:
     /// `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64`.
     public static func spkiSHA256(certificate pemPath: String) throws -> String {
         try pipeline("\(path) x509 -in \(CommandRunner.quote(pemPath)) -pubkey -noout | \(path) pkey -pubin -outform der"

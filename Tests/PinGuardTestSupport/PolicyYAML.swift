@@ -1,6 +1,6 @@
 import Foundation
 
-/// One pin as written in a policy file (SPEC §2); nil fields are left out so the file's defaults apply.
+/// One pin as written in a policy file (docs/reference.md, Policy files and Evaluation); nil fields are left out so the file's defaults apply.
 public struct PinSpec: Sendable {
     /// `spki`, `certificate` or `ca`.
     public var type: String
@@ -52,7 +52,7 @@ public struct HostPolicySpec: Sendable {
     }
 }
 
-/// Writes policy files (SPEC §2) for tests.
+/// Writes policy files (docs/reference.md, Policy files and Evaluation) for tests.
 public enum PolicyYAML {
     /// The text of a policy file naming set `name`, with `rules` in `environment`.
     public static func policySet(name: String, environment: String = "prod", rules: [HostPolicySpec]) -> String {

@@ -59,7 +59,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// What an import produced: the policy set, its YAML (SPEC §2, commented with each rule's source) and findings.
+/// What an import produced: the policy set, its YAML (docs/reference.md, Policy files; commented with each rule's source) and findings.
 public struct ImportResult: Sendable, Equatable {
     /// The imported policy set. Source positions (`file`, rule and pin lines) point into the imported file,
     /// so lint findings on it name the app's configuration; parse `yaml` for positions in the YAML instead.

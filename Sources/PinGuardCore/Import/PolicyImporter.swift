@@ -8,7 +8,7 @@ public enum PolicyImporter {
     ///   - format: what the file is.
     ///   - contents: the file's bytes (binary plists are bytes, not text).
     ///   - file: the file's name, used in findings, errors and the YAML comments.
-    ///   - name: the policy set name (SPEC §2 `name`); for `hpkp`, also the host of headers that have none.
+    ///   - name: the policy set name (the policy file's `name`; docs/reference.md, Policy files); for `hpkp`, also the host of headers that have none.
     ///   - environment: the environment the imported rules are put under.
     ///   - defines: values of names the file uses but does not define (`--define NAME=VALUE`: BuildConfig fields,
     ///     string resources); read by the source formats (`trustkit` source, `okhttp`), ignored by the others.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Writes a policy file (SPEC §2) with comments: a header, and before each rule the lines naming its source.
+/// Writes a policy file (docs/reference.md, Policy files and Evaluation) with comments: a header, and before each rule the lines naming its source.
 enum PolicyYAMLWriter {
     /// The whole file for one policy set with one environment.
     static func write(name: String, version: String?, environment: String, rules: [ImportedRule],
