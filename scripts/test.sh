@@ -2,7 +2,8 @@
 # Runs every test of pinguard on a fresh Debian machine of this kind, as root:
 # installs what the tests need, builds, runs the Swift test suites (unit tests, probes against real
 # TLS servers, the service against a private journald) and the script suites (promtool rules and
-# dashboard, systemd unit and journal catalog, a real Prometheus scraping a real pinguard).
+# dashboard, systemd unit and journal catalog, a real Prometheus scraping a real pinguard, and a short
+# libFuzzer run of every reader).
 # Ends with one line "N passed, M failed"; exits non-zero when anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -55,6 +56,8 @@ if [ "$rc" -ne 0 ] || [ -z "$summary" ]; then failures+=("swift test (exit $rc)"
 suite "prometheus rules and dashboard" bash scripts/test-prometheus-rules.sh
 suite "systemd unit and journal catalog" bash scripts/test-systemd-unit.sh
 [ -f scripts/test-prometheus-e2e.sh ] && suite "real prometheus end to end" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-prometheus-e2e.sh
+# Every reader under libFuzzer for a short bounded time (scripts/fuzz.sh runs them for an hour each).
+suite "fuzzing every reader, ${PINGUARD_FUZZ_SECONDS:-20} s each" bash scripts/fuzz-smoke.sh "${PINGUARD_FUZZ_SECONDS:-20}"
 
 echo
 for f in "${failures[@]}"; do echo "FAILED: $f"; done
