@@ -2,54 +2,6 @@ import Foundation
 import XCTest
 @testable import PinGuardCore
 
-/// In-memory targets, chains, policies and results for the renderer and event detector tests.
-enum ResultFixtures {
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
-    static func day(_ n: Double) -> Date { now.addingTimeInterval(n * 86_400) }
-    /// A distinct base64 SHA-256 per tag.
-    static func h(_ tag: UInt8) -> String { Base64.encode([UInt8](repeating: tag, count: 32)) }
-
-    static func cert(_ depth: Int, spki: UInt8, cert: UInt8, notAfter: Double, subject: String? = nil,
-                     source: CertificateSource = .served, selfIssued: Bool = false) -> ChainCertificate {
-        ChainCertificate(depth: depth, subject: subject ?? "CN=cert \(depth)", issuer: "CN=cert \(depth + 1)",
-                         serial: String(format: "%02X", cert), notBefore: day(-30), notAfter: day(notAfter),
-                         spkiSHA256: h(spki), certSHA256: h(cert), isCA: depth > 0, selfIssued: selfIssued, source: source)
-    }
-
-    static let intermediate = cert(1, spki: 2, cert: 12, notAfter: 400, subject: "CN=Intermediate")
-    static let root = cert(2, spki: 3, cert: 13, notAfter: 3000, subject: "CN=Root", source: .store, selfIssued: true)
-
-    /// A probe of `host`: leaf (key `leafKey`, certificate `leafCert`, expiring in `leafDays`) + intermediate
-    /// served; with trust, the root added from the store.
-    static func facts(host: String = "api.example.com", port: Int = 443, trusted: Bool = true, error: String? = nil,
-                      leafKey: UInt8 = 1, leafCert: UInt8 = 11, leafDays: Double = 90, leafSubject: String? = nil) -> ProbeFacts {
-        let leaf = cert(0, spki: leafKey, cert: leafCert, notAfter: leafDays, subject: leafSubject ?? "CN=\(host)")
-        return ProbeFacts(host: host, port: port, address: "127.0.0.1:\(port)", error: error, duration: 0.25,
-                          tlsVersion: error == nil ? "TLSv1.3" : nil,
-                          servedChain: error == nil ? [leaf, intermediate] : [],
-                          verifiedChain: trusted && error == nil ? [leaf, intermediate, root] : [], trusted: trusted && error == nil,
-                          trustError: trusted ? nil : "unable to get local issuer certificate", finishedAt: now)
-    }
-
-    static func set(_ name: String, environment: String = "prod", _ rules: [(String, HostPolicy)]) -> PolicySet {
-        PolicySet(name: name, environments: [environment: PolicyEnvironment(rules: rules.map {
-            PatternRule(pattern: try! HostPattern.parse($0.0), policy: $0.1)
-        })])
-    }
-
-    static func target(_ name: String, host: String = "api.example.com", port: Int = 443, environment: String = "prod",
-                       sets: [String]? = nil) -> Target {
-        Target(host: host, port: port, environment: environment, name: name, policySets: sets)
-    }
-
-    static func result(_ target: Target, _ facts: ProbeFacts, _ sets: [PolicySet]) -> TargetResult {
-        TargetResult.evaluate(facts, target: target, sets: sets, now: now)
-    }
-
-    static let leafPin = Pin(type: .spki, hash: h(1), role: .primary, scope: .leaf)
-    static let reservePin = Pin(type: .spki, hash: h(9), role: .backup)
-    static let caPin = Pin(type: .ca, hash: h(2), role: .primary, scope: .any)
-}
 
 /// The /metrics exposition (docs/reference.md, Metrics) rendered from in-memory snapshots.
 final class MetricsRendererTests: XCTestCase {
@@ -293,73 +245,5 @@ final class MetricsRendererTests: XCTestCase {
         }
         XCTAssertTrue(fresh.hasSuffix("\n"))
         XCTAssertEqual(value(fresh, "pinguard_config_last_reload_successful", [:]), 1)
-    }
-
-    // MARK: - Reading the exposition back
-
-    /// One sample line, label values unescaped.
-    struct ParsedSample {
-        var name: String
-        var labels: [String: String] = [:]
-        /// Label names in the order the line writes them.
-        var labelNames: [String] = []
-        var value: Double
-
-        init?(_ line: Substring) {
-            var rest = line[...]
-            name = String(rest.prefix { $0 != "{" && $0 != " " })
-            rest = rest.dropFirst(name.count)
-            if rest.first == "{" {
-                rest = rest.dropFirst()
-                while rest.first != "}" {
-                    guard let eq = rest.firstIndex(of: "=") else { return nil }
-                    let key = String(rest[..<eq])
-                    rest = rest[rest.index(after: eq)...]
-                    guard rest.first == "\"" else { return nil }
-                    rest = rest.dropFirst()
-                    var v = ""
-                    while let c = rest.first, c != "\"" {
-                        rest = rest.dropFirst()
-                        if c == "\\" {
-                            guard let e = rest.first else { return nil }
-                            rest = rest.dropFirst()
-                            switch e {
-                            case "n": v.append("\n")
-                            case "\\", "\"": v.append(e)
-                            default: return nil
-                            }
-                        } else {
-                            guard c != "\n" else { return nil }
-                            v.append(c)
-                        }
-                    }
-                    guard rest.first == "\"" else { return nil }
-                    rest = rest.dropFirst()
-                    labels[key] = v
-                    labelNames.append(key)
-                    if rest.first == "," { rest = rest.dropFirst() }
-                }
-                rest = rest.dropFirst()
-            }
-            guard rest.first == " ", let v = Double(rest.dropFirst()) else { return nil }
-            value = v
-        }
-    }
-
-    func allSamples(_ text: String) -> [ParsedSample] {
-        text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap(ParsedSample.init)
-    }
-
-    func samples(_ text: String, _ name: String, _ match: [String: String] = [:]) -> [ParsedSample] {
-        allSamples(text).filter { s in s.name == name && match.allSatisfy { s.labels[$0.key] == $0.value } }
-    }
-
-    func value(_ text: String, _ name: String, _ match: [String: String]) -> Double? {
-        let found = samples(text, name, match)
-        return found.count == 1 ? found[0].value : nil
-    }
-
-    func labels(_ text: String, _ name: String, _ label: String) -> [String] {
-        samples(text, name).compactMap { $0.labels[label] }
     }
 }

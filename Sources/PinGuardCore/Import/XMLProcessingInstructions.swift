@@ -28,7 +28,18 @@ enum XMLProcessingInstructions {
                     throw ImportError(file: file, line: line,
                                       message: "XML processing instructions (<?…?>) are not accepted (line \(line)); only the <?xml …?> declaration at the start is")
                 }
-                skip(past: Array("?>".utf8))
+                // The declaration ends at its own `?>`: markup inside it means it never closed, and libxml2
+                // would read what follows differently from this scan.
+                var j = i + 5
+                let declarationLine = line
+                while j + 1 < bytes.count, !(bytes[j] == UInt8(ascii: "?") && bytes[j + 1] == UInt8(ascii: ">")) {
+                    if bytes[j] == UInt8(ascii: "<") || bytes[j] == 0 {
+                        throw ImportError(file: file, line: line, message: "the <?xml …?> declaration is not closed before other markup (line \(declarationLine))")
+                    }
+                    if bytes[j] == 0x0A { line += 1 }
+                    j += 1
+                }
+                i = j + 2
                 continue
             }
             i += 1
