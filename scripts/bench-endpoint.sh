@@ -17,25 +17,13 @@ if [ -z "${PINGUARD:-}" ]; then
 fi
 
 # Config: 20 policy sets covering **.pinguard.test, 1,500 targets on a closed port.
-closed=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-python3 - "$work" "$closed" "$port" <<'PY'
-import base64, os, sys
-work, closed, port = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(f"{work}/wide")
-for s in range(20):
-    pins = "".join(f"\n            - {{type: spki, hash: \"{base64.b64encode(bytes([s*3+i+1])*32).decode()}\", role: {'primary' if i == 0 else 'backup'}}}" for i in range(3))
-    open(f"{work}/wide/wide-{s}.yml", "w").write(f"name: wide-{s}\nenvironments:\n  prod:\n    policies:\n      - pattern: \"**.pinguard.test\"\n        policy:\n          pins:{pins}\n")
-targets = "".join(f"  - {{name: t{i}-{'x'*120}, host: t{i}.pinguard.test, port: {closed}, connect: 127.0.0.1}}\n" for i in range(1500))
-open(f"{work}/pinguard.yml", "w").write(f'listen: "127.0.0.1:{port}"\ninterval: 1h\ntimeout: 1s\nconcurrency: 64\nenvironment: prod\npolicies: ["wide/*.yml"]\njournal: {{enabled: false}}\ntargets:\n{targets}')
-PY
+read -r closed port <<<"$(python3 scripts/lib/free_port.py 2 | tr '\n' ' ')"
+python3 scripts/lib/bench_endpoint_config.py "$work" "$closed" "$port"
 
-# HTTPS with a bcrypt cost-10 password (libxcrypt through python3's ctypes).
+# HTTPS with a bcrypt cost-10 password (libxcrypt, scripts/lib/bcrypt_hash.py).
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/server.key" -out "$work/server.pem" \
   -days 1 -subj /CN=localhost -addext subjectAltName=IP:127.0.0.1 2>/dev/null
-hash=$(python3 -c '
-import ctypes; l = ctypes.CDLL("libcrypt.so.1"); l.crypt_gensalt.restype = ctypes.c_char_p; l.crypt.restype = ctypes.c_char_p
-print(l.crypt(b"bench-pw", l.crypt_gensalt(b"$2y$", 10, None, 0)).decode())')
+hash=$(python3 scripts/lib/bcrypt_hash.py bench-pw 10)
 printf 'tls_server_config:\n  cert_file: server.pem\n  key_file: server.key\nbasic_auth_users:\n  bench: "%s"\n' "$hash" > "$work/web.yml"
 
 "$PINGUARD" serve --config "$work/pinguard.yml" --web.config.file "$work/web.yml" 2>"$work/stderr.log" &
@@ -53,10 +41,10 @@ first=$("${c[@]}" -u bench2:bench-pw -w '%{time_total}' "$url/healthz")
 total=0
 for _ in $(seq "$requests"); do
   t=$("${c[@]}" -u bench2:bench-pw -w '%{time_total}' "$url/healthz")
-  total=$(python3 -c "print($total + $t)")
+  total=$(awk -v a="$total" -v b="$t" 'BEGIN { print a + b }')
 done
 wrong=$("${c[@]}" -u bench2:wrong -w '%{time_total}' "$url/healthz")
-echo "basic auth over HTTPS, bcrypt cost 10: first request ${first}s, next $requests average $(python3 -c "print(round($total / $requests, 4))")s, wrong password ${wrong}s"
+echo "basic auth over HTTPS, bcrypt cost 10: first request ${first}s, next $requests average $(awk -v a="$total" -v n="$requests" 'BEGIN { printf "%.4f", a / n }')s, wrong password ${wrong}s"
 
 plain=$("${c[@]}" -u bench2:bench-pw -w '%{size_download} %{time_total}' "$url/metrics")
 gz=$("${c[@]}" -u bench2:bench-pw -H 'Accept-Encoding: gzip' -w '%{size_download} %{time_total}' "$url/metrics")
