@@ -43,8 +43,17 @@ enum BinaryPlistBudget {
         var stack: [(object: Int, refs: [Int], next: Int)] = []
         func enter(_ object: Int) throws(ImportError) {
             state[object] = 1
+            // Property lists have no sets, and their dictionary keys are strings; Foundation on Linux
+            // crashes bridging a set or a container key, so both are refused here, before it sees them.
+            let kind = bytes[offsets[object]] >> 4
+            if kind == 0xB || kind == 0xC { throw fail("object \(object) is a set, which property lists do not have; refused") }
             guard let refs = references(bytes, at: offsets[object], refSize: refSize, limit: tableStart, objects: count) else {
                 throw fail("object \(object) is malformed")
+            }
+            if kind == 0xD {
+                for key in refs.prefix(refs.count / 2) where ![0x5, 0x6].contains(bytes[offsets[key]] >> 4) {
+                    throw fail("object \(object) is a dictionary with a key that is not a string; refused")
+                }
             }
             stack.append((object, refs, 0))
         }

@@ -34,7 +34,7 @@ enum XMLProcessingInstructions {
                 let declarationLine = line
                 while j + 1 < bytes.count, !(bytes[j] == UInt8(ascii: "?") && bytes[j + 1] == UInt8(ascii: ">")) {
                     if bytes[j] == UInt8(ascii: "<") || bytes[j] == 0 {
-                        throw ImportError(file: file, line: line, message: "the <?xml …?> declaration is not closed before other markup (line \(declarationLine))")
+                        throw ImportError(file: file, line: declarationLine, message: "the <?xml …?> declaration is not closed before other markup (line \(declarationLine))")
                     }
                     if bytes[j] == 0x0A { line += 1 }
                     j += 1
