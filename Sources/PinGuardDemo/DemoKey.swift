@@ -20,12 +20,7 @@ public final class DemoKey: @unchecked Sendable {
 
     /// Base64 SHA-256 of the DER SubjectPublicKeyInfo: the key's `spki` pin.
     public var spkiSHA256: String {
-        let length = i2d_PUBKEY(pointer, nil)
-        var der = [UInt8](repeating: 0, count: Int(max(length, 0)))
-        der.withUnsafeMutableBufferPointer { buf in
-            var p: UnsafeMutablePointer<UInt8>? = buf.baseAddress
-            _ = i2d_PUBKEY(pointer, &p)
-        }
+        let der = CertificateFacts.publicKeyDER(pointer) ?? []
         return CertificateFacts.sha256Base64(der[...])
     }
 }

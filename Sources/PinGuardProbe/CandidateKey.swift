@@ -45,13 +45,7 @@ public enum CandidateKey {
         }
         guard let key else { throw ProbeError.openSSL("\(name): the \(kind) cannot be read") }
         defer { EVP_PKEY_free(key) }
-        let length = i2d_PUBKEY(key, nil)
-        guard length > 0 else { throw ProbeError.openSSL("\(name): cannot encode the public key") }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        der.withUnsafeMutableBufferPointer { buf in
-            var p: UnsafeMutablePointer<UInt8>? = buf.baseAddress
-            _ = i2d_PUBKEY(key, &p)
-        }
+        guard let der = CertificateFacts.publicKeyDER(key) else { throw ProbeError.openSSL("\(name): cannot encode the public key") }
         return (CertificateFacts.sha256Base64(der[...]), kind)
     }
 }

@@ -36,12 +36,22 @@ public enum CertificateFacts {
     }
 
     static func derBytes(_ x509: OpaquePointer) throws(ProbeError) -> [UInt8] {
-        let length = i2d_X509(x509, nil)
-        guard length > 0 else { throw ProbeError.openSSL("cannot encode certificate") }
+        guard let bytes = der(of: x509, encode: i2d_X509) else { throw ProbeError.openSSL("cannot encode certificate") }
+        return bytes
+    }
+
+    /// The DER SubjectPublicKeyInfo of an `EVP_PKEY`, nil when OpenSSL cannot encode it.
+    package static func publicKeyDER(_ key: OpaquePointer) -> [UInt8]? { der(of: key, encode: i2d_PUBKEY) }
+
+    /// OpenSSL's two-call i2d pattern: the length first, then the bytes.
+    private static func der(of object: OpaquePointer,
+                            encode: (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) -> [UInt8]? {
+        let length = encode(object, nil)
+        guard length > 0 else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(length))
         bytes.withUnsafeMutableBufferPointer { buf in
             var p: UnsafeMutablePointer<UInt8>? = buf.baseAddress
-            _ = i2d_X509(x509, &p)
+            _ = encode(object, &p)
         }
         return bytes
     }

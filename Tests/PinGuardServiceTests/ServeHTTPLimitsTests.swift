@@ -20,7 +20,7 @@ final class ServeHTTPLimitsTests: XCTestCase {
                                      environment: ["PINGUARD_HTTP_IDLE_TIMEOUT": "1"])
         defer { serve.stop() }
 
-        let client = try RawClient(port: serve.port)
+        let client = try LoopbackSocket(port: serve.port)
         XCTAssertTrue(client.send("GET /metrics HTTP/1.1\r\nHost: x\r\n"))
         let start = Date()
         let closed = client.closedByServer(within: 5)
@@ -59,9 +59,9 @@ final class ServeHTTPLimitsTests: XCTestCase {
         XCTAssertEqual(m.value("pinguard_probe_success", ["target": "healthy"]), 1, serve.stderr)
         let probesBefore = try XCTUnwrap(m.value("pinguard_probes_total"))
 
-        var clients: [RawClient] = []
+        var clients: [LoopbackSocket] = []
         defer { for c in clients { c.close() } }
-        for _ in 0..<300 { clients.append(try RawClient(port: serve.port)) }
+        for _ in 0..<300 { clients.append(try LoopbackSocket(port: serve.port)) }
         let openedAt = Date()
         var closed: [Int] = []
         let settle = Date().addingTimeInterval(3)
@@ -95,36 +95,25 @@ final class ServeHTTPLimitsTests: XCTestCase {
     /// and never read, a 7th gets 503 with Retry-After, /healthz stays fast, and /metrics works again once
     /// the stalled clients are gone.
     func testAtMostFourMetricsResponsesInFlight() throws {
-        let w = try ServiceWorld.shared()
+        if let missing = ServeProcess.missingRequirement { throw XCTSkip(missing) }
         let dir = try TemporaryDirectory.make("pinguard-sr-scrapes")
         // 1,500 failed probes judged by 20 policy sets each: several megabytes of exposition without TLS.
-        for s in 0..<20 {
-            let pins = (0..<3).map { i in
-                PinSpec.spki(Data(repeating: UInt8(s * 3 + i + 1), count: 32).base64EncodedString(), role: i == 0 ? "primary" : "backup")
-            }
-            try PolicyYAML.write(PolicyYAML.policySet(name: "wide-\(s)", rules: [HostPolicySpec(pattern: "**.pinguard.test", pins: pins)]),
-                                 to: dir, as: "wide/wide-\(s).yml")
-        }
-        let closedPort = LoopbackPorts.closed()
-        let padding = String(repeating: "x", count: 120)
-        let targets = (0..<1_500).map { ServiceWorld.Target(name: "t\($0)-\(padding)", host: "t\($0).pinguard.test", port: closedPort) }
-        let config = try w.writeConfig(in: dir, targets: targets, interval: "1h", timeout: "1s", concurrency: 64, journal: false,
-                                     policies: ["wide/*.yml"])
+        let config = try EndpointConfigs.largeExposition(in: dir)
         let serve = try ServeProcess(arguments: ["--config", config], mode: .direct,
                                      environment: ["PINGUARD_HTTP_IDLE_TIMEOUT": "30"])
         defer { serve.stop() }
         XCTAssertTrue(Polling.holds(within: 20) { (try? ServiceHTTP.get(port: serve.port, "/-/ready").status) == 200 }, serve.stderr)
 
-        let full = try RawClient(port: serve.port)
+        let full = try LoopbackSocket(port: serve.port)
         XCTAssertTrue(full.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
         let size = try XCTUnwrap(full.readResponse(timeout: 15), "no /metrics response").bodyBytes
         full.close()
         XCTAssertGreaterThan(size, 6_000_000, "the exposition must exceed what socket buffers hold")
 
-        var stalled: [RawClient] = []
+        var stalled: [LoopbackSocket] = []
         defer { for c in stalled { c.close() } }
         for _ in 0..<6 {
-            let c = try RawClient(port: serve.port, receiveBuffer: 4_096)
+            let c = try LoopbackSocket(port: serve.port, receiveBuffer: 4_096)
             XCTAssertTrue(c.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"))
             stalled.append(c)
         }
@@ -133,7 +122,7 @@ final class ServeHTTPLimitsTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 0.5, "/healthz waited for /metrics renders")
 
         usleep(500_000)
-        let busy = try RawClient(port: serve.port)
+        let busy = try LoopbackSocket(port: serve.port)
         XCTAssertTrue(busy.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
         let refused = try XCTUnwrap(busy.readResponse(timeout: 10), "no reply to the 7th GET /metrics")
         busy.close()
@@ -148,7 +137,7 @@ final class ServeHTTPLimitsTests: XCTestCase {
         stalled = []
         var status = 0
         XCTAssertTrue(Polling.holds(within: 5) {
-            guard let c = try? RawClient(port: serve.port),
+            guard let c = try? LoopbackSocket(port: serve.port),
                   c.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
                   let reply = c.readResponse(timeout: 15) else { return false }
             status = reply.status
@@ -157,116 +146,6 @@ final class ServeHTTPLimitsTests: XCTestCase {
     }
 }
 
-/// A raw TCP connection to 127.0.0.1 held by a test: idle, half-sent or never-read requests.
-private final class RawClient {
-    let fd: Int32
-    private var isOpen = true
-
-    /// Connects; `receiveBuffer` sets SO_RCVBUF before connecting (a small window: the server cannot push much).
-    init(port: Int, receiveBuffer: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
-        if var size = receiveBuffer {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var sa = sockaddr_in()
-        sa.sin_family = sa_family_t(AF_INET)
-        sa.sin_port = UInt16(port).bigEndian
-        sa.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let fd = self.fd
-        let connected = withUnsafePointer(to: &sa) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        guard connected else {
-            let e = errno
-            Glibc.close(fd)
-            isOpen = false
-            throw HarnessError("connect 127.0.0.1:\(port): \(String(cString: strerror(e)))")
-        }
-    }
-
-    deinit { close() }
-
-    func close() {
-        guard isOpen else { return }
-        isOpen = false
-        Glibc.close(fd)
-    }
-
-    /// Sends all of `text`; false when the connection failed.
-    func send(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { return false }
-            sent += n
-        }
-        return true
-    }
-
-    /// Whether the server closes the connection (end of file or an error) within `timeout` seconds (0: already
-    /// closed); bytes it sends meanwhile are read and dropped.
-    func closedByServer(within timeout: Double) -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let left = end.timeIntervalSinceNow
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = Glibc.poll(&p, 1, Int32(max(0, left) * 1000))
-            if ready > 0 {
-                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-                if n == 0 { return true }
-                if n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { return true }
-                continue
-            }
-            if left <= 0 { return false }
-        }
-    }
-
-    /// One response: status, headers (names lowercased) and the number of body bytes read (up to
-    /// Content-Length); nil when no complete header block arrives within `timeout`.
-    func readResponse(timeout: Double) -> (status: Int, headers: [String: String], bodyBytes: Int)? {
-        let end = Date().addingTimeInterval(timeout)
-        var head: [UInt8] = []
-        var parsed: (status: Int, headers: [String: String])?
-        var body = 0
-        var buffer = [UInt8](repeating: 0, count: 262_144)
-        while Date() < end {
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard Glibc.poll(&p, 1, Int32(max(1, end.timeIntervalSinceNow * 1000))) > 0 else { continue }
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { continue }
-            if n <= 0 { break }
-            if parsed != nil {
-                body += n
-            } else {
-                head += buffer[0..<n]
-                guard let split = Self.headerEnd(head) else { continue }
-                let lines = String(decoding: head[..<split], as: UTF8.self).components(separatedBy: "\r\n")
-                let status = lines.first.flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } } ?? 0
-                var headers: [String: String] = [:]
-                for line in lines.dropFirst() {
-                    guard let colon = line.firstIndex(of: ":") else { continue }
-                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                }
-                parsed = (status, headers)
-                body = head.count - split - 4
-            }
-            if let length = parsed?.headers["content-length"].flatMap(Int.init), body >= length { break }
-        }
-        guard let parsed else { return nil }
-        return (parsed.status, parsed.headers, body)
-    }
-
-    private static func headerEnd(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
-            return i
-        }
-        return nil
-    }
-}
 
 /// This process's open-file limit, and another process's as /proc shows it.
 private enum OpenFiles {

@@ -93,4 +93,47 @@ public final class LoopbackSocket: @unchecked Sendable {
             if left <= 0 { return false }
         }
     }
+
+    /// One response: status, headers (names lowercased) and the number of body bytes read (up to
+    /// Content-Length); nil when no complete header block arrives within `timeout`.
+    public func readResponse(timeout: Double) -> (status: Int, headers: [String: String], bodyBytes: Int)? {
+        let end = Date().addingTimeInterval(timeout)
+        var head: [UInt8] = []
+        var parsed: (status: Int, headers: [String: String])?
+        var body = 0
+        var buffer = [UInt8](repeating: 0, count: 262_144)
+        while Date() < end {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard Glibc.poll(&p, 1, Int32(max(1, end.timeIntervalSinceNow * 1000))) > 0 else { continue }
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { continue }
+            if n <= 0 { break }
+            if parsed != nil {
+                body += n
+            } else {
+                head += buffer[0..<n]
+                guard let split = Self.headerEnd(head) else { continue }
+                let lines = String(decoding: head[..<split], as: UTF8.self).components(separatedBy: "\r\n")
+                let status = lines.first.flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } } ?? 0
+                var headers: [String: String] = [:]
+                for line in lines.dropFirst() {
+                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+                parsed = (status, headers)
+                body = head.count - split - 4
+            }
+            if let length = parsed?.headers["content-length"].flatMap(Int.init), body >= length { break }
+        }
+        guard let parsed else { return nil }
+        return (parsed.status, parsed.headers, body)
+    }
+
+    private static func headerEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
+            return i
+        }
+        return nil
+    }
 }
