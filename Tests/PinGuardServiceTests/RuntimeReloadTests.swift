@@ -4,6 +4,7 @@ import PinGuardConfig
 import PinGuardCore
 import PinGuardService
 import PinGuardServiceTestSupport
+import PinGuardTestSupport
 import XCTest
 
 /// Reloads in-process: what a good and a bad file do, how kept results are judged, and that reloads run
@@ -186,5 +187,20 @@ final class RuntimeReloadTests: XCTestCase {
         XCTAssertEqual(s.executor.probes.dropFirst().map(\.host), ["b.test", "c.test", "a.test"])
         XCTAssertEqual(next.results.count, 3)
         XCTAssertTrue(s.runtime.isReady, "a complete round makes the service ready")
+    }
+
+    /// The alias bomb of ../shared/repro as a policy file: the reload is refused before the document is
+    /// expanded, and the configuration in force keeps working.
+    func testAnAliasBombPolicyIsRefusedOnReload() async throws {
+        let s = try service()
+        _ = await s.runtime.runRound(spread: false)
+        let bomb = try String(contentsOfFile: try HostileInputs.path("amp150.yml"), encoding: .utf8)
+        try s.rewrite("policies/bomb.yml", bomb)
+        let outcome = await s.runtime.reload(trigger: "test")
+        guard case .failure(let error) = outcome else { return XCTFail("an alias bomb must be refused") }
+        XCTAssertTrue(error.description.contains("YAML anchors and aliases are not allowed"), error.description)
+        XCTAssertTrue(error.description.hasPrefix(s.directory.appendingPathComponent("policies/bomb.yml").path), error.description)
+        XCTAssertEqual(s.runtime.configuration.policySets.map(\.name), ["app"], "the previous policies stay in force")
+        XCTAssertEqual(verdicts(s), ["a.test": .accept, "b.test": .accept])
     }
 }
