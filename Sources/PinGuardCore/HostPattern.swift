@@ -70,6 +70,7 @@ public enum HostPattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The pattern as written in a policy file.
     public var description: String {
         switch self {
         case .exact(let d): return d

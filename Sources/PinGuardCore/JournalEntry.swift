@@ -25,6 +25,7 @@ public struct JournalEntry: Sendable, Equatable {
     /// Value of a field, for tests and stderr logging.
     public func field(_ name: String) -> String? { allFields.first { $0.0 == name }?.1 }
 
+    /// Equal when event, message and fields are equal.
     public static func == (a: JournalEntry, b: JournalEntry) -> Bool {
         a.event == b.event && a.message == b.message && a.fields.map { $0.0 + "=" + $0.1 } == b.fields.map { $0.0 + "=" + $0.1 }
     }

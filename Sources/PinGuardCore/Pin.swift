@@ -24,11 +24,13 @@ public struct Pin: Sendable, Hashable, Codable {
         self.line = line
     }
 
+    /// Equal when type, hash, role, scope and group are equal.
     public static func == (lhs: Pin, rhs: Pin) -> Bool {
         lhs.type == rhs.type && lhs.hash == rhs.hash && lhs.role == rhs.role && lhs.scope == rhs.scope
             && lhs.group == rhs.group
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(type)
         hasher.combine(hash)

@@ -72,6 +72,7 @@ public enum CertificateFacts {
         return bioString(bio)
     }
 
+    /// The contents of a memory BIO as text.
     package static func bioString(_ bio: OpaquePointer) -> String {
         var p: UnsafeMutablePointer<CChar>?
         let n = pg_BIO_get_mem_data(bio, &p)

@@ -8,6 +8,7 @@ public struct ProbeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Creates an error with a message.
     public init(_ message: String) { self.message = message }
 
+    /// The message.
     public var description: String { message }
 
     /// Drains this thread's OpenSSL error queue into one line, prefixed by `context`.

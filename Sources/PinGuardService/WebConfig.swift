@@ -11,6 +11,7 @@ public struct WebConfig: Sendable, Equatable {
     /// An empty configuration: plain HTTP, no authentication.
     public init() {}
 
+    /// Equal when every setting is equal.
     public static func == (a: WebConfig, b: WebConfig) -> Bool {
         a.tls == b.tls && a.basicAuthUsers == b.basicAuthUsers
             && a.headers.map { [$0.0, $0.1] } == b.headers.map { [$0.0, $0.1] }
