@@ -97,38 +97,29 @@ enum XMLTree {
     /// the values written. A DOCTYPE naming only an external DTD, like Xcode's plist header, is accepted (the
     /// DTD is never loaded). Only the prolog is scanned: comments and processing instructions are skipped.
     static func checkDoctype(_ bytes: [UInt8], file: String) throws(ImportError) {
-        let doctype = Array("<!DOCTYPE".utf8)
-        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var line = 1
-        func skip(past end: [UInt8]) {
-            while i < bytes.count, !bytes[i...].starts(with: end) {
-                if bytes[i] == 0x0A { line += 1 }
-                i += 1
-            }
-            i += end.count
-        }
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == 0x0A { line += 1 }
-            guard b == UInt8(ascii: "<") else { i += 1; continue }
-            if bytes[i...].starts(with: Array("<?".utf8)) { skip(past: Array("?>".utf8)); continue }
-            if bytes[i...].starts(with: Array("<!--".utf8)) { skip(past: Array("-->".utf8)); continue }
-            guard bytes[i...].starts(with: doctype) else { return }
+        var c = XMLByteCursor(bytes)
+        while c.i < bytes.count {
+            let b = bytes[c.i]
+            if b == 0x0A { c.line += 1 }
+            guard b == UInt8(ascii: "<") else { c.i += 1; continue }
+            if c.at("<?") { c.skip(past: "?>"); continue }
+            if c.at("<!--") { c.skip(past: "-->"); continue }
+            guard c.at("<!DOCTYPE") else { return }
             // Inside the declaration: quoted identifiers, then an optional [internal subset].
             var quote: UInt8?
-            while i < bytes.count {
-                let c = bytes[i]
-                if c == 0x0A { line += 1 }
+            while c.i < bytes.count {
+                let ch = bytes[c.i]
+                if ch == 0x0A { c.line += 1 }
                 if let q = quote {
-                    if c == q { quote = nil }
-                } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
-                    quote = c
-                } else if c == UInt8(ascii: "[") {
-                    try refuseSubset(bytes, from: i, line: line, file: file)
-                } else if c == UInt8(ascii: ">") {
+                    if ch == q { quote = nil }
+                } else if ch == UInt8(ascii: "\"") || ch == UInt8(ascii: "'") {
+                    quote = ch
+                } else if ch == UInt8(ascii: "[") {
+                    try refuseSubset(bytes, from: c.i, line: c.line, file: file)
+                } else if ch == UInt8(ascii: ">") {
                     return
                 }
-                i += 1
+                c.i += 1
             }
             return
         }
