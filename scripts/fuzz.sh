@@ -9,6 +9,8 @@
 #     TARGET       config policy trustkit nspinneddomains android-nsc okhttp hpkp pem (default: all)
 #   FUZZ_JOBS=N    run N readers at once (default 1)
 #   FUZZ_NO_REPRO=1  leave ../shared/repro out of the seeds (to fuzz past a known, unfixed crash)
+#   FUZZ_TIMEOUT=S seconds one input may take (default 2); raise it when many readers share few cores,
+#                  where a reader starved of CPU reports false timeouts
 # Prints one line per reader (status, execs, execs/s, cov, ft) and a final "N passed, M failed";
 # exits 1 when any reader failed.
 set -u
@@ -77,7 +79,7 @@ run_one() {
   local i=0
   while read -r f; do [ -f "$f" ] && cp "$f" "$dir/seeds/$i-$(basename "$f")" && i=$((i + 1)); done < <(seeds_for "$t")
   [ "$t" = pem ] && make_pem_seeds "$dir/seeds"
-  PINGUARD_FUZZ_TARGET=$t "$binary" -max_total_time="$seconds" -timeout=2 -rss_limit_mb=512 -max_len=65536 \
+  PINGUARD_FUZZ_TARGET=$t "$binary" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-2}" -rss_limit_mb=512 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$dir/artifacts/" "$dir/corpus" "$dir/seeds" > "$dir/log" 2>&1
   local rc=$?
   local execs speed cov ft
