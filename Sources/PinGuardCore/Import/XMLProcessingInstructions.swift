@@ -1,7 +1,7 @@
 /// Refuses XML processing instructions (`<?target data?>`) other than the XML declaration at the start.
 ///
-/// FoundationXML on Linux dereferences the data of a processing instruction without checking it, so
-/// `<?x?>` (no data) crashes the process; pin configurations never need one. Comments and CDATA
+/// Pin configurations never need one, and no client reads them the same way (FoundationXML on Linux crashed
+/// on `<?x?>` without data when pinguard still parsed with it). Comments and CDATA
 /// sections are skipped, so `<?` inside them is text. Linear in the input.
 enum XMLProcessingInstructions {
     static func refuse(_ bytes: [UInt8], file: String) throws(ImportError) {

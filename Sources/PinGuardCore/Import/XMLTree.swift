@@ -1,7 +1,5 @@
+import CLibXML2
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// An XML element as importers need it: name, attributes, direct text, children and the line it starts on.
 struct XMLElementNode {
@@ -22,33 +20,55 @@ struct XMLElementNode {
     }
 }
 
-/// Parses XML into `XMLElementNode`s with libxml2 (FoundationXML); external entities and DTDs are never loaded.
+/// Parses XML into `XMLElementNode`s with libxml2's streaming reader; external entities and DTDs are never
+/// loaded and nothing goes to the network.
 ///
-/// Input must be UTF-8: FoundationXML traps on a name that libxml2 hands over as invalid UTF-8, so the bytes
-/// are checked first (see `checkEncoding`). Elements nested deeper than `ImportSupport.maxNestingDepth` stop
-/// the parse, so neither the tree nor the importers' walks over it can exhaust the stack.
+/// Elements nested deeper than `ImportSupport.maxNestingDepth`, or more than `ImportSupport.maxNodes` of them,
+/// stop the parse, so neither the tree nor the importers' walks over it can exhaust the stack or memory.
+/// libxml2 is called directly rather than through FoundationXML, whose `XMLParser` on Linux keeps a few
+/// kilobytes per parse of some malformed documents (found by hour-long fuzzing) and traps on invalid UTF-8.
 enum XMLTree {
     /// The document element, or an error naming the line where parsing failed.
     static func parse(_ bytes: [UInt8], file: String) throws(ImportError) -> XMLElementNode {
         try checkEncoding(bytes, file: file)
         try checkDoctype(bytes, file: file)
         try XMLProcessingInstructions.refuse(bytes, file: file)
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        let builder = XMLTreeBuilder()
-        parser.delegate = builder
-        let ok = parser.parse()
-        if let line = builder.tooDeepLine {
-            throw ImportSupport.tooDeep(file: file, line: line)
+        guard bytes.count <= Int(Int32.max) else {
+            throw ImportError(file: file, line: nil, message: "the file is too large to parse")
         }
-        if let line = builder.tooManyLine {
-            throw ImportSupport.tooManyNodes(file: file, line: line)
+        let errors = XMLErrorSink()
+        let reader: xmlTextReaderPtr? = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) {
+                xmlReaderForMemory($0, Int32(buffer.count), nil, "UTF-8",
+                                   Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOCDATA.rawValue))
+            }
         }
-        guard ok, let root = builder.root else {
-            let reason = parser.parserError.map { describe($0) } ?? "no document element"
-            throw ImportError(file: file, line: parser.lineNumber > 0 ? parser.lineNumber : nil,
-                              message: "not well-formed XML: \(reason)")
+        guard let reader else {
+            throw ImportError(file: file, line: nil, message: "not well-formed XML: the document is empty")
+        }
+        defer { xmlFreeTextReader(reader) }
+        let sink = Unmanaged.passRetained(errors)
+        defer { sink.release() }
+        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
+            guard let context, let error else { return }
+            Unmanaged<XMLErrorSink>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
+        }, sink.toOpaque())
+        var builder = XMLTreeBuilder()
+        while true {
+            let step = xmlTextReaderRead(reader)
+            if step == 0 { break }
+            if step < 0 {
+                let first = errors.first
+                let line = first.map { Int($0.line) }.flatMap { $0 > 0 ? $0 : nil }
+                    ?? (xmlTextReaderGetParserLineNumber(reader) > 0 ? Int(xmlTextReaderGetParserLineNumber(reader)) : nil)
+                throw ImportError(file: file, line: line,
+                                  message: "not well-formed XML: \(first.map(describe) ?? "the parser stopped")")
+            }
+            try builder.take(reader, file: file)
+        }
+        guard let root = builder.root else {
+            let reason = errors.first.map(describe) ?? "no document element"
+            throw ImportError(file: file, line: nil, message: "not well-formed XML: \(reason)")
         }
         return root
     }
@@ -141,12 +161,9 @@ enum XMLTree {
                           message: "DTD internal subsets are not accepted (line \(line)); a plain <!DOCTYPE plist PUBLIC …> line is")
     }
 
-    /// libxml2's error, in words where Foundation on Linux gives only a number.
-    static func describe(_ error: Error) -> String {
-        let ns = error as NSError
-        if let d = ns.userInfo[NSLocalizedDescriptionKey] as? String, !d.isEmpty, !d.hasPrefix("The operation could not") {
-            return d
-        }
+    /// libxml2's error in words: the known codes in plain language, any other as libxml2 words it (escaped and
+    /// cut, since it can quote the input).
+    static func describe(_ error: XMLErrorSink.Failure) -> String {
         let words: [Int: String] = [
             4: "the document is empty or does not start with an element",
             5: "extra content after the document element",
@@ -166,44 +183,72 @@ enum XMLTree {
             77: "the document ends before its elements are closed",
             89: "an entity that refers to itself",
         ]
-        return words[ns.code].map { "\($0) (XML parser error \(ns.code))" } ?? "XML parser error \(ns.code)"
+        if let known = words[error.code] { return "\(known) (XML parser error \(error.code))" }
+        let message = error.message.trimmingCharacters(in: .whitespacesAndNewlines)
+        return message.isEmpty ? "XML parser error \(error.code)"
+            : "\(EchoedInput.bare(message)) (XML parser error \(error.code))"
     }
 }
 
-/// SAX delegate that builds the element tree; used on one thread, for one parse.
-private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
+/// Collects the errors libxml2 reports while reading one document (through its structured error handler).
+final class XMLErrorSink {
+    /// One libxml2 error: its code, line and message.
+    struct Failure {
+        var code: Int
+        var line: Int
+        var message: String
+    }
+
+    /// The first error (not warning) reported.
+    private(set) var first: Failure?
+
+    /// Keeps `error` if it is the first error.
+    func record(_ error: xmlError) {
+        guard first == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        first = Failure(code: Int(error.code), line: Int(error.line),
+                        message: error.message.map { String(cString: $0) } ?? "")
+    }
+}
+
+/// Builds the element tree from the reader's node stream; one parse, one thread.
+private struct XMLTreeBuilder {
     var stack: [XMLElementNode] = []
     var root: XMLElementNode?
-    /// Line of the first element nested deeper than `ImportSupport.maxNestingDepth`; the parse is aborted there.
-    var tooDeepLine: Int?
-    /// Line of the element past `ImportSupport.maxNodes`; the parse is aborted there.
-    var tooManyLine: Int?
     /// Elements started so far.
     var count = 0
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-        guard tooDeepLine == nil, tooManyLine == nil else { return }
-        count += 1
-        guard count <= ImportSupport.maxNodes else {
-            tooManyLine = parser.lineNumber
-            stack.removeAll()
-            parser.abortParsing()
+    /// Takes the reader's current node: opens, closes or adds text to an element.
+    mutating func take(_ reader: xmlTextReaderPtr, file: String) throws(ImportError) {
+        switch xmlTextReaderNodeType(reader) {
+        case Int32(XML_READER_TYPE_ELEMENT.rawValue):
+            let line = Int(xmlGetLineNo(xmlTextReaderCurrentNode(reader)))
+            count += 1
+            guard count <= ImportSupport.maxNodes else { throw ImportSupport.tooManyNodes(file: file, line: line) }
+            guard stack.count < ImportSupport.maxNestingDepth else { throw ImportSupport.tooDeep(file: file, line: line) }
+            var node = XMLElementNode(name: Self.string(xmlTextReaderConstName(reader)), attributes: [:], text: "",
+                                      children: [], line: line)
+            if xmlTextReaderMoveToFirstAttribute(reader) == 1 {
+                repeat {
+                    node.attributes[Self.string(xmlTextReaderConstName(reader))] = Self.string(xmlTextReaderConstValue(reader))
+                } while xmlTextReaderMoveToNextAttribute(reader) == 1
+                xmlTextReaderMoveToElement(reader)
+            }
+            stack.append(node)
+            if xmlTextReaderIsEmptyElement(reader) == 1 { close() }
+        case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
+            close()
+        case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
+             Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
+            guard !stack.isEmpty else { return }
+            stack[stack.count - 1].text += Self.string(xmlTextReaderConstValue(reader))
+        default:
             return
         }
-        guard stack.count < ImportSupport.maxNestingDepth else {
-            tooDeepLine = parser.lineNumber
-            stack.removeAll()
-            parser.abortParsing()
-            return
-        }
-        stack.append(XMLElementNode(name: elementName, attributes: attributeDict, text: "", children: [],
-                                    line: parser.lineNumber))
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?) {
-        guard tooDeepLine == nil, tooManyLine == nil, let done = stack.popLast() else { return }
+    /// Ends the innermost open element.
+    private mutating func close() {
+        guard let done = stack.popLast() else { return }
         if stack.isEmpty {
             root = done
         } else {
@@ -211,13 +256,9 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard tooDeepLine == nil, tooManyLine == nil, !stack.isEmpty else { return }
-        stack[stack.count - 1].text += string
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        guard tooDeepLine == nil, tooManyLine == nil, !stack.isEmpty else { return }
-        stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
+    /// A libxml2 string (UTF-8), or "" for none.
+    private static func string(_ p: UnsafePointer<xmlChar>?) -> String {
+        guard let p else { return "" }
+        return String(cString: p)
     }
 }
