@@ -22,7 +22,10 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
-        .target(name: "PinGuardConfig", dependencies: ["PinGuardCore"]),
+        // The bundled public suffix list is data under MPL-2.0; see Resources/PUBLIC_SUFFIX_LIST.md.
+        .target(name: "PinGuardConfig", dependencies: ["PinGuardCore"],
+                exclude: ["Resources/PUBLIC_SUFFIX_LIST.md"],
+                resources: [.copy("Resources/public_suffix_list.dat")]),
         .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "COpenSSL"]),
         .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardConfig", "PinGuardProbe", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [

@@ -56,4 +56,20 @@ public enum DER {
         guard field.tag == 0x30 else { throw Malformed(message: "subjectPublicKeyInfo is not a SEQUENCE") }
         return der[field.headerStart..<field.end]
     }
+
+    /// The public key bytes inside a DER SubjectPublicKeyInfo: the content of its BIT STRING without the
+    /// unused-bits byte (an RSAPublicKey for RSA, the uncompressed point for EC keys). This is what
+    /// `SecKeyCopyExternalRepresentation` returns and what some SDKs hash instead of the whole SPKI.
+    public static func subjectPublicKeyBits(ofSPKI spki: ArraySlice<UInt8>) throws(Malformed) -> ArraySlice<UInt8> {
+        let bytes = Array(spki)
+        let outer = try element(bytes, at: 0, limit: bytes.count)
+        guard outer.tag == 0x30 else { throw Malformed(message: "subjectPublicKeyInfo is not a SEQUENCE") }
+        let algorithm = try element(bytes, at: outer.contentStart, limit: outer.end)
+        let key = try element(bytes, at: algorithm.end, limit: outer.end)
+        guard key.tag == 0x03, key.end > key.contentStart, bytes[key.contentStart] == 0 else {
+            throw Malformed(message: "subjectPublicKey is not a whole-byte BIT STRING")
+        }
+        let start = spki.startIndex
+        return spki[(start + key.contentStart + 1)..<(start + key.end)]
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardConfig
 import PinGuardCore
 
 /// Lint findings of the loaded policies, for the service: counts per set and severity for
@@ -10,13 +11,17 @@ struct PolicyLintTracker {
     let publicSuffixes: PublicSuffixList
     private var reported: Set<String> = []
 
-    /// Debian's copy of the public suffix list (package `publicsuffix`).
-    static let defaultListPath = "/usr/share/publicsuffix/public_suffix_list.dat"
+    /// Which public suffix list is in use (`PublicSuffixListLoader`).
+    let publicSuffixSource: String
 
-    /// Loads the public suffix list once; without it, only single-label suffixes are flagged.
-    init(listPath: String = PolicyLintTracker.defaultListPath) {
-        let text = FileManager.default.contents(atPath: listPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        publicSuffixes = PublicSuffixList(text: text)
+    /// Loads the public suffix list once: the file at `listPath`, or by default the bundled copy or the
+    /// system's newer one; without any, only single-label suffixes are flagged.
+    init(listPath: String? = nil) {
+        let loaded = listPath.map { PublicSuffixListLoader.load(path: $0) ?? LoadedPublicSuffixList(
+            list: PublicSuffixList(text: ""), source: "none: \($0) is not readable", isMissing: true) }
+            ?? PublicSuffixListLoader.load()
+        publicSuffixes = loaded.list
+        publicSuffixSource = loaded.source
     }
 
     /// Lints `sets`; returns the counts and the events of findings not seen before.

@@ -15,12 +15,14 @@ public enum LintReportFormat: String, Sendable, CaseIterable {
 /// Renders lint findings and turns them into an exit status.
 public enum LintReport {
     /// The findings in `format`; text and github end every line with a newline, json and sarif are one document.
-    public static func render(_ findings: [LintFinding], format: LintReportFormat) -> String {
+    /// `sarif` supplies the tool version and documentation URI a SARIF log names.
+    public static func render(_ findings: [LintFinding], format: LintReportFormat,
+                              sarif: LintSARIFOptions = LintSARIFOptions()) -> String {
         switch format {
         case .text: return findings.map { text($0) + "\n" }.joined()
         case .json: return encode(findings.map(JSONFinding.init))
         case .github: return findings.map { github($0) + "\n" }.joined()
-        case .sarif: return SARIFLog.render(findings)
+        case .sarif: return SARIFLog.render(findings, options: sarif)
         }
     }
 

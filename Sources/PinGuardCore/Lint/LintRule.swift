@@ -28,6 +28,22 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
     case emptyEnvironment = "empty-environment"
     /// A policy with no pins.
     case noPins = "no-pins"
+    /// Info.plist `NSAllowsArbitraryLoads`: App Transport Security is off for every domain not listed.
+    case atsArbitraryLoads = "ats-arbitrary-loads"
+    /// An ATS exception domain with `NSExceptionAllowsInsecureHTTPLoads`: plain HTTP to that domain.
+    case atsInsecureHTTPException = "ats-insecure-http-exception"
+    /// An ATS exception domain with `NSExceptionMinimumTLSVersion` below TLS 1.2.
+    case atsTLSMinimumException = "ats-tls-minimum-exception"
+    /// Android `cleartextTrafficPermitted="true"`: plain HTTP allowed.
+    case androidCleartextTraffic = "android-cleartext-traffic"
+    /// Android `<certificates src="user"/>` outside `<debug-overrides>`: release builds trust user-installed CAs.
+    case androidUserCA = "android-user-ca"
+    /// Android `overridePins="true"`: chains to that anchor skip the pin check.
+    case androidOverridePins = "android-override-pins"
+    /// A pin that is the SHA-256 of a certificate's raw public key bytes, not of its SubjectPublicKeyInfo.
+    case rawKeyPin = "raw-key-pin"
+    /// Something the importer of a native file noticed: content the platform rejects, pins it could not read.
+    case nativeConfig = "native-config"
 
     /// One line describing the rule, for SARIF rule metadata and documentation.
     public var summary: String {
@@ -46,13 +62,23 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
         case .shadowedPattern: return "Hosts of a narrower pattern do not get the pins of the broader pattern around it."
         case .emptyEnvironment: return "An environment with no policies and no default policy covers no host."
         case .noPins: return "A policy with no pins does not pin."
+        case .atsArbitraryLoads: return "NSAllowsArbitraryLoads turns App Transport Security off for every domain not listed."
+        case .atsInsecureHTTPException: return "An ATS exception domain allows plain HTTP, which no pin protects."
+        case .atsTLSMinimumException: return "An ATS exception domain accepts TLS below 1.2."
+        case .androidCleartextTraffic: return "cleartextTrafficPermitted allows plain HTTP, which no pin protects."
+        case .androidUserCA: return "Release builds trust user-installed CAs, so a CA the user or an MDM profile adds can intercept traffic."
+        case .androidOverridePins: return "overridePins lets chains to that trust anchor skip the pin check."
+        case .rawKeyPin: return "A pin hashes the raw public key bytes, not the SubjectPublicKeyInfo, so SPKI-based clients never match it."
+        case .nativeConfig: return "The native pin configuration has content its platform rejects, or pins pinguard could not read."
         }
     }
 
     /// The severity findings of this rule usually have (some findings are lowered, e.g. a deliberate exclusion).
     public var defaultSeverity: FindingSeverity {
         switch self {
-        case .noBackupPin, .backupSameAsPrimary, .pinSetExpired, .publicSuffixPattern: return .error
+        case .noBackupPin, .backupSameAsPrimary, .pinSetExpired, .publicSuffixPattern, .atsArbitraryLoads, .androidUserCA,
+             .rawKeyPin:
+            return .error
         case .shadowedPattern: return .info
         default: return .warning
         }
