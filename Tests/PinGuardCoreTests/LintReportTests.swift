@@ -71,7 +71,8 @@ final class LintReportTests: XCTestCase {
         XCTAssertEqual((location["region"] as? [String: Any])?["startLine"] as? Int, 12)
         let noLine = try XCTUnwrap((results[1]["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
         XCTAssertNil(noLine["region"])
-        XCTAssertEqual((results[2]["locations"] as? [Any])?.count, 0)
+        let noFile = try XCTUnwrap((results[2]["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+        XCTAssertEqual((noFile["artifactLocation"] as? [String: Any])?["uri"] as? String, "android", "code scanning needs a location")
         XCTAssertTrue(((results[0]["message"] as? [String: Any])?["text"] as? String)?.contains("hint: add a backup pin") ?? false)
     }
 

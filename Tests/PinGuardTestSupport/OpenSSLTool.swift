@@ -23,6 +23,13 @@ public enum OpenSSLTool {
         try pipeline("\(path) pkey -in \(CommandRunner.quote(keyPath)) -pubout -outform der | \(path) dgst -sha256 -binary | base64")
     }
 
+    /// SHA-256 of the raw RSA public key (PKCS#1 RSAPublicKey, not the SPKI around it) of the first certificate in
+    /// a PEM file: what SDKs hashing `SecKeyCopyExternalRepresentation` output pin.
+    public static func rawRSAKeySHA256(certificate pemPath: String) throws -> String {
+        try pipeline("\(path) x509 -in \(CommandRunner.quote(pemPath)) -pubkey -noout | \(path) rsa -pubin -RSAPublicKey_out -outform der 2>/dev/null"
+                     + " | \(path) dgst -sha256 -binary | base64")
+    }
+
     /// Runs a pipeline under `sh -o pipefail`-like checks and returns its trimmed stdout.
     static func pipeline(_ commandLine: String) throws -> String {
         let r = try CommandRunner.run("/bin/bash", ["-o", "pipefail", "-c", commandLine])

@@ -59,6 +59,14 @@ public enum NativeLinter {
                                   message: "the document element is <\(root.name)>, expected <network-security-config>")
             }
             run(.androidNSC)
+            // `<debug-overrides>` is for debuggable builds: what the importer says about it is no release risk.
+            let debugLines = Set(root.children(named: "debug-overrides").map(\.line))
+            importFindings = importFindings.map { f in
+                guard let line = f.line, debugLines.contains(line), f.severity == .warning else { return f }
+                var lowered = f
+                lowered.severity = .info
+                return lowered
+            }
             guardrails = { _ in AndroidGuardrails.check(root, file: file, policySet: name) }
         case .okhttp, .trustkit, .hpkp:
             if format == .okhttp || (format == .trustkit && TrustKitSourceReader.looksLikeSource(bytes, file: file)) {
@@ -73,7 +81,9 @@ public enum NativeLinter {
         // A guardrail names the same line more precisely than the importer's note on it (overridePins, user anchors).
         let guarded = Set(platform.compactMap(\.line))
         let notes = importFindings.filter { $0.line.map { !guarded.contains($0) } ?? true }
+        // Native formats have no pin roles, so "none is marked role: backup" would fire on every domain.
         let policy = PolicyLinter.lint(sets, now: now, publicSuffixes: publicSuffixes, expiringWithinDays: expiringWithinDays)
+            .filter { $0.rule != .noBackupRole }
         let all = (policy + platform + notes).enumerated()
             .sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }
             .map(\.element)
