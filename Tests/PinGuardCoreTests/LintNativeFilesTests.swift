@@ -134,7 +134,7 @@ final class LintNativeFilesTests: XCTestCase {
         """
         let r = try NativeLinter.lint(Array(json.utf8), file: "trustkit.json", format: .trustkit, now: ImportTestSupport.now,
                                       publicSuffixes: suffixes)
-        XCTAssertTrue(r.findings.contains { $0.rule == .nativeConfig && $0.severity == .error && $0.line == 4 },
+        XCTAssertTrue(r.findings.contains { $0.rule == .nativeConfig && $0.severity == .error && $0.line == 3 },
                       "TrustKit refuses a single pin: \(summary(r))")
     }
 

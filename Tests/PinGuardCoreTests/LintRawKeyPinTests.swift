@@ -6,7 +6,7 @@ import PinGuardCore
 final class LintRawKeyPinTests: XCTestCase {
     func testPublicKeyBitsAreTheBitStringContent() throws {
         // SEQUENCE { SEQUENCE { OID 1.2.840.10045.2.1 }, BIT STRING (0 unused bits) 04 01 02 }
-        let spki: [UInt8] = [0x30, 0x0f, 0x30, 0x09, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01,
+        let spki: [UInt8] = [0x30, 0x11, 0x30, 0x09, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01,
                              0x03, 0x04, 0x00, 0x04, 0x01, 0x02]
         XCTAssertEqual(Array(try DER.subjectPublicKeyBits(ofSPKI: spki[...])), [0x04, 0x01, 0x02])
         var prefixed: [UInt8] = [0xff, 0xff]
@@ -36,7 +36,7 @@ final class LintRawKeyPinTests: XCTestCase {
         """, file: "app.yml")
         let f = RawKeyPinCheck.findings([set], chain: chain, chainFile: "chain.pem")
         XCTAssertEqual(f.map { "\($0.pattern ?? "") \($0.severity.rawValue) \($0.line ?? 0)" },
-                       ["a.example.com error 7", "b.example.com warning 9"])
+                       ["a.example.com error 6", "b.example.com warning 8"])
         XCTAssertTrue(f[0].message.contains("its SPKI pin is \(h[0])"), f[0].message)
         XCTAssertTrue(f[1].message.contains("certificate 2 in chain.pem (subject CN=int)"), f[1].message)
         XCTAssertEqual(f[0].rule, .rawKeyPin)

@@ -239,7 +239,10 @@ final class LintRuleTests: XCTestCase {
     func testEveryRuleHasATest() {
         let covered: Set<LintRule> = [.noBackupPin, .noBackupRole, .backupSameAsPrimary, .duplicatePin, .pinSetExpired,
                                       .pinSetExpiring, .prodPermissive, .prodSystemTrustFallback, .prodNoSystemTrust,
-                                      .caPin, .publicSuffixPattern, .shadowedPattern, .emptyEnvironment, .noPins]
+                                      .caPin, .publicSuffixPattern, .shadowedPattern, .emptyEnvironment, .noPins,
+                                      // Native-file rules: LintNativeFilesTests and LintRawKeyPinTests.
+                                      .atsArbitraryLoads, .atsInsecureHTTPException, .atsTLSMinimumException,
+                                      .androidCleartextTraffic, .androidUserCA, .androidOverridePins, .rawKeyPin, .nativeConfig]
         XCTAssertEqual(covered, Set(LintRule.allCases))
         XCTAssertEqual(Set(LintRule.allCases.map(\.rawValue)).count, LintRule.allCases.count)
     }

@@ -81,9 +81,10 @@ public enum NativeLinter {
         // A guardrail names the same line more precisely than the importer's note on it (overridePins, user anchors).
         let guarded = Set(platform.compactMap(\.line))
         let notes = importFindings.filter { $0.line.map { !guarded.contains($0) } ?? true }
-        // Native formats have no pin roles, so "none is marked role: backup" would fire on every domain.
+        // Native formats have no pin roles ("none is marked role: backup" would fire on every domain) and no
+        // environments (a file that pins nothing is already said by the importer).
         let policy = PolicyLinter.lint(sets, now: now, publicSuffixes: publicSuffixes, expiringWithinDays: expiringWithinDays)
-            .filter { $0.rule != .noBackupRole }
+            .filter { $0.rule != .noBackupRole && $0.rule != .emptyEnvironment }
         let all = (policy + platform + notes).enumerated()
             .sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }
             .map(\.element)

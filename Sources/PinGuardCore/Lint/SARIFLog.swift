@@ -153,11 +153,12 @@ struct SARIFLog: Encodable {
     }
 
     /// A path as a URI reference: relative paths stay relative (code scanning resolves them against the
-    /// checkout), absolute paths become `file://` URIs; bytes outside the unreserved set and `/` are escaped.
+    /// checkout), absolute paths become `file://` URIs; bytes other than RFC 3986 unreserved characters,
+    /// sub-delimiters, `@` and `/` are escaped (`:` too, so a relative path never reads as a scheme).
     static func artifactURI(_ path: String) -> String {
         var p = path
         while p.hasPrefix("./") { p.removeFirst(2) }
-        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/!$&'()*+,;=@".utf8)
         var out = ""
         for b in p.utf8 {
             if allowed.contains(b) { out.append(Character(Unicode.Scalar(b))) } else { out += String(format: "%%%02X", b) }
