@@ -53,9 +53,21 @@ enum FuzzTarget: String, CaseIterable {
         }
     }
 
+    /// Imports `bytes`, then lints them as the same native format (`lint` reuses the importer, and adds the
+    /// platform guardrails' walks over the parsed document).
     func importPolicy(_ format: PolicyImportFormat, _ bytes: [UInt8]) {
         _ = try? PolicyImporter.importPolicy(format: format, contents: bytes, file: "fuzz", name: "fuzz.example.com",
                                              environment: "prod")
+        let lintFormat: LintInputFormat
+        switch format {
+        case .trustkit: lintFormat = bytes.starts(with: Array("bplist".utf8)) || bytes.contains(UInt8(ascii: "<")) ? .plist : .trustkit
+        case .nspinneddomains: lintFormat = .plist
+        case .androidNSC: lintFormat = .androidNSC
+        case .okhttp: lintFormat = .okhttp
+        case .hpkp: lintFormat = .hpkp
+        }
+        _ = try? NativeLinter.lint(bytes, file: "fuzz", format: lintFormat, now: Date(timeIntervalSince1970: 1_800_000_000),
+                                   publicSuffixes: PublicSuffixList(text: "com\nco.uk\n"))
     }
 
     /// The echo rule for errors of pinguard's own readers: one line, no control characters, bounded.
