@@ -102,6 +102,9 @@ final class LintSARIFCodeScanningTests: XCTestCase {
             XCTAssertFalse(prints.isEmpty)
             XCTAssertTrue(prints.values.allSatisfy { !$0.isEmpty })
         }
+        let userCA = try XCTUnwrap(rules.first { $0["id"] as? String == "android-user-ca" })
+        let markdown = try XCTUnwrap((userCA["help"] as? [String: Any])?["markdown"] as? String)
+        XCTAssertTrue(markdown.contains("\\<debug-overrides\\>"), "element names are not read as HTML: \(markdown)")
         XCTAssertEqual((run["properties"] as? [String: Any])?["publicSuffixList"] as? String, "bundled copy (2023-02-09)")
         XCTAssertTrue(text.contains("\"uri\" : \"file:///abs/res%20dir/xml/nsc.xml\""), text)
         XCTAssertTrue(text.contains("\"uri\" : \"set\""), "a finding without a file is placed at its set: \(text)")

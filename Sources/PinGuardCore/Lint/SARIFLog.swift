@@ -124,7 +124,7 @@ struct SARIFLog: Encodable {
             informationUri: options.documentationURI,
             rules: rules.map { r in
                 Rule(id: r.rawValue, name: r.name, shortDescription: Text(text: r.summary), fullDescription: Text(text: r.summary),
-                     help: Help(text: r.help, markdown: "**\(r.rawValue)**: \(r.summary)\n\n\(r.help)"), helpUri: helpUri,
+                     help: Help(text: r.help, markdown: "**\(r.rawValue)**: \(markdown(r.summary))\n\n\(markdown(r.help))"), helpUri: helpUri,
                      defaultConfiguration: Configuration(level: level(r.defaultSeverity)),
                      properties: RuleProperties(tags: r.tags, securitySeverity: r.securitySeverity,
                                                 problemSeverity: r.defaultSeverity == .info ? "recommendation" : r.defaultSeverity.rawValue))
@@ -144,6 +144,17 @@ struct SARIFLog: Encodable {
         let run = Run(tool: Tool(driver: driver), results: results,
                       properties: options.publicSuffixList.map(RunProperties.init))
         return LintReport.encode(SARIFLog(runs: [run]))
+    }
+
+    /// Plain text as Markdown: the characters Markdown would read as emphasis, code or HTML (`**.example.com`,
+    /// `<debug-overrides>`) are backslash-escaped.
+    static func markdown(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            if "\\`*_<>[]#".contains(c) { out.append("\\") }
+            out.append(c)
+        }
+        return out
     }
 
     /// `MAJOR.MINOR.PATCH` with an optional pre-release or build suffix.
