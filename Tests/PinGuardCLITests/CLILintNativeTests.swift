@@ -38,6 +38,9 @@ final class CLILintNativeTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("nsc-failing.xml:6: error: [android-user-ca]"), r.stdout)
         XCTAssertTrue(r.stdout.contains("OkHttpFailing.kt:7: error: [public-suffix-pattern]"), r.stdout)
         XCTAssertTrue(r.stderr.contains("pinguard: public suffix list: "), r.stderr)
+        let github = try runPinguard(args: ["lint", "--format", "github", fixture("nsc-failing.xml")])
+        XCTAssertEqual(github.status, 1, github.description)
+        XCTAssertTrue(github.stdout.contains("::error file=\(fixture("nsc-failing.xml")),line=16,title=android-override-pins::"), github.stdout)
     }
 
     func testPassingNativeFilesExitZero() throws {
