@@ -68,12 +68,10 @@ struct LintCommand: ParsableCommand {
         var findings: [LintFinding] = []
         do {
             if let config { sets += try ConfigurationLoader.load(path: config).policySets }
-            for file in files {
-                let kind = try inputFormat ?? detect(file)
-                guard kind != .policy else {
-                    sets += try ConfigurationLoader.loadPolicies([file])
-                    continue
-                }
+            let kinds = files.map { (file: $0, kind: inputFormat ?? detect($0)) }
+            // Policy files are loaded together: their set names must differ.
+            sets += try ConfigurationLoader.loadPolicies(kinds.filter { $0.kind == .policy }.map(\.file))
+            for (file, kind) in kinds where kind != .policy {
                 let bytes = try readNative(file)
                 let result = try NativeLinter.lint(bytes, file: file, format: kind, now: now, publicSuffixes: suffixes.list,
                                                    expiringWithinDays: expiringWithin,
@@ -116,14 +114,12 @@ struct LintCommand: ParsableCommand {
         return loaded
     }
 
-    /// The format of `file` from its name and first 64 KiB (so a device or a huge file is not read whole).
-    func detect(_ file: String) throws -> LintInputFormat {
+    /// The format of `file` from its name and first 64 KiB (so a device or a huge file is not read whole); a file
+    /// that cannot be opened is a policy file, so the policy loader names the problem as before.
+    func detect(_ file: String) -> LintInputFormat {
         let lower = file.lowercased()
         if lower.hasSuffix(".yml") || lower.hasSuffix(".yaml") { return .policy }
-        guard let handle = FileHandle(forReadingAtPath: file) else {
-            printError("pinguard: \(file): cannot read the file")
-            throw Exit.configuration
-        }
+        guard let handle = FileHandle(forReadingAtPath: file) else { return .policy }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 65_536)) ?? Data()
         return LintInputFormat.detect(file: file, contents: [UInt8](head))

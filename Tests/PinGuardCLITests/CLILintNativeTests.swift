@@ -133,6 +133,17 @@ final class CLILintNativeTests: XCTestCase {
                       yaml.stdout)
     }
 
+    func testPolicyFilesStillNeedDistinctSetNamesAndMissingFilesAreNamed() throws {
+        let a = try write("a.yml", "name: app\nenvironments: {prod: {default_policy: {pins: []}}}\n")
+        let b = try write("b.yml", "name: app\nenvironments: {prod: {default_policy: {pins: []}}}\n")
+        let r = try runPinguard(args: ["lint", a, fixture("OkHttpPassing.kt"), b])
+        XCTAssertEqual(r.status, 2, r.description)
+        XCTAssertTrue(r.stderr.contains("is already used by \(a)"), r.stderr)
+        let missing = try runPinguard(args: ["lint", dir.appendingPathComponent("gone.txt").path])
+        XCTAssertEqual(missing.status, 2, missing.description)
+        XCTAssertTrue(missing.stderr.contains("gone.txt: no such file"), missing.stderr)
+    }
+
     func testBrokenChainFileIsBadInput() throws {
         let chain = try write("chain.pem", "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n")
         let r = try runPinguard(args: ["lint", "--chain", chain, fixture("OkHttpPassing.kt")])
