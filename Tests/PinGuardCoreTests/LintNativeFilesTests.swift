@@ -138,6 +138,21 @@ final class LintNativeFilesTests: XCTestCase {
                       "TrustKit refuses a single pin: \(summary(r))")
     }
 
+    func testTrustKitIncludeSubdomainsOnAPublicSuffixIsFoundAtItsKey() throws {
+        let json = """
+        {"TSKSwizzleNetworkDelegates": true,
+         "TSKPinnedDomains": {
+           "github.io": {"TSKIncludeSubdomains": true,
+                         "TSKPublicKeyHashes": ["\(ImportTestSupport.h[0])", "\(ImportTestSupport.h[1])"]},
+           "example.github.io": {"TSKIncludeSubdomains": true,
+                                 "TSKPublicKeyHashes": ["\(ImportTestSupport.h[0])", "\(ImportTestSupport.h[1])"]}
+         }}
+        """
+        let r = try NativeLinter.lint(Array(json.utf8), file: "trustkit.json", format: .trustkit, now: ImportTestSupport.now,
+                                      publicSuffixes: suffixes)
+        XCTAssertEqual(r.findings.filter { $0.rule == .publicSuffixPattern }.map(\.line), [3], "\(summary(r))")
+    }
+
     func testMalformedNativeFilesAreBadInput() {
         for (format, text) in [(LintInputFormat.androidNSC, "<network-security-config><domain-config>"),
                                (.plist, "<plist><dict><key>a</key></dict></plist>"),
