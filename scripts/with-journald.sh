@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # with-journald.sh: run a command against a private systemd-journald.
 #
-#   scripts/with-journald.sh [--hosts FILE] [--catalog FILE]... COMMAND [ARGS...]
-#   scripts/with-journald.sh --no-journal [--hosts FILE] COMMAND [ARGS...]
+#   scripts/with-journald.sh [--hosts FILE] [--resolv-conf FILE] [--catalog FILE]... COMMAND [ARGS...]
+#   scripts/with-journald.sh --no-journal [--hosts FILE] [--resolv-conf FILE] COMMAND [ARGS...]
 #   scripts/with-journald.sh --self-test
 #
 # COMMAND runs in a private mount namespace (unshare --mount --propagation private) in
@@ -21,6 +21,8 @@
 #                  test says (one name to 127.0.0.2, 127.0.0.3 and ::1, say) without touching
 #                  the machine's /etc/hosts. Rewriting FILE in place (not by rename) changes
 #                  what the command resolves from then on; glibc re-reads it on every lookup.
+# --resolv-conf FILE  bind-mount FILE over /etc/resolv.conf the same way (a name server that never
+#                  answers, to test resolution deadlines).
 # --no-journal     no journald at all: an empty tmpfs hides /run/systemd/journal, exactly
 #                  as on a host without journald. COMMAND gets JOURNAL_PRIVATE=none. This is
 #                  how to test "no journal socket: keep running, count the failure, log to
@@ -151,6 +153,10 @@ use_hosts() {
     if [[ -n ${WITH_JOURNALD_HOSTS:-} ]]; then
         mount --bind "$WITH_JOURNALD_HOSTS" /etc/hosts || die "cannot bind-mount $WITH_JOURNALD_HOSTS over /etc/hosts"
     fi
+    if [[ -n ${WITH_JOURNALD_RESOLV:-} ]]; then
+        mount --bind "$WITH_JOURNALD_RESOLV" "$(readlink -f /etc/resolv.conf)" \
+            || die "cannot bind-mount $WITH_JOURNALD_RESOLV over /etc/resolv.conf"
+    fi
 }
 
 # Inside the namespace: journald mode.
@@ -188,7 +194,7 @@ inner_journald() {
     fi
 
     local rc=0
-    env -u NOTIFY_SOCKET -u JOURNAL_STREAM -u WITH_JOURNALD_INNER -u WITH_JOURNALD_HOSTS \
+    env -u NOTIFY_SOCKET -u JOURNAL_STREAM -u WITH_JOURNALD_INNER -u WITH_JOURNALD_HOSTS -u WITH_JOURNALD_RESOLV \
         JOURNAL_PRIVATE=1 WITH_JOURNALD_PID="$jpid" "$@" || rc=$?
 
     kill -TERM "$jpid" 2>/dev/null || true
@@ -200,7 +206,7 @@ inner_journald() {
 inner_no_journal() {
     use_hosts
     hide_host_journal
-    exec env -u NOTIFY_SOCKET -u JOURNAL_STREAM -u WITH_JOURNALD_INNER -u WITH_JOURNALD_HOSTS JOURNAL_PRIVATE=none "$@"
+    exec env -u NOTIFY_SOCKET -u JOURNAL_STREAM -u WITH_JOURNALD_INNER -u WITH_JOURNALD_HOSTS -u WITH_JOURNALD_RESOLV JOURNAL_PRIVATE=none "$@"
 }
 
 # Waits up to 5 s until `journalctl ARGS` prints something containing PATTERN.
@@ -319,7 +325,7 @@ main() {
     [[ -x $JOURNALD ]] || die "$JOURNALD not found (set SYSTEMD_JOURNALD)"
     command -v unshare >/dev/null || die "unshare (util-linux) not found"
 
-    local mode=journald hosts=""
+    local mode=journald hosts="" resolv=""
     local -a pass=()
     while [[ $# -gt 0 ]]; do
         case "$1" in
@@ -327,6 +333,9 @@ main() {
             --hosts)
                 [[ $# -ge 2 && -f $2 ]] || die "--hosts needs a readable file"
                 hosts=$(readlink -f "$2"); shift 2 ;;
+            --resolv-conf)
+                [[ $# -ge 2 && -f $2 ]] || die "--resolv-conf needs a readable file"
+                resolv=$(readlink -f "$2"); shift 2 ;;
             --catalog)
                 [[ $# -ge 2 && -f $2 ]] || die "--catalog needs a readable file"
                 pass+=(--catalog "$(readlink -f "$2")"); shift 2 ;;
@@ -337,7 +346,7 @@ main() {
     done
     [[ $# -gt 0 ]] || usage
     [[ $mode == journald || ${#pass[@]} == 0 ]] || die "--catalog needs a journald"
-    WITH_JOURNALD_INNER=$mode WITH_JOURNALD_HOSTS=$hosts exec unshare --mount --propagation private -- \
+    WITH_JOURNALD_INNER=$mode WITH_JOURNALD_HOSTS=$hosts WITH_JOURNALD_RESOLV=$resolv exec unshare --mount --propagation private -- \
         bash "$SELF" "${pass[@]}" "$@"
 }
 
