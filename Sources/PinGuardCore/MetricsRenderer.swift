@@ -18,8 +18,9 @@ public enum MetricsRenderer {
         return out
     }
 
-    /// The exposition as consecutive chunks (one or more families each), to be sent in order.
-    public static func renderChunks(_ s: MetricsSnapshot) -> [[UInt8]] {
+    /// The exposition as consecutive chunks (one or more families each), to be sent in order; without
+    /// `serviceFamilies`, only the per-target families (what `GET /probe` answers).
+    public static func renderChunks(_ s: MetricsSnapshot, serviceFamilies: Bool = true) -> [[UInt8]] {
         typealias M = PinGuardMetrics
         let n = s.results.count
         // Generous per-target estimates: capacity that is never written costs address space, not memory,
@@ -112,6 +113,9 @@ public enum MetricsRenderer {
             }
         }
 
+        let perTarget = [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest,
+                         addresses, skipped, distinct, nodeAccept, accept, decision, pinMatched, horizon, reserve, pinSetExpiry]
+        guard serviceFamilies else { return perTarget.map(\.buffer) }
         // The families that do not grow with the targets share one buffer.
         var w = ExpositionWriter(M.backupPinCoverage, capacity: 4096 + s.lintFindings.count * 100)
         for c in BackupPinCoverage.compute(s.results) {
@@ -154,8 +158,6 @@ public enum MetricsRenderer {
             if let value { w.begin(); w.end(value) }
         }
 
-        return [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest,
-                addresses, skipped, distinct, nodeAccept, accept, decision,
-                pinMatched, horizon, reserve, pinSetExpiry, w].map(\.buffer)
+        return (perTarget + [w]).map(\.buffer)
     }
 }

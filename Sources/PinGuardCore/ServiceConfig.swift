@@ -74,6 +74,8 @@ public struct ServiceConfig: Sendable, Equatable {
     public var resolve: ResolveMode = .all
     /// Addresses probed per target unless a target says otherwise (`max_addresses`).
     public var maxAddresses: Int = Target.defaultMaxAddresses
+    /// Which targets `GET /probe` may probe (`probe_allow`); nil: /probe is refused.
+    public var probeAllow: ProbeAllowlist?
     /// Targets.
     public var targets: [Target] = []
     /// Which chain certificates get per-certificate series (`metrics.certificates`).
@@ -95,7 +97,7 @@ public enum ServiceConfigParser {
         let root = try YAMLValue.parse(text, file: file)
         let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
                                            "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics",
-                                           "resolve", "max_addresses"])
+                                           "resolve", "max_addresses", "probe_allow"])
         var c = ServiceConfig()
         if let v = m["listen"] {
             c.listen = try v.string()
@@ -115,6 +117,7 @@ public enum ServiceConfigParser {
             }
         }
         if let v = m["resolve"] { c.resolve = try resolveMode(v) }
+        if let v = m["probe_allow"], !v.isNull { c.probeAllow = try probeAllowlist(v) }
         if let v = m["max_addresses"] { c.maxAddresses = try v.int(in: 1...Target.maxAddressesLimit) }
         if let v = m["expiry_warning_days"] { c.expiryWarningDays = try v.int(in: 0...3650) }
         if let v = m["policies"] {
@@ -160,6 +163,26 @@ public enum ServiceConfigParser {
             c.targets.append(t)
         }
         return c
+    }
+
+    /// `probe_allow: {hosts: [PATTERN...], networks: [CIDR...]}`.
+    static func probeAllowlist(_ v: YAMLValue) throws(ConfigError) -> ProbeAllowlist {
+        let m = try v.mapping(allowed: ["hosts", "networks"])
+        guard let hv = m["hosts"] else { throw v.error("probe_allow needs \"hosts\": the name patterns /probe may probe") }
+        var hosts: [HostPattern] = []
+        for item in try hv.sequence() {
+            let text = try item.nonEmptyString()
+            do { hosts.append(try HostPattern.parse(text)) } catch { throw item.error("\(EchoedInput.quoted(text)): \(error.message)") }
+        }
+        var allow = ProbeAllowlist(hosts: hosts)
+        if let nv = m["networks"] {
+            allow.networks = try nv.sequence().map { item throws(ConfigError) in
+                let text = try item.nonEmptyString()
+                guard let n = IPNetwork(text) else { throw item.error("\(EchoedInput.quoted(text)) is not an address or network (CIDR)") }
+                return n
+            }
+        }
+        return allow
     }
 
     /// `all` or `first`.

@@ -60,6 +60,18 @@ public struct ResolvedTarget: Sendable {
     /// Addresses to probe: with `resolve: all`, the first `max_addresses` in the stable order; with
     /// `resolve: first`, every address in resolver order (the first that answers is probed).
     public var dial: [ResolvedAddress]
+    /// Every resolved address, in the stable order (what an address allowlist checks).
+    public var all: [ResolvedAddress] = []
+
+    /// The same endpoints refused because an address is outside `allow`; nil when every address is inside.
+    public func refused(by allow: ProbeAllowlist, host: String, port: Int) -> ResolvedTarget? {
+        guard let bad = all.first(where: { !allow.permits(address: $0.bytes) }) else { return nil }
+        var r = self
+        r.resolution.error = "address \(bad.description(port: port)) of \(host) is not allowed by probe_allow"
+        r.resolution.refusedAddress = bad.description(port: port)
+        r.dial = []
+        return r
+    }
 }
 
 extension Resolver {
@@ -89,11 +101,11 @@ extension Resolver {
         let texts = stable.map { $0.description(port: request.port) }
         switch request.resolve {
         case .first:
-            return ResolvedTarget(resolution: AddressResolution(addresses: texts), dial: found)
+            return ResolvedTarget(resolution: AddressResolution(addresses: texts), dial: found, all: stable)
         case .all:
             let limit = max(request.maxAddresses, 1)
             return ResolvedTarget(resolution: AddressResolution(addresses: texts, skipped: max(stable.count - limit, 0)),
-                                  dial: Array(stable.prefix(limit)))
+                                  dial: Array(stable.prefix(limit)), all: stable)
         }
     }
 }
