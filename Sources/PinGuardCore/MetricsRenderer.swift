@@ -41,6 +41,7 @@ public enum MetricsRenderer {
         var reserve = ExpositionWriter(M.reservePins, capacity: n * 256)
         var pinSetExpiry = ExpositionWriter(M.pinSetExpiry, capacity: 1024)
 
+        var info = ExpositionWriter(M.targetInfo, capacity: 1024)
         var addresses = ExpositionWriter(M.targetAddresses, capacity: n * 96)
         var skipped = ExpositionWriter(M.targetAddressesSkipped, capacity: n * 96)
         var distinct = ExpositionWriter(M.targetDistinctChains, capacity: n * 96)
@@ -79,6 +80,11 @@ public enum MetricsRenderer {
                     nodeAccept.label(e.environment); nodeAccept.end(e.verdict == .accept ? 1 : 0)
                 }
             }
+            if !r.target.labels.isEmpty {
+                info.begin(); info.label(name)
+                for (k, v) in r.target.labels.sorted(by: { $0.key < $1.key }) { info.extraLabel(k, v) }
+                info.end(1)
+            }
             addresses.begin(); addresses.label(name); addresses.end(Double(r.nodes.count { $0.facts.address != nil }))
             skipped.begin(); skipped.label(name); skipped.end(Double(r.resolution.skipped))
             distinct.begin(); distinct.label(name); distinct.end(Double(WorstCase.distinctChains(r.nodes)))
@@ -114,7 +120,7 @@ public enum MetricsRenderer {
         }
 
         let perTarget = [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest,
-                         addresses, skipped, distinct, nodeAccept, accept, decision, pinMatched, horizon, reserve, pinSetExpiry]
+                         info, addresses, skipped, distinct, nodeAccept, accept, decision, pinMatched, horizon, reserve, pinSetExpiry]
         guard serviceFamilies else { return perTarget.map(\.buffer) }
         // The families that do not grow with the targets share one buffer.
         var w = ExpositionWriter(M.backupPinCoverage, capacity: 4096 + s.lintFindings.count * 100)

@@ -52,6 +52,10 @@ public enum PinGuardMetrics {
 
     // Per target and its addresses.
 
+    /// Labels of targets from target files.
+    public static let targetInfo = MetricFamily(
+        "pinguard_target_info", .gauge, labels: ["target"],
+        help: "1 per target with labels from its target file (target_files, Prometheus file_sd format); each label is a label here, to join onto the target's series.")
     /// Addresses probed.
     public static let targetAddresses = MetricFamily(
         "pinguard_target_addresses", .gauge, labels: ["target"],
@@ -184,7 +188,7 @@ public enum PinGuardMetrics {
     public static let all: [MetricFamily] = [
         probeSuccess, probeDuration, probeTimestamp, tlsVersionInfo, chainTrusted,
         certNotAfter, certNotBefore, certInfo, chainEarliestExpiry,
-        targetAddresses, targetAddressesSkipped, targetDistinctChains, addressPolicyAccept,
+        targetInfo, targetAddresses, targetAddressesSkipped, targetDistinctChains, addressPolicyAccept,
         policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
         backupPinCoverage, policyLintFindings, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,
         targets, probesTotal, probeFailuresTotal, journalWriteFailuresTotal, roundDuration, roundTimestamp, roundInterval, roundLateness,

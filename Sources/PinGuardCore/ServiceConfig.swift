@@ -18,6 +18,8 @@ public struct Target: Sendable, Equatable {
     public var name: String
     /// Policy sets named explicitly; nil = every loaded set that covers the host.
     public var policySets: [String]?
+    /// Labels from a target file (`target_files`), exported by `pinguard_target_info`.
+    public var labels: [String: String] = [:]
 
     /// Creates a target.
     public init(host: String, port: Int = 443, connect: [String] = [], environment: String = "prod",
@@ -41,7 +43,7 @@ public struct Target: Sendable, Equatable {
     /// Whether `other` probes the same endpoints the same way (results of one stand for the other).
     public func probesSameEndpoint(as other: Target) -> Bool {
         host == other.host && port == other.port && connect == other.connect && resolve == other.resolve
-            && maxAddresses == other.maxAddresses
+            && maxAddresses == other.maxAddresses && labels == other.labels
     }
 
     /// `host:port`, with an IPv6 address in brackets.
@@ -76,6 +78,9 @@ public struct ServiceConfig: Sendable, Equatable {
     public var maxAddresses: Int = Target.defaultMaxAddresses
     /// Which targets `GET /probe` may probe (`probe_allow`); nil: /probe is refused.
     public var probeAllow: ProbeAllowlist?
+    /// Target files in Prometheus file_sd format (`target_files`), globs as written (relative to the
+    /// config's folder); their targets follow `targets`.
+    public var targetFiles: [String] = []
     /// Targets.
     public var targets: [Target] = []
     /// Which chain certificates get per-certificate series (`metrics.certificates`).
@@ -97,7 +102,7 @@ public enum ServiceConfigParser {
         let root = try YAMLValue.parse(text, file: file)
         let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
                                            "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics",
-                                           "resolve", "max_addresses", "probe_allow"])
+                                           "resolve", "max_addresses", "probe_allow", "target_files"])
         var c = ServiceConfig()
         if let v = m["listen"] {
             c.listen = try v.string()
@@ -118,6 +123,12 @@ public enum ServiceConfigParser {
         }
         if let v = m["resolve"] { c.resolve = try resolveMode(v) }
         if let v = m["probe_allow"], !v.isNull { c.probeAllow = try probeAllowlist(v) }
+        if let v = m["target_files"] {
+            c.targetFiles = try v.sequence().map { p throws(ConfigError) in
+                c.lines[p.path] = p.line
+                return try p.nonEmptyString()
+            }
+        }
         if let v = m["max_addresses"] { c.maxAddresses = try v.int(in: 1...Target.maxAddressesLimit) }
         if let v = m["expiry_warning_days"] { c.expiryWarningDays = try v.int(in: 0...3650) }
         if let v = m["policies"] {
