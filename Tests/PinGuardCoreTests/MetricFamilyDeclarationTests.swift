@@ -48,7 +48,7 @@ final class MetricFamilyDeclarationTests: XCTestCase {
             }
             if sample.name == PinGuardMetrics.targetInfo.name {
                 // The declared labels first, then the target's own labels from its target file.
-                XCTAssertEqual(sample.labelNames.map { Array($0.prefix(1)) }, declared[sample.name], String(line))
+                XCTAssertEqual(Array(sample.labelNames.prefix(1)), declared[sample.name], String(line))
             } else {
                 XCTAssertEqual(sample.labelNames, declared[sample.name], String(line))
             }
