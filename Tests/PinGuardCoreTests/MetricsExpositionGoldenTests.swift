@@ -52,6 +52,13 @@ final class MetricsExpositionGoldenTests: XCTestCase {
             F.result(F.target("stage", host: "s.example.com", environment: "staging"), F.facts(host: "s.example.com"), [app, staging]),
             F.result(F.target(quoted, host: "q.example.com"), F.facts(host: "q.example.com", leafSubject: "CN=a \"b\"\\c\nd"), []),
         ]
+        // A staged renewal on disk that the app accepts, and a file that could not be read.
+        let staged = FileTarget(path: "/etc/pinguard/staged/*.pem", host: "api.example.com")
+        s.files = [
+            TargetResult.evaluate(F.facts(leafDays: 120), target: staged.target(file: "/etc/pinguard/staged/api.pem"), sets: [app], now: F.now),
+            TargetResult.evaluate(ProbeFacts(host: "api.example.com", port: 443, error: "no certificate", finishedAt: F.now),
+                                  target: staged.target(file: "/etc/pinguard/staged/empty.pem"), sets: [app], now: F.now),
+        ]
         s.lintFindings = [LintCount(policySet: "app", severity: "warning", count: 2),
                           LintCount(policySet: "app-staging", severity: "error", count: 1)]
         s.version = "1.2.3"
