@@ -26,7 +26,9 @@ let package = Package(
         .target(name: "PinGuardConfig", dependencies: ["PinGuardCore"],
                 exclude: ["Resources/PUBLIC_SUFFIX_LIST.md"],
                 resources: [.copy("Resources/public_suffix_list.dat")]),
-        .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "COpenSSL"]),
+        // getaddrinfo_a (glibc) in C: its types are behind _GNU_SOURCE, which Swift's Glibc module lacks.
+        .target(name: "CResolver", linkerSettings: [.linkedLibrary("anl")]),
+        .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "COpenSSL", "CResolver"]),
         .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardConfig", "PinGuardProbe", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [
             "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "CSystemd", "CCrypt",

@@ -28,6 +28,9 @@ public enum ConfigurationLoader {
             }
             files += matches.filter { !files.contains($0) }
         }
+        for i in config.files.indices { config.files[i].path = resolve(config.files[i].path, against: base) }
+        let fingerprint = targetFilesFingerprint(config, path: path)
+        try appendTargetFiles(to: &config, path: path, base: base)
         let sets = try loadPolicies(files)
         let names = Set(sets.map(\.name))
         for (i, t) in config.targets.enumerated() {
@@ -37,7 +40,49 @@ public enum ConfigurationLoader {
                                   message: "no loaded policy set is named \(EchoedInput.quoted(n)) (loaded: \(names.sorted().prefix(20).map { EchoedInput.quoted($0, limit: 60) }.joined(separator: ", ")))")
             }
         }
-        return LoadedConfiguration(config: config, policySets: sets, path: path)
+        for (i, f) in config.files.enumerated() {
+            for (j, n) in (f.policySets ?? []).enumerated() where !names.contains(n) {
+                let key = "files[\(i)].policy_sets[\(j)]"
+                throw ConfigError(file: path, line: config.lines[key], key: key,
+                                  message: "no loaded policy set is named \(EchoedInput.quoted(n))")
+            }
+        }
+        return LoadedConfiguration(config: config, policySets: sets, path: path, targetFilesFingerprint: fingerprint)
+    }
+
+    /// Reads every file matching `target_files` (a glob that matches nothing adds nothing, as file_sd) and
+    /// appends their targets; a target name used twice is an error naming both places.
+    static func appendTargetFiles(to config: inout ServiceConfig, path: String, base: String) throws(ConfigError) {
+        var seen: [String: String] = [:]
+        for t in config.targets { seen[t.name] = path }
+        var done = Set<String>()
+        for pattern in config.targetFiles {
+            for file in expand(resolve(pattern, against: base)) where done.insert(file).inserted {
+                for t in try TargetFileParser.parse(try readText(file), file: file, defaults: config) {
+                    if let other = seen[t.name] {
+                        throw ConfigError(file: file, line: nil, key: nil,
+                                          message: "target \(EchoedInput.quoted(t.name)) is already defined in \(other)")
+                    }
+                    seen[t.name] = file
+                    config.targets.append(t)
+                }
+            }
+        }
+    }
+
+    /// The files `target_files` matches now, with their sizes and modification times: when it changes, the
+    /// service reloads (a target file is picked up without SIGHUP).
+    public static func targetFilesFingerprint(_ config: ServiceConfig, path: String) -> String {
+        let base = (path as NSString).deletingLastPathComponent
+        var parts: [String] = []
+        for pattern in config.targetFiles {
+            for file in expand(resolve(pattern, against: base)) {
+                var st = stat()
+                let state = stat(file, &st) == 0 ? "\(st.st_size):\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec):\(st.st_ino)" : "?"
+                parts.append("\(file)=\(state)")
+            }
+        }
+        return parts.joined(separator: "\n")
     }
 
     /// Loads policy files; set names must be unique across them.
@@ -80,7 +125,7 @@ public enum ConfigurationLoader {
     }
 
     /// Glob expansion (sorted); a pattern without wildcards is returned as is when the file exists.
-    static func expand(_ pattern: String) -> [String] {
+    public static func expand(_ pattern: String) -> [String] {
         var g = glob_t()
         defer { globfree(&g) }
         guard glob(pattern, 0, nil, &g) == 0 else { return [] }

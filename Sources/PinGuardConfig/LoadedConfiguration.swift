@@ -8,4 +8,14 @@ public struct LoadedConfiguration: Sendable {
     public var policySets: [PolicySet]
     /// The config file's path.
     public var path: String
+    /// What the target files looked like when they were read (`ConfigurationLoader.targetFilesFingerprint`).
+    public var targetFilesFingerprint: String = ""
+
+    /// Creates a loaded configuration.
+    public init(config: ServiceConfig, policySets: [PolicySet], path: String, targetFilesFingerprint: String = "") {
+        self.config = config
+        self.policySets = policySets
+        self.path = path
+        self.targetFilesFingerprint = targetFilesFingerprint
+    }
 }

@@ -18,8 +18,37 @@ public enum MetricsRenderer {
         return out
     }
 
-    /// The exposition as consecutive chunks (one or more families each), to be sent in order.
-    public static func renderChunks(_ s: MetricsSnapshot) -> [[UInt8]] {
+    /// The `pinguard_file_*` families, starting in `pinguard_file_success`.
+    static func writeFiles(_ files: [TargetResult], into w: inout ExpositionWriter) {
+        typealias M = PinGuardMetrics
+        for r in files { w.begin(); w.label(r.target.name); w.end(r.facts.success ? 1 : 0) }
+        w.start(M.fileChainTrusted)
+        for r in files where r.facts.success { w.begin(); w.label(r.target.name); w.end(r.facts.trusted ? 1 : 0) }
+        w.start(M.fileCertNotAfter)
+        for r in files { for c in r.facts.evaluatedChain { w.begin(); w.label(r.target.name); w.label(c.depth); w.end(c.notAfter) } }
+        w.start(M.fileChainEarliestExpiry)
+        for r in files {
+            if let e = r.facts.evaluatedChain.map(\.notAfter).min() { w.begin(); w.label(r.target.name); w.end(e) }
+        }
+        w.start(M.filePolicyAccept)
+        for r in files {
+            for e in r.evaluations where e.verdict != .none {
+                w.begin(); w.label(r.target.name); w.label(e.policySet); w.label(e.environment); w.end(e.verdict == .accept ? 1 : 0)
+            }
+        }
+        w.start(M.filePinHorizon)
+        for r in files { for e in r.evaluations { if let h = e.pinHorizon { w.begin(); w.label(r.target.name); w.label(e.policySet); w.end(h) } } }
+        w.start(M.fileReservePins)
+        for r in files {
+            for e in r.evaluations where e.isEvaluated {
+                w.begin(); w.label(r.target.name); w.label(e.policySet); w.end(Double(e.reservePins.count))
+            }
+        }
+    }
+
+    /// The exposition as consecutive chunks (one or more families each), to be sent in order; without
+    /// `serviceFamilies`, only the per-target families (what `GET /probe` answers).
+    public static func renderChunks(_ s: MetricsSnapshot, serviceFamilies: Bool = true) -> [[UInt8]] {
         typealias M = PinGuardMetrics
         let n = s.results.count
         // Generous per-target estimates: capacity that is never written costs address space, not memory,
@@ -40,31 +69,54 @@ public enum MetricsRenderer {
         var reserve = ExpositionWriter(M.reservePins, capacity: n * 256)
         var pinSetExpiry = ExpositionWriter(M.pinSetExpiry, capacity: 1024)
 
+        var info = ExpositionWriter(M.targetInfo, capacity: 1024)
+        var addresses = ExpositionWriter(M.targetAddresses, capacity: n * 96)
+        var skipped = ExpositionWriter(M.targetAddressesSkipped, capacity: n * 96)
+        var distinct = ExpositionWriter(M.targetDistinctChains, capacity: n * 96)
+        var nodeAccept = ExpositionWriter(M.addressPolicyAccept, capacity: n * 320)
+
         for r in s.results {
             let name = r.target.name
-            let facts = r.facts
-            success.begin(); success.label(name); success.end(facts.success ? 1 : 0)
-            duration.begin(); duration.label(name); duration.end(facts.duration)
-            timestamp.begin(); timestamp.label(name); timestamp.end(facts.finishedAt)
-            if let v = facts.tlsVersion {
-                tls.begin(); tls.label(name); tls.label(v); tls.end(1)
+            for node in r.nodes {
+                let facts = node.facts
+                let address = node.address
+                success.begin(); success.label(name); success.label(address); success.end(facts.success ? 1 : 0)
+                duration.begin(); duration.label(name); duration.label(address); duration.end(facts.duration)
+                timestamp.begin(); timestamp.label(name); timestamp.label(address); timestamp.end(facts.finishedAt)
+                if let v = facts.tlsVersion {
+                    tls.begin(); tls.label(name); tls.label(address); tls.label(v); tls.end(1)
+                }
+                if facts.success {
+                    trusted.begin(); trusted.label(name); trusted.label(address); trusted.end(facts.trusted ? 1 : 0)
+                }
+                var earliestExpiry: Date?
+                for c in facts.evaluatedChain {
+                    earliestExpiry = min(earliestExpiry ?? c.notAfter, c.notAfter)
+                    if s.certificates == .leaf && c.depth > 0 { continue }
+                    notAfter.begin(); notAfter.label(name); notAfter.label(address); notAfter.label(c.depth); notAfter.end(c.notAfter)
+                    notBefore.begin(); notBefore.label(name); notBefore.label(address); notBefore.label(c.depth); notBefore.end(c.notBefore)
+                    certInfo.begin(); certInfo.label(name); certInfo.label(address); certInfo.label(c.depth); certInfo.label(c.subject)
+                    certInfo.label(c.issuer); certInfo.label(c.serial); certInfo.label(c.spkiSHA256); certInfo.label(c.certSHA256)
+                    certInfo.label(c.source.rawValue)
+                    certInfo.end(1)
+                }
+                if let e = earliestExpiry {
+                    earliest.begin(); earliest.label(name); earliest.label(address); earliest.end(e)
+                }
+                for e in node.evaluations where e.verdict != .none {
+                    nodeAccept.begin(); nodeAccept.label(name); nodeAccept.label(address); nodeAccept.label(e.policySet)
+                    nodeAccept.label(e.environment); nodeAccept.end(e.verdict == .accept ? 1 : 0)
+                }
             }
-            if facts.success {
-                trusted.begin(); trusted.label(name); trusted.end(facts.trusted ? 1 : 0)
+            if !r.target.labels.isEmpty {
+                info.begin(); info.label(name)
+                for (k, v) in r.target.labels.sorted(by: { $0.key < $1.key }) { info.extraLabel(k, v) }
+                info.end(1)
             }
-            var earliestExpiry: Date?
-            for c in facts.evaluatedChain {
-                earliestExpiry = min(earliestExpiry ?? c.notAfter, c.notAfter)
-                if s.certificates == .leaf && c.depth > 0 { continue }
-                notAfter.begin(); notAfter.label(name); notAfter.label(c.depth); notAfter.end(c.notAfter)
-                notBefore.begin(); notBefore.label(name); notBefore.label(c.depth); notBefore.end(c.notBefore)
-                certInfo.begin(); certInfo.label(name); certInfo.label(c.depth); certInfo.label(c.subject); certInfo.label(c.issuer)
-                certInfo.label(c.serial); certInfo.label(c.spkiSHA256); certInfo.label(c.certSHA256); certInfo.label(c.source.rawValue)
-                certInfo.end(1)
-            }
-            if let e = earliestExpiry {
-                earliest.begin(); earliest.label(name); earliest.end(e)
-            }
+            addresses.begin(); addresses.label(name); addresses.end(Double(r.nodes.count { $0.facts.address != nil }))
+            skipped.begin(); skipped.label(name); skipped.end(Double(r.resolution.skipped))
+            distinct.begin(); distinct.label(name); distinct.end(Double(WorstCase.distinctChains(r.nodes)))
+            let anyChain = r.nodes.contains { $0.facts.success }
             for e in r.evaluations {
                 if e.verdict != .none {
                     accept.begin(); accept.label(name); accept.label(e.policySet); accept.label(e.environment)
@@ -72,7 +124,7 @@ public enum MetricsRenderer {
                 }
                 decision.begin(); decision.label(name); decision.label(e.policySet); decision.label(e.environment)
                 decision.label(e.reason.rawValue); decision.end(1)
-                if facts.success, let pins = e.policy?.pins {
+                if anyChain, let pins = e.policy?.pins {
                     for (i, p) in pins.enumerated() {
                         // Pins differing only in `group` would give the same series: emit the first.
                         if pins[..<i].contains(where: { $0.hash == p.hash && $0.role == p.role && $0.type == p.type && $0.scope == p.scope }) {
@@ -95,8 +147,13 @@ public enum MetricsRenderer {
             }
         }
 
+        let perTarget = [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest,
+                         info, addresses, skipped, distinct, nodeAccept, accept, decision, pinMatched, horizon, reserve, pinSetExpiry]
+        guard serviceFamilies else { return perTarget.map(\.buffer) }
         // The families that do not grow with the targets share one buffer.
-        var w = ExpositionWriter(M.backupPinCoverage, capacity: 4096 + s.lintFindings.count * 100)
+        var w = ExpositionWriter(M.fileSuccess, capacity: 4096 + s.lintFindings.count * 100 + s.files.count * 2048)
+        writeFiles(s.files, into: &w)
+        w.start(M.backupPinCoverage)
         for c in BackupPinCoverage.compute(s.results) {
             if let ratio = c.ratio {
                 w.begin(); w.label(c.policySet); w.label(c.environment); w.end(ratio)
@@ -137,7 +194,6 @@ public enum MetricsRenderer {
             if let value { w.begin(); w.end(value) }
         }
 
-        return [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest, accept, decision,
-                pinMatched, horizon, reserve, pinSetExpiry, w].map(\.buffer)
+        return (perTarget + [w]).map(\.buffer)
     }
 }

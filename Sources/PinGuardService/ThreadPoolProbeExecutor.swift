@@ -1,3 +1,4 @@
+import Foundation
 import NIOConcurrencyHelpers
 import NIOPosix
 import PinGuardCore
@@ -22,22 +23,50 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
         state = NIOLockedValueBox(State(prober: prober, pool: pool, threads: threads))
     }
 
-    /// Probes on a pool thread; a probe launched onto a pool retired by a reload moves to the new pool.
-    public func probe(_ target: Target, timeout: Double) async -> ProbeFacts? {
-        let request = ProbeRequest(host: target.host, port: target.port, connect: target.connect, timeout: timeout)
+    /// Resolves on a pool thread, then probes each address as its own pool task, so `concurrency` bounds the
+    /// addresses in flight, not the targets. A probe launched onto a pool retired by a reload moves to the
+    /// new pool.
+    public func probe(_ target: Target, timeout: Double, allow: ProbeAllowlist?) async -> TargetProbe? {
+        let request = ProbeRequest(target, timeout: timeout)
         let cancelled = CancellationFlag()
-        let (prober, pool) = state.withLockedValue { ($0.prober, $0.pool) }
-        let facts = await withTaskCancellationHandler { () async -> ProbeFacts? in
-            if let facts = try? await pool.runIfActive({ prober.probe(request, cancelled: { cancelled.isSet }) }) {
-                return facts
+        let prober = state.withLockedValue { $0.prober }
+        return await withTaskCancellationHandler { () async -> TargetProbe? in
+            guard var resolved = await run({ prober.resolve(request, cancelled: { cancelled.isSet }) }, cancelled) else { return nil }
+            let host = HostPattern.normalize(request.host)
+            if let allow, let refused = resolved.refused(by: allow, host: host, port: request.port) { resolved = refused }
+            guard resolved.resolution.error == nil else {
+                return TargetProbe(resolution: resolved.resolution, nodes: [], host: host, port: request.port, at: Date())
             }
-            guard !cancelled.isSet else { return nil }
-            let current = state.withLockedValue { $0.pool }
-            return try? await current.runIfActive { prober.probe(request, cancelled: { cancelled.isSet }) }
+            let nodes: [ProbeFacts]?
+            if request.resolve == .first {
+                let dial = resolved.dial
+                nodes = await run({ prober.probe(request, firstOf: dial, cancelled: { cancelled.isSet }) }, cancelled).map { [$0] }
+            } else {
+                nodes = await withTaskGroup(of: (Int, ProbeFacts?).self) { group -> [ProbeFacts]? in
+                    for (i, address) in resolved.dial.enumerated() {
+                        group.addTask { (i, await self.run({ prober.probe(request, at: address, cancelled: { cancelled.isSet }) }, cancelled)) }
+                    }
+                    var slots = [ProbeFacts?](repeating: nil, count: resolved.dial.count)
+                    for await (i, facts) in group { slots[i] = facts }
+                    let done = slots.compactMap { $0 }
+                    return done.count == slots.count ? done : nil
+                }
+            }
+            guard let nodes, !cancelled.isSet else { return nil }
+            return TargetProbe(resolution: resolved.resolution, nodes: nodes, host: host, port: request.port, at: Date())
         } onCancel: {
             cancelled.set()
         }
-        return cancelled.isSet ? nil : facts
+    }
+
+    /// Runs blocking `work` on the pool; nil when cancelled (or the pool stopped for good).
+    private func run<T: Sendable>(_ work: @escaping @Sendable () -> T, _ cancelled: CancellationFlag) async -> T? {
+        let pool = state.withLockedValue { $0.pool }
+        if let value = try? await pool.runIfActive(work) { return cancelled.isSet ? nil : value }
+        guard !cancelled.isSet else { return nil }
+        let current = state.withLockedValue { $0.pool }
+        let value = try? await current.runIfActive(work)
+        return cancelled.isSet ? nil : value
     }
 
     /// Loads the new trust store, then resizes the pool when `concurrency` changed (the old pool finishes

@@ -167,7 +167,10 @@ final class ServeMetricsTests: XCTestCase {
         // Families whose series exist only when something applies; their HELP and TYPE are always there.
         let onlyWhenApplicable: [String: String] = [
             "pinguard_policy_lint_findings": "only when lint reports findings on the loaded policies",
-        ]
+            "pinguard_target_info": "only for targets with labels from target_files",
+        ].merging(["success", "chain_trusted", "cert_not_after_timestamp_seconds", "chain_earliest_expiry_timestamp_seconds",
+                   "policy_accept", "pin_horizon_timestamp_seconds", "reserve_pins"].map { ("pinguard_file_" + $0, "only with files:") },
+                  uniquingKeysWith: { a, _ in a })
         for name in listed {
             XCTAssertNotNil(m.help[name], "\(name) is listed but has no HELP on /metrics")
             XCTAssertEqual(m.type[name], name.hasSuffix("_total") ? "counter" : "gauge", name)
