@@ -158,6 +158,7 @@ public final class PinGuardRuntime: Sendable {
         wake.wake()
         announceLoad(loaded)
         send(events)
+        MallocTuning.trim()
     }
 
     /// Summary of one round.
@@ -197,6 +198,7 @@ public final class PinGuardRuntime: Sendable {
                 }
             }
             relint()
+            MallocTuning.trim()
             let c = OnceSummary.counts(outcome.results)
             notifier.status("last round: \(outcome.results.count) targets (\(c.addresses) addresses), \(c.rejects) rejected by a client, \(c.failed) probes failed, \(String(format: "%.2f", outcome.duration))s; next in \(PromDuration.format(loaded.config.interval))")
         }
