@@ -19,6 +19,7 @@ public enum ConfigurationLoader {
             }
             config.caFile = resolved
         }
+        try resolveClientIdentities(&config, path: path, base: base)
         var files: [String] = []
         for (i, pattern) in config.policies.enumerated() {
             let matches = expand(resolve(pattern, against: base))
@@ -38,6 +39,20 @@ public enum ConfigurationLoader {
             }
         }
         return LoadedConfiguration(config: config, policySets: sets, path: path)
+    }
+
+    /// Resolves the targets' client identity files against the config's folder; each must be readable (its
+    /// contents are checked by the probe's `ClientIdentity.load`, which `check-config` and the service run).
+    static func resolveClientIdentities(_ config: inout ServiceConfig, path: String, base: String) throws(ConfigError) {
+        for i in config.targets.indices {
+            guard let source = config.targets[i].clientIdentity else { continue }
+            let resolved = source.mapPaths { resolve($0, against: base) }
+            for (key, file) in resolved.files where !FileManager.default.isReadableFile(atPath: file) {
+                let keyPath = "targets[\(i)].\(key)"
+                throw ConfigError(file: path, line: config.lines[keyPath], key: keyPath, message: "cannot read \(file)")
+            }
+            config.targets[i].clientIdentity = resolved
+        }
     }
 
     /// Loads policy files; set names must be unique across them.

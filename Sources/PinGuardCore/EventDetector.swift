@@ -18,6 +18,7 @@ public struct EventDetector: Sendable {
         var leafSPKI: String?
         var uncovered: Bool?
         var expirySoon: Bool?
+        var clientAuth: String?
         var sets: [String: SetMemory] = [:]
     }
 
@@ -45,6 +46,7 @@ public struct EventDetector: Sendable {
         var out: [JournalEntry] = []
         let base: [(String, String)] = [("PINGUARD_TARGET", t.name), ("PINGUARD_HOST", t.host), ("PINGUARD_PORT", String(t.port))]
 
+        out += Self.clientAuthEvents(t, f, memory: &m.clientAuth, fields: base)
         guard f.success else {
             if m.probeOK != false {
                 out.append(JournalEntry(event: .probeFailed, message: "\(t.name): probe failed: \(f.error ?? "no chain")",

@@ -19,6 +19,8 @@ public enum JournalEvent: String, Sendable, CaseIterable {
     case configLoaded = "config_loaded"
     case configInvalid = "config_invalid"
     case policyLintFinding = "policy_lint_finding"
+    case mtlsIdentityUsed = "mtls_identity_used"
+    case mtlsIdentityMissing = "mtls_identity_missing"
 
     /// Stable `MESSAGE_ID` (32 hex digits); documented in `contrib/journald/pinguard.catalog`.
     public var messageID: String {
@@ -42,6 +44,8 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .configLoaded: return "e9f662f37f021f7ea08c7fd14832ac76"
         case .configInvalid: return "4b7eb0b4df4edd628faf0d66acdc5198"
         case .policyLintFinding: return "cb598983e9677e755671a9b415f4a0e3"
+        case .mtlsIdentityUsed: return "380315a18fd24e8f8a007fa3a292af24"
+        case .mtlsIdentityMissing: return "a36b98ad64c04676b6cc781a8ec3ea8b"
         }
     }
 
@@ -67,6 +71,8 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .configLoaded: return 6
         case .configInvalid: return 3
         case .policyLintFinding: return 4
+        case .mtlsIdentityUsed: return 6
+        case .mtlsIdentityMissing: return 4
         }
     }
 
@@ -92,6 +98,8 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .configLoaded: return "Configuration and policies loaded"
         case .configInvalid: return "Configuration rejected; the previous one stays in force"
         case .policyLintFinding: return "Policy lint finding"
+        case .mtlsIdentityUsed: return "The server asked for a client certificate; the configured one was sent"
+        case .mtlsIdentityMissing: return "The server asked for a client certificate; none was sent"
         }
     }
 }

@@ -39,6 +39,9 @@ public enum MetricsRenderer {
         var horizon = ExpositionWriter(M.pinHorizon, capacity: n * 384)
         var reserve = ExpositionWriter(M.reservePins, capacity: n * 256)
         var pinSetExpiry = ExpositionWriter(M.pinSetExpiry, capacity: 1024)
+        var clientAuth = ExpositionWriter(M.mtlsClientCertificateRequested, capacity: 1024)
+        var clientPresented = ExpositionWriter(M.mtlsClientCertificatePresented, capacity: 1024)
+        var clientNotAfter = ExpositionWriter(M.clientCertificateNotAfter, capacity: 1024)
 
         for r in s.results {
             let name = r.target.name
@@ -64,6 +67,16 @@ public enum MetricsRenderer {
             }
             if let e = earliestExpiry {
                 earliest.begin(); earliest.label(name); earliest.end(e)
+            }
+            let c = facts.clientAuth
+            if facts.success || c.requested {
+                clientAuth.begin(); clientAuth.label(name); clientAuth.end(c.requested ? 1 : 0)
+            }
+            if c.requested {
+                clientPresented.begin(); clientPresented.label(name); clientPresented.end(c.presented ? 1 : 0)
+            }
+            if let t = c.certificateNotAfter {
+                clientNotAfter.begin(); clientNotAfter.label(name); clientNotAfter.end(t)
             }
             for e in r.evaluations {
                 if e.verdict != .none {
@@ -138,6 +151,6 @@ public enum MetricsRenderer {
         }
 
         return [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest, accept, decision,
-                pinMatched, horizon, reserve, pinSetExpiry, w].map(\.buffer)
+                pinMatched, horizon, reserve, pinSetExpiry, clientAuth, clientPresented, clientNotAfter, w].map(\.buffer)
     }
 }

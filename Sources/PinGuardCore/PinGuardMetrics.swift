@@ -78,6 +78,21 @@ public enum PinGuardMetrics {
         "pinguard_pin_set_expiry_timestamp_seconds", .gauge, labels: ["target", "policy_set"],
         help: "When the pin set stops being enforced (policy expires)." + latest)
 
+    // Per target: TLS client authentication (mTLS).
+
+    /// Whether the server asked for a client certificate.
+    public static let mtlsClientCertificateRequested = MetricFamily(
+        "pinguard_mtls_client_certificate_requested", .gauge, labels: ["target"],
+        help: "1 if the server asked for a client certificate (sent a CertificateRequest), else 0." + latest)
+    /// Whether a client certificate was sent.
+    public static let mtlsClientCertificatePresented = MetricFamily(
+        "pinguard_mtls_client_certificate_presented", .gauge, labels: ["target"],
+        help: "1 if the configured client certificate was sent when the server asked for one, else 0; only when it asked." + latest)
+    /// Expiry of the configured client certificate.
+    public static let clientCertificateNotAfter = MetricFamily(
+        "pinguard_client_certificate_not_after_timestamp_seconds", .gauge, labels: ["target"],
+        help: "notAfter of the target's configured client certificate (client_cert or client_pkcs12)." + latest)
+
     // Per policy set and environment, and for the service.
 
     /// Share of evaluated targets with a reserve pin.
@@ -166,6 +181,7 @@ public enum PinGuardMetrics {
         probeSuccess, probeDuration, probeTimestamp, tlsVersionInfo, chainTrusted,
         certNotAfter, certNotBefore, certInfo, chainEarliestExpiry,
         policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
+        mtlsClientCertificateRequested, mtlsClientCertificatePresented, clientCertificateNotAfter,
         backupPinCoverage, policyLintFindings, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,
         targets, probesTotal, probeFailuresTotal, journalWriteFailuresTotal, roundDuration, roundTimestamp, roundInterval, roundLateness,
         processCPU, processOpenFDs, processMaxFDs, processVirtualMemory, processResidentMemory, processStartTime, processThreads,

@@ -14,6 +14,8 @@ public struct Target: Sendable, Equatable {
     public var name: String
     /// Policy sets named explicitly; nil = every loaded set that covers the host.
     public var policySets: [String]?
+    /// mTLS client identity sent when the server asks for a client certificate; nil = none.
+    public var clientIdentity: ClientIdentitySource?
 
     /// Creates a target.
     public init(host: String, port: Int = 443, connect: String? = nil, environment: String = "prod",
@@ -138,7 +140,8 @@ public enum ServiceConfigParser {
     }
 
     static func parseTarget(_ value: YAMLValue, defaultEnvironment: String, lines: inout [String: Int]) throws(ConfigError) -> Target {
-        let m = try value.mapping(allowed: ["host", "port", "connect", "environment", "name", "policy_sets"])
+        let m = try value.mapping(allowed: ClientIdentityParser.keys.union(["host", "port", "connect", "environment", "name",
+                                                                            "policy_sets"]))
         guard let hv = m["host"] else { throw value.error("missing required key \"host\"") }
         var host = HostPattern.normalize(try hv.nonEmptyString())
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -160,6 +163,7 @@ public enum ServiceConfigParser {
             }
             t.policySets = names
         }
+        t.clientIdentity = try ClientIdentityParser.parse(m, lines: &lines)
         return t
     }
 }

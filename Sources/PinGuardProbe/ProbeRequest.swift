@@ -15,12 +15,16 @@ public struct ProbeRequest: Sendable, Equatable {
     public var connect: String?
     /// Seconds for resolve + connect + handshake together.
     public var timeout: Double
+    /// mTLS identity sent when the server asks for a client certificate; nil = none.
+    public var clientIdentity: ClientIdentity?
 
     /// Creates a request.
-    public init(host: String, port: Int = 443, connect: String? = nil, timeout: Double = 10) {
+    public init(host: String, port: Int = 443, connect: String? = nil, timeout: Double = 10,
+                clientIdentity: ClientIdentity? = nil) {
         self.host = host
         self.port = port
         self.connect = connect
         self.timeout = timeout
+        self.clientIdentity = clientIdentity
     }
 }

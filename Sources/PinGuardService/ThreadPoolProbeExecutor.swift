@@ -9,24 +9,27 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
         var prober: TLSProber
         var pool: NIOThreadPool
         var threads: Int
+        var identities: [ClientIdentitySource: ClientIdentity]
     }
 
     private let state: NIOLockedValueBox<State>
 
-    /// Creates the executor for `config`; throws when its trust store cannot be loaded.
+    /// Creates the executor for `config`; throws when its trust store or a client identity cannot be loaded.
     public init(config: ServiceConfig) throws(ProbeError) {
         let prober = try TLSProber(caFile: config.caFile)
+        let identities = try ClientIdentity.loadAll(config.targets)
         let threads = max(config.concurrency, 1)
         let pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
-        state = NIOLockedValueBox(State(prober: prober, pool: pool, threads: threads))
+        state = NIOLockedValueBox(State(prober: prober, pool: pool, threads: threads, identities: identities))
     }
 
     /// Probes on a pool thread; a probe launched onto a pool retired by a reload moves to the new pool.
     public func probe(_ target: Target, timeout: Double) async -> ProbeFacts? {
-        let request = ProbeRequest(host: target.host, port: target.port, connect: target.connect, timeout: timeout)
+        var request = ProbeRequest(host: target.host, port: target.port, connect: target.connect, timeout: timeout)
         let cancelled = CancellationFlag()
-        let (prober, pool) = state.withLockedValue { ($0.prober, $0.pool) }
+        let (prober, pool, identities) = state.withLockedValue { ($0.prober, $0.pool, $0.identities) }
+        request.clientIdentity = target.clientIdentity.flatMap { identities[$0] }
         let facts = await withTaskCancellationHandler { () async -> ProbeFacts? in
             if let facts = try? await pool.runIfActive({ prober.probe(request, cancelled: { cancelled.isSet }) }) {
                 return facts
@@ -37,16 +40,24 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
         } onCancel: {
             cancelled.set()
         }
-        return cancelled.isSet ? nil : facts
+        guard !cancelled.isSet, var facts else { return nil }
+        if let identity = request.clientIdentity {
+            // Exported even when the probe ended before the handshake: the client certificate expires regardless.
+            facts.clientAuth.certificateSubject = identity.subject
+            facts.clientAuth.certificateNotAfter = identity.notAfter
+        }
+        return facts
     }
 
-    /// Loads the new trust store, then resizes the pool when `concurrency` changed (the old pool finishes
+    /// Loads the new trust store and client identities, then resizes the pool when `concurrency` changed (the old pool finishes
     /// its probes and stops).
     public func reconfigure(for config: ServiceConfig) throws {
         let prober = try TLSProber(caFile: config.caFile)
+        let identities = try ClientIdentity.loadAll(config.targets)
         let wanted = max(config.concurrency, 1)
         let retired = state.withLockedValue { s -> NIOThreadPool? in
             s.prober = prober
+            s.identities = identities
             guard wanted != s.threads else { return nil }
             let old = s.pool
             s.pool = NIOThreadPool(numberOfThreads: wanted)

@@ -247,7 +247,7 @@ final class EventDetectorTests: XCTestCase {
 
     func testMessageIDsAreStableDistinct128BitIDs() {
         let ids = JournalEvent.allCases.map(\.messageID)
-        XCTAssertEqual(JournalEvent.allCases.count, 19, "docs/reference.md, Journal events, lists 19 events")
+        XCTAssertEqual(JournalEvent.allCases.count, 21, "docs/reference.md, Journal events, lists 21 events")
         XCTAssertEqual(Set(ids).count, ids.count, "one MESSAGE_ID per event")
         for (event, id) in zip(JournalEvent.allCases, ids) {
             XCTAssertEqual(id.count, 32, "\(event)")
@@ -260,6 +260,7 @@ final class EventDetectorTests: XCTestCase {
             "pin_mismatch_allowed_by_fallback", "pin_mismatch_permissive", "pin_set_empty", "pin_set_expired", "probe_failed",
             "probe_recovered", "chain_changed", "backup_pin_in_use", "reserve_pin_missing", "expiry_warning",
             "pin_breakage_imminent", "config_loaded", "config_invalid", "policy_lint_finding",
+            "mtls_identity_used", "mtls_identity_missing",
         ])
     }
 
