@@ -4,7 +4,7 @@ extension EventDetector {
     /// `mtls_identity_used` / `mtls_identity_missing` when the answer to a server's request for a client
     /// certificate changes. `state` remembers `used`, `missing` or `not_requested`; a probe that ended before
     /// the server could ask (no chain, no request) leaves it as it was.
-    static func clientAuthEvents(_ t: Target, _ f: ProbeFacts, memory state: inout String?,
+    static func clientAuthEvents(_ t: Target, _ f: ProbeFacts, who: String, memory state: inout String?,
                                  fields: [(String, String)]) -> [JournalEntry] {
         let c = f.clientAuth
         guard f.success || c.requested else { return [] }
@@ -19,7 +19,7 @@ extension EventDetector {
         }
         if c.presented {
             return [JournalEntry(event: .mtlsIdentityUsed,
-                                 message: "\(t.name): the server asked for a client certificate; sent \(c.certificateSubject ?? "?") (valid until \(c.certificateNotAfter.map(RFC3339.format) ?? "?"))",
+                                 message: "\(who): the server asked for a client certificate; sent \(c.certificateSubject ?? "?") (valid until \(c.certificateNotAfter.map(RFC3339.format) ?? "?"))",
                                  fields: fields)]
         }
         let why = c.identityConfigured
@@ -27,7 +27,7 @@ extension EventDetector {
             : "no client identity is configured (client_cert/client_key or client_pkcs12); clients without one are refused or get less"
         if let e = c.error { fields.append(("PINGUARD_ERROR", e)) }
         return [JournalEntry(event: .mtlsIdentityMissing,
-                             message: "\(t.name): the server asked for a client certificate and none was sent: \(why)",
+                             message: "\(who): the server asked for a client certificate and none was sent: \(why)",
                              fields: fields)]
     }
 }

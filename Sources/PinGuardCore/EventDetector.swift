@@ -12,7 +12,8 @@ public struct EventDetector: Sendable {
         var breakageSoon: Bool
     }
 
-    struct TargetMemory: Sendable {
+    /// What was last seen of one address of a target.
+    struct NodeMemory: Sendable {
         var probeOK: Bool?
         var chainKey: String?
         var leafSPKI: String?
@@ -20,6 +21,15 @@ public struct EventDetector: Sendable {
         var expirySoon: Bool?
         var clientAuth: String?
         var sets: [String: SetMemory] = [:]
+    }
+
+    /// What was last seen of one target: its addresses and each address's state.
+    struct TargetMemory: Sendable {
+        /// Resolved addresses; empty after a failed resolution, nil before the first observation.
+        var addresses: [String]?
+        var overLimit: Bool?
+        var divergence: String?
+        var nodes: [String: NodeMemory] = [:]
     }
 
     var memory: [String: TargetMemory] = [:]
@@ -37,19 +47,106 @@ public struct EventDetector: Sendable {
         memory = memory.filter { names.contains($0.key) }
     }
 
-    /// The events `result` causes given what was seen before.
+    /// The events `result` causes given what was seen before: the target's resolution, address set and chain
+    /// divergence, then each address on its own (every event of an address carries `PINGUARD_ADDRESS`).
     public mutating func observe(_ result: TargetResult) -> [JournalEntry] {
         let t = result.target
-        let f = result.facts
         var m = memory[t.name] ?? TargetMemory()
         defer { memory[t.name] = m }
         var out: [JournalEntry] = []
         let base: [(String, String)] = [("PINGUARD_TARGET", t.name), ("PINGUARD_HOST", t.host), ("PINGUARD_PORT", String(t.port))]
+        let resolution = result.resolution
 
-        out += Self.clientAuthEvents(t, f, memory: &m.clientAuth, fields: base)
+        if let error = resolution.error {
+            if m.addresses != [] {
+                out.append(JournalEntry(event: .resolutionFailed, message: "\(t.name): no address to probe: \(error)",
+                                        fields: base + [("PINGUARD_ERROR", error),
+                                                        ("PINGUARD_PREVIOUS_ADDRESSES", (m.addresses ?? []).joined(separator: ","))]))
+            }
+            m.addresses = []
+            return out
+        }
+        let now = resolution.addresses
+        if let old = m.addresses, old != now {
+            let added = now.filter { !old.contains($0) }, removed = old.filter { !now.contains($0) }
+            var what: [String] = []
+            if old.isEmpty { what.append("resolves again") }
+            if !added.isEmpty { what.append("added \(added.joined(separator: ", "))") }
+            if !removed.isEmpty { what.append("removed \(removed.joined(separator: ", "))") }
+            if added.isEmpty && removed.isEmpty { what.append("order changed") }
+            out.append(JournalEntry(event: .addressSetChanged,
+                                    message: "\(t.name): address set changed: \(what.joined(separator: "; ")) (now \(now.count))",
+                                    fields: base + [("PINGUARD_ADDRESSES", now.joined(separator: ",")),
+                                                    ("PINGUARD_PREVIOUS_ADDRESSES", old.joined(separator: ","))]))
+        }
+        m.addresses = now
+        let overLimit = resolution.skipped > 0
+        if overLimit && m.overLimit != true {
+            out.append(JournalEntry(event: .addressesOverLimit,
+                                    message: "\(t.name): \(t.host) has \(now.count) addresses; \(t.maxAddresses) probed (max_addresses), \(resolution.skipped) not",
+                                    fields: base + [("PINGUARD_ADDRESS_COUNT", String(now.count)),
+                                                    ("PINGUARD_MAX_ADDRESSES", String(t.maxAddresses))]))
+        }
+        m.overLimit = overLimit
+        if let divergence = Self.divergence(result) {
+            if m.divergence != divergence.key {
+                out.append(JournalEntry(event: .chainDivergence, message: "\(t.name): \(divergence.message)",
+                                        fields: base + divergence.fields))
+            }
+            m.divergence = divergence.key
+        } else {
+            m.divergence = nil
+        }
+
+        var seen = Set<String>()
+        for node in result.nodes {
+            let address = node.address
+            seen.insert(address)
+            var nm = m.nodes[address] ?? NodeMemory()
+            out += observe(node, of: t, base: base + [("PINGUARD_ADDRESS", address)],
+                           who: result.nodes.count > 1 ? "\(t.name) (\(address))" : t.name, memory: &nm)
+            m.nodes[address] = nm
+        }
+        m.nodes = m.nodes.filter { seen.contains($0.key) }
+        return out
+    }
+
+    /// Nodes grouped by served chain when they serve more than one: a key for change detection, a message
+    /// naming every group, and the leaf of the most common chain and of the first one that differs.
+    static func divergence(_ result: TargetResult) -> (key: String, message: String, fields: [(String, String)])? {
+        var groups: [(chain: String, nodes: [NodeResult])] = []
+        for n in result.nodes where n.facts.success {
+            let key = WorstCase.chainKey(n)
+            if let i = groups.firstIndex(where: { $0.chain == key }) { groups[i].nodes.append(n) } else { groups.append((key, [n])) }
+        }
+        guard groups.count > 1 else { return nil }
+        let ordered = groups.enumerated().sorted { a, b in
+            a.element.nodes.count != b.element.nodes.count ? a.element.nodes.count > b.element.nodes.count : a.offset < b.offset
+        }.map(\.element)
+        func leaf(_ n: NodeResult) -> (spki: String, notAfter: String) {
+            (n.facts.servedChain.first?.spkiSHA256 ?? "", n.facts.servedChain.first.map { RFC3339.format($0.notAfter) } ?? "")
+        }
+        let text = ordered.map { g in
+            let l = leaf(g.nodes[0])
+            return "\(g.nodes.map(\.address).joined(separator: ", ")) serve leaf SPKI \(l.spki) (notAfter \(l.notAfter))"
+        }.joined(separator: "; ")
+        let main = ordered[0].nodes[0], other = ordered[1].nodes[0]
+        let (a, b) = (leaf(main), leaf(other))
+        return (ordered.map(\.chain).sorted().joined(separator: "|"),
+                "its \(result.nodes.count) addresses serve \(groups.count) different chains: \(text)",
+                [("PINGUARD_ADDRESS", main.address), ("PINGUARD_LEAF_SPKI_SHA256", a.spki), ("PINGUARD_NOT_AFTER", a.notAfter),
+                 ("PINGUARD_OTHER_ADDRESS", other.address), ("PINGUARD_OTHER_LEAF_SPKI_SHA256", b.spki),
+                 ("PINGUARD_OTHER_NOT_AFTER", b.notAfter), ("PINGUARD_DISTINCT_CHAINS", String(groups.count))])
+    }
+
+    /// The events of one address: probe failure and recovery, chain change, expiry and each policy set's decision.
+    mutating func observe(_ node: NodeResult, of t: Target, base: [(String, String)], who: String,
+                          memory m: inout NodeMemory) -> [JournalEntry] {
+        let f = node.facts
+        var out = Self.clientAuthEvents(t, f, who: who, memory: &m.clientAuth, fields: base)
         guard f.success else {
             if m.probeOK != false {
-                out.append(JournalEntry(event: .probeFailed, message: "\(t.name): probe failed: \(f.error ?? "no chain")",
+                out.append(JournalEntry(event: .probeFailed, message: "\(who): probe failed: \(f.error ?? "no chain")",
                                         fields: base + [("PINGUARD_ERROR", f.error ?? "no chain")]))
             }
             m.probeOK = false
@@ -58,7 +155,7 @@ public struct EventDetector: Sendable {
         let leaf = f.servedChain.first?.spkiSHA256 ?? ""
         let withLeaf = base + [("PINGUARD_LEAF_SPKI_SHA256", leaf)]
         if m.probeOK == false {
-            out.append(JournalEntry(event: .probeRecovered, message: "\(t.name): probe recovered", fields: withLeaf))
+            out.append(JournalEntry(event: .probeRecovered, message: "\(who): probe recovered", fields: withLeaf))
         }
         m.probeOK = true
         let chainKey = f.servedChain.map(\.certSHA256).joined(separator: ",")
@@ -66,7 +163,7 @@ public struct EventDetector: Sendable {
             let keyChanged = m.leafSPKI != leaf
             out.append(JournalEntry(
                 event: .chainChanged,
-                message: "\(t.name): " + (keyChanged ? "leaf key changed from \(m.leafSPKI ?? "?") to \(leaf)" : "served chain changed (same leaf key)"),
+                message: "\(who): " + (keyChanged ? "leaf key changed from \(m.leafSPKI ?? "?") to \(leaf)" : "served chain changed (same leaf key)"),
                 fields: withLeaf + [("PINGUARD_PREVIOUS_LEAF_SPKI_SHA256", m.leafSPKI ?? "")]))
         }
         m.chainKey = chainKey
@@ -78,16 +175,16 @@ public struct EventDetector: Sendable {
             let soon = days < warningDays
             if soon && m.expirySoon != true {
                 out.append(JournalEntry(event: .expiryWarning,
-                                        message: "\(t.name): a chain certificate expires in \(Self.days(days)) days (\(RFC3339.format(earliest)))",
+                                        message: "\(who): a chain certificate expires in \(Self.days(days)) days (\(RFC3339.format(earliest)))",
                                         fields: withLeaf + [("PINGUARD_DAYS_TO_EXPIRY", Self.days(days))]))
             }
             m.expirySoon = soon
         }
 
-        if result.evaluations.isEmpty {
+        if node.evaluations.isEmpty {
             if m.uncovered != true {
                 out.append(JournalEntry(event: .policyMissing,
-                                        message: "\(t.name): no loaded policy set covers \(t.host) in environment \(t.environment)",
+                                        message: "\(who): no loaded policy set covers \(t.host) in environment \(t.environment)",
                                         fields: withLeaf + [("PINGUARD_ENVIRONMENT", t.environment), ("PINGUARD_REASON", DecisionReason.policyMissing.rawValue)]))
             }
             m.uncovered = true
@@ -96,30 +193,30 @@ public struct EventDetector: Sendable {
         }
         m.uncovered = false
         var seenSets = Set<String>()
-        for e in result.evaluations {
+        for e in node.evaluations {
             let key = e.policySet + "/" + e.environment
             seenSets.insert(key)
             let old = m.sets[key]
             let fields = withLeaf + Self.evaluationFields(e)
             if old?.reason != e.reason {
-                out.append(JournalEntry(event: Self.event(for: e.reason), message: Self.message(t, e), fields: fields))
+                out.append(JournalEntry(event: Self.event(for: e.reason), message: Self.message(who, t, e), fields: fields))
             }
             let backup = e.backupInUse
             if backup && old?.backupInUse != true {
                 out.append(JournalEntry(event: .backupPinInUse,
-                                        message: "\(t.name): \(key) matches only backup pins: a rotation happened; ship a new backup pin",
+                                        message: "\(who): \(key) matches only backup pins: a rotation happened; ship a new backup pin",
                                         fields: fields))
             }
             let reserveMissing = e.isEvaluated && e.reservePins.isEmpty && !(e.policy?.pins.isEmpty ?? true)
             if reserveMissing && old?.reserveMissing != true {
                 out.append(JournalEntry(event: .reservePinMissing,
-                                        message: "\(t.name): \(key) has no reserve pin: every configured pin is in the served chain, nothing to rotate to",
+                                        message: "\(who): \(key) has no reserve pin: every configured pin is in the served chain, nothing to rotate to",
                                         fields: fields))
             }
             let breakage = e.reason == .pinMatch && (e.daysToPinBreakage ?? .infinity) < warningDays
             if breakage && old?.breakageSoon != true {
                 out.append(JournalEntry(event: .pinBreakageImminent,
-                                        message: "\(t.name): \(key) pins stop matching in \(Self.days(e.daysToPinBreakage ?? 0)) days (\(e.pinHorizon.map(RFC3339.format) ?? "?")), \(e.reservePins.count) reserve pins",
+                                        message: "\(who): \(key) pins stop matching in \(Self.days(e.daysToPinBreakage ?? 0)) days (\(e.pinHorizon.map(RFC3339.format) ?? "?")), \(e.reservePins.count) reserve pins",
                                         fields: fields))
             }
             m.sets[key] = SetMemory(reason: e.reason, backupInUse: backup, reserveMissing: reserveMissing, breakageSoon: breakage)
@@ -143,8 +240,8 @@ public struct EventDetector: Sendable {
         }
     }
 
-    static func message(_ t: Target, _ e: Evaluation) -> String {
-        let who = "\(t.name): \(e.policySet)/\(e.environment)"
+    static func message(_ subject: String, _ t: Target, _ e: Evaluation) -> String {
+        let who = "\(subject): \(e.policySet)/\(e.environment)"
         let verdict = e.verdict == .accept ? "accepts" : (e.verdict == .reject ? "REJECTS" : "has no verdict")
         let why: String
         switch e.reason {

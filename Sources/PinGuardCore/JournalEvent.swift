@@ -19,6 +19,10 @@ public enum JournalEvent: String, Sendable, CaseIterable {
     case configLoaded = "config_loaded"
     case configInvalid = "config_invalid"
     case policyLintFinding = "policy_lint_finding"
+    case resolutionFailed = "resolution_failed"
+    case addressSetChanged = "address_set_changed"
+    case addressesOverLimit = "addresses_over_limit"
+    case chainDivergence = "chain_divergence"
     case mtlsIdentityUsed = "mtls_identity_used"
     case mtlsIdentityMissing = "mtls_identity_missing"
 
@@ -44,6 +48,10 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .configLoaded: return "e9f662f37f021f7ea08c7fd14832ac76"
         case .configInvalid: return "4b7eb0b4df4edd628faf0d66acdc5198"
         case .policyLintFinding: return "cb598983e9677e755671a9b415f4a0e3"
+        case .resolutionFailed: return "c8866d71f596f82be06da10466ad4b25"
+        case .addressSetChanged: return "48d52f2bb2a4e73238f8272eb99fa18e"
+        case .addressesOverLimit: return "b02d95a3e70f6e3facb4dfea5e8f4b3e"
+        case .chainDivergence: return "ea6f1379150269e5cd48f289b40502bf"
         case .mtlsIdentityUsed: return "380315a18fd24e8f8a007fa3a292af24"
         case .mtlsIdentityMissing: return "a36b98ad64c04676b6cc781a8ec3ea8b"
         }
@@ -71,6 +79,10 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .configLoaded: return 6
         case .configInvalid: return 3
         case .policyLintFinding: return 4
+        case .resolutionFailed: return 3
+        case .addressSetChanged: return 5
+        case .addressesOverLimit: return 4
+        case .chainDivergence: return 4
         case .mtlsIdentityUsed: return 6
         case .mtlsIdentityMissing: return 4
         }
@@ -98,6 +110,10 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .configLoaded: return "Configuration and policies loaded"
         case .configInvalid: return "Configuration rejected; the previous one stays in force"
         case .policyLintFinding: return "Policy lint finding"
+        case .resolutionFailed: return "The target's name no longer resolves"
+        case .addressSetChanged: return "The target's name resolves to a different set of addresses"
+        case .addressesOverLimit: return "The target's name has more addresses than max_addresses; some are not probed"
+        case .chainDivergence: return "The addresses of one target serve different chains"
         case .mtlsIdentityUsed: return "The server asked for a client certificate; the configured one was sent"
         case .mtlsIdentityMissing: return "The server asked for a client certificate; none was sent"
         }

@@ -43,41 +43,58 @@ public enum MetricsRenderer {
         var clientPresented = ExpositionWriter(M.mtlsClientCertificatePresented, capacity: 1024)
         var clientNotAfter = ExpositionWriter(M.clientCertificateNotAfter, capacity: 1024)
 
+        var addresses = ExpositionWriter(M.targetAddresses, capacity: n * 96)
+        var skipped = ExpositionWriter(M.targetAddressesSkipped, capacity: n * 96)
+        var distinct = ExpositionWriter(M.targetDistinctChains, capacity: n * 96)
+        var nodeAccept = ExpositionWriter(M.addressPolicyAccept, capacity: n * 320)
+
         for r in s.results {
             let name = r.target.name
-            let facts = r.facts
-            success.begin(); success.label(name); success.end(facts.success ? 1 : 0)
-            duration.begin(); duration.label(name); duration.end(facts.duration)
-            timestamp.begin(); timestamp.label(name); timestamp.end(facts.finishedAt)
-            if let v = facts.tlsVersion {
-                tls.begin(); tls.label(name); tls.label(v); tls.end(1)
+            for node in r.nodes {
+                let facts = node.facts
+                let address = node.address
+                success.begin(); success.label(name); success.label(address); success.end(facts.success ? 1 : 0)
+                duration.begin(); duration.label(name); duration.label(address); duration.end(facts.duration)
+                timestamp.begin(); timestamp.label(name); timestamp.label(address); timestamp.end(facts.finishedAt)
+                if let v = facts.tlsVersion {
+                    tls.begin(); tls.label(name); tls.label(address); tls.label(v); tls.end(1)
+                }
+                if facts.success {
+                    trusted.begin(); trusted.label(name); trusted.label(address); trusted.end(facts.trusted ? 1 : 0)
+                }
+                var earliestExpiry: Date?
+                for c in facts.evaluatedChain {
+                    earliestExpiry = min(earliestExpiry ?? c.notAfter, c.notAfter)
+                    if s.certificates == .leaf && c.depth > 0 { continue }
+                    notAfter.begin(); notAfter.label(name); notAfter.label(address); notAfter.label(c.depth); notAfter.end(c.notAfter)
+                    notBefore.begin(); notBefore.label(name); notBefore.label(address); notBefore.label(c.depth); notBefore.end(c.notBefore)
+                    certInfo.begin(); certInfo.label(name); certInfo.label(address); certInfo.label(c.depth); certInfo.label(c.subject)
+                    certInfo.label(c.issuer); certInfo.label(c.serial); certInfo.label(c.spkiSHA256); certInfo.label(c.certSHA256)
+                    certInfo.label(c.source.rawValue)
+                    certInfo.end(1)
+                }
+                if let e = earliestExpiry {
+                    earliest.begin(); earliest.label(name); earliest.label(address); earliest.end(e)
+                }
+                let c = facts.clientAuth
+                if facts.success || c.requested {
+                    clientAuth.begin(); clientAuth.label(name); clientAuth.label(address); clientAuth.end(c.requested ? 1 : 0)
+                }
+                if c.requested {
+                    clientPresented.begin(); clientPresented.label(name); clientPresented.label(address); clientPresented.end(c.presented ? 1 : 0)
+                }
+                for e in node.evaluations where e.verdict != .none {
+                    nodeAccept.begin(); nodeAccept.label(name); nodeAccept.label(address); nodeAccept.label(e.policySet)
+                    nodeAccept.label(e.environment); nodeAccept.end(e.verdict == .accept ? 1 : 0)
+                }
             }
-            if facts.success {
-                trusted.begin(); trusted.label(name); trusted.end(facts.trusted ? 1 : 0)
-            }
-            var earliestExpiry: Date?
-            for c in facts.evaluatedChain {
-                earliestExpiry = min(earliestExpiry ?? c.notAfter, c.notAfter)
-                if s.certificates == .leaf && c.depth > 0 { continue }
-                notAfter.begin(); notAfter.label(name); notAfter.label(c.depth); notAfter.end(c.notAfter)
-                notBefore.begin(); notBefore.label(name); notBefore.label(c.depth); notBefore.end(c.notBefore)
-                certInfo.begin(); certInfo.label(name); certInfo.label(c.depth); certInfo.label(c.subject); certInfo.label(c.issuer)
-                certInfo.label(c.serial); certInfo.label(c.spkiSHA256); certInfo.label(c.certSHA256); certInfo.label(c.source.rawValue)
-                certInfo.end(1)
-            }
-            if let e = earliestExpiry {
-                earliest.begin(); earliest.label(name); earliest.end(e)
-            }
-            let c = facts.clientAuth
-            if facts.success || c.requested {
-                clientAuth.begin(); clientAuth.label(name); clientAuth.end(c.requested ? 1 : 0)
-            }
-            if c.requested {
-                clientPresented.begin(); clientPresented.label(name); clientPresented.end(c.presented ? 1 : 0)
-            }
-            if let t = c.certificateNotAfter {
+            if let t = r.nodes.lazy.compactMap(\.facts.clientAuth.certificateNotAfter).first {
                 clientNotAfter.begin(); clientNotAfter.label(name); clientNotAfter.end(t)
             }
+            addresses.begin(); addresses.label(name); addresses.end(Double(r.nodes.count { $0.facts.address != nil }))
+            skipped.begin(); skipped.label(name); skipped.end(Double(r.resolution.skipped))
+            distinct.begin(); distinct.label(name); distinct.end(Double(WorstCase.distinctChains(r.nodes)))
+            let anyChain = r.nodes.contains { $0.facts.success }
             for e in r.evaluations {
                 if e.verdict != .none {
                     accept.begin(); accept.label(name); accept.label(e.policySet); accept.label(e.environment)
@@ -85,7 +102,7 @@ public enum MetricsRenderer {
                 }
                 decision.begin(); decision.label(name); decision.label(e.policySet); decision.label(e.environment)
                 decision.label(e.reason.rawValue); decision.end(1)
-                if facts.success, let pins = e.policy?.pins {
+                if anyChain, let pins = e.policy?.pins {
                     for (i, p) in pins.enumerated() {
                         // Pins differing only in `group` would give the same series: emit the first.
                         if pins[..<i].contains(where: { $0.hash == p.hash && $0.role == p.role && $0.type == p.type && $0.scope == p.scope }) {
@@ -150,7 +167,8 @@ public enum MetricsRenderer {
             if let value { w.begin(); w.end(value) }
         }
 
-        return [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest, accept, decision,
+        return [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest,
+                addresses, skipped, distinct, nodeAccept, accept, decision,
                 pinMatched, horizon, reserve, pinSetExpiry, clientAuth, clientPresented, clientNotAfter, w].map(\.buffer)
     }
 }

@@ -7,55 +7,74 @@ public enum PinGuardMetrics {
     /// Appended to the help of the families whose values come from the latest probe.
     private static let latest = " From the latest scheduled probe."
 
-    // Per target, from its latest probe.
+    // Per address of a target, from its latest probe (`address` is `ip:port`, "" when the name did not resolve).
 
     /// 1 if the last probe retrieved a chain.
     public static let probeSuccess = MetricFamily(
-        "pinguard_probe_success", .gauge, labels: ["target"],
+        "pinguard_probe_success", .gauge, labels: ["target", "address"],
         help: "1 if the last probe retrieved a certificate chain." + latest)
     /// Duration of the last probe.
     public static let probeDuration = MetricFamily(
-        "pinguard_probe_duration_seconds", .gauge, labels: ["target"],
+        "pinguard_probe_duration_seconds", .gauge, labels: ["target", "address"],
         help: "Duration of the last probe: resolve, connect and TLS handshake." + latest)
     /// When the last probe finished.
     public static let probeTimestamp = MetricFamily(
-        "pinguard_probe_timestamp_seconds", .gauge, labels: ["target"],
+        "pinguard_probe_timestamp_seconds", .gauge, labels: ["target", "address"],
         help: "Unix time when the last probe of the target finished.")
     /// Negotiated TLS version.
     public static let tlsVersionInfo = MetricFamily(
-        "pinguard_tls_version_info", .gauge, labels: ["target", "version"],
+        "pinguard_tls_version_info", .gauge, labels: ["target", "address", "version"],
         help: "Negotiated TLS version of the last probe." + latest)
     /// System trust and hostname verification result.
     public static let chainTrusted = MetricFamily(
-        "pinguard_chain_trusted", .gauge, labels: ["target"],
+        "pinguard_chain_trusted", .gauge, labels: ["target", "address"],
         help: "1 if the chain passed system trust and hostname verification." + latest)
 
-    // Per certificate of the evaluated chain.
+    // Per certificate of the evaluated chain of each address.
 
     /// notAfter per certificate.
     public static let certNotAfter = MetricFamily(
-        "pinguard_cert_not_after_timestamp_seconds", .gauge, labels: ["target", "depth"],
+        "pinguard_cert_not_after_timestamp_seconds", .gauge, labels: ["target", "address", "depth"],
         help: "notAfter of each certificate of the evaluated chain (kept when verification fails)." + latest)
     /// notBefore per certificate.
     public static let certNotBefore = MetricFamily(
-        "pinguard_cert_not_before_timestamp_seconds", .gauge, labels: ["target", "depth"],
+        "pinguard_cert_not_before_timestamp_seconds", .gauge, labels: ["target", "address", "depth"],
         help: "notBefore of each certificate of the evaluated chain." + latest)
     /// Identity of each certificate.
     public static let certInfo = MetricFamily(
         "pinguard_cert_info", .gauge,
-        labels: ["target", "depth", "subject", "issuer", "serial", "spki_sha256", "cert_sha256", "source"],
+        labels: ["target", "address", "depth", "subject", "issuer", "serial", "spki_sha256", "cert_sha256", "source"],
         help: "Certificates of the evaluated chain; source is served or store (trust anchor added from the store)." + latest)
     /// Earliest notAfter of the chain.
     public static let chainEarliestExpiry = MetricFamily(
-        "pinguard_chain_earliest_expiry_timestamp_seconds", .gauge, labels: ["target"],
+        "pinguard_chain_earliest_expiry_timestamp_seconds", .gauge, labels: ["target", "address"],
         help: "Earliest notAfter of the evaluated chain." + latest)
 
-    // Per target and policy set.
+    // Per target and its addresses.
+
+    /// Addresses probed.
+    public static let targetAddresses = MetricFamily(
+        "pinguard_target_addresses", .gauge, labels: ["target"],
+        help: "Addresses of the target probed in the latest probe (resolve: all probes every address up to max_addresses).")
+    /// Addresses beyond `max_addresses`.
+    public static let targetAddressesSkipped = MetricFamily(
+        "pinguard_target_addresses_skipped", .gauge, labels: ["target"],
+        help: "Resolved addresses of the target left unprobed because the name has more than max_addresses." + latest)
+    /// Distinct chains served by the addresses.
+    public static let targetDistinctChains = MetricFamily(
+        "pinguard_target_distinct_chains", .gauge, labels: ["target"],
+        help: "Distinct certificate chains served by the addresses of the target; above 1, nodes differ." + latest)
+    /// Verdict per address.
+    public static let addressPolicyAccept = MetricFamily(
+        "pinguard_address_policy_accept", .gauge, labels: ["target", "address", "policy_set", "environment"],
+        help: "1 if the pinned client of the policy set would accept the chain this address serves, 0 if it would reject." + latest)
+
+    // Per target and policy set: the worst case over the target's addresses.
 
     /// The simulated client's verdict.
     public static let policyAccept = MetricFamily(
         "pinguard_policy_accept", .gauge, labels: ["target", "policy_set", "environment"],
-        help: "1 if the pinned client of the policy set would accept the chain, 0 if it would reject." + latest)
+        help: "1 if the pinned client of the policy set would accept the chain on every address of the target, 0 if it would reject any." + latest)
     /// The reason of the decision.
     public static let policyDecisionInfo = MetricFamily(
         "pinguard_policy_decision_info", .gauge, labels: ["target", "policy_set", "environment", "reason"],
@@ -82,11 +101,11 @@ public enum PinGuardMetrics {
 
     /// Whether the server asked for a client certificate.
     public static let mtlsClientCertificateRequested = MetricFamily(
-        "pinguard_mtls_client_certificate_requested", .gauge, labels: ["target"],
+        "pinguard_mtls_client_certificate_requested", .gauge, labels: ["target", "address"],
         help: "1 if the server asked for a client certificate (sent a CertificateRequest), else 0." + latest)
     /// Whether a client certificate was sent.
     public static let mtlsClientCertificatePresented = MetricFamily(
-        "pinguard_mtls_client_certificate_presented", .gauge, labels: ["target"],
+        "pinguard_mtls_client_certificate_presented", .gauge, labels: ["target", "address"],
         help: "1 if the configured client certificate was sent when the server asked for one, else 0; only when it asked." + latest)
     /// Expiry of the configured client certificate.
     public static let clientCertificateNotAfter = MetricFamily(
@@ -180,6 +199,7 @@ public enum PinGuardMetrics {
     public static let all: [MetricFamily] = [
         probeSuccess, probeDuration, probeTimestamp, tlsVersionInfo, chainTrusted,
         certNotAfter, certNotBefore, certInfo, chainEarliestExpiry,
+        targetAddresses, targetAddressesSkipped, targetDistinctChains, addressPolicyAccept,
         policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
         mtlsClientCertificateRequested, mtlsClientCertificatePresented, clientCertificateNotAfter,
         backupPinCoverage, policyLintFindings, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,

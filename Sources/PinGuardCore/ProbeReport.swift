@@ -1,34 +1,53 @@
 import Foundation
 
-/// Renders one probe and its evaluations for people (a table) or programs (the JSON of docs/reference.md, probe --json).
+/// Renders one probe of a target and its evaluations for people (a table) or programs (the JSON of
+/// docs/reference.md, probe --json): every address the target resolved to, and the worst case over them.
 public struct ProbeReport: Sendable {
     /// Target label (`name`, default `host:port`).
     public var target: String
-    /// What the probe saw.
-    public var facts: ProbeFacts
-    /// Decisions of every applicable policy set.
-    public var evaluations: [Evaluation]
+    /// The probed target: resolution, one node per address, worst-case evaluations.
+    public var result: TargetResult
 
-    /// Creates a report.
-    public init(target: String, facts: ProbeFacts, evaluations: [Evaluation]) {
+    /// Creates a report of `result`, labelled `target`.
+    public init(target: String, result: TargetResult) {
         self.target = target
-        self.facts = facts
-        self.evaluations = evaluations
+        self.result = result
     }
 
-    /// 0 when every client accepts (or, without policies, the chain is trusted); 1 on any reject or probe failure.
+    /// The probe that stands for the target (the worst address's).
+    public var facts: ProbeFacts { result.facts }
+    /// Worst-case decisions over the addresses.
+    public var evaluations: [Evaluation] { result.evaluations }
+
+    /// 0 when every client accepts on every address (or, without policies, every chain is trusted); 1 on
+    /// any reject or failed probe.
     public var exitStatus: Int32 {
-        guard facts.success else { return 1 }
-        if evaluations.isEmpty { return facts.trusted ? 0 : 1 }
-        return evaluations.allSatisfy { $0.verdict == .accept } ? 0 : 1
+        guard result.allNodesReached else { return 1 }
+        if result.nodes.allSatisfy({ $0.evaluations.isEmpty }) { return result.nodes.allSatisfy(\.facts.trusted) ? 0 : 1 }
+        return result.allAccept ? 0 : 1
     }
 
     /// The JSON object of docs/reference.md, probe --json, pretty-printed with sorted keys.
     public func json() -> String {
-        let object: [String: Any] = [
-            "target": target,
-            "host": facts.host,
-            "port": facts.port,
+        var object = Self.nodeObject(NodeResult(facts: facts, evaluations: evaluations))
+        object["target"] = target
+        object["host"] = facts.host
+        object["port"] = facts.port
+        object["addresses"] = result.nodes.map { Self.nodeObject($0) }
+        object["resolution"] = [
+            "addresses": result.resolution.addresses,
+            "skipped": result.resolution.skipped,
+            "error": result.resolution.error ?? NSNull(),
+        ] as [String: Any]
+        object["distinct_chains"] = WorstCase.distinctChains(result.nodes)
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// One address: the probe, its chain and its evaluations.
+    static func nodeObject(_ node: NodeResult) -> [String: Any] {
+        let facts = node.facts
+        return [
             "address": facts.address ?? NSNull(),
             "probe": [
                 "success": facts.success,
@@ -42,10 +61,8 @@ public struct ProbeReport: Sendable {
             "served_chain_length": facts.servedChain.count,
             "trusted": facts.trusted,
             "trust_error": facts.trustError ?? NSNull(),
-            "evaluations": evaluations.map(Self.evaluationObject),
+            "evaluations": node.evaluations.map(Self.evaluationObject),
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
     }
 
     static func certificateObject(_ c: ChainCertificate) -> [String: Any] {
@@ -81,11 +98,33 @@ public struct ProbeReport: Sendable {
         ]
     }
 
-    /// A table for people.
+    /// A table for people: each address (probe, trust, chain, verdicts), then with several addresses the
+    /// worst case over them.
     public func text() -> String {
         var out = "target   \(target)"
-        if let a = facts.address { out += "  (\(a))" }
+        let nodes = result.nodes
+        if nodes.count == 1, let a = facts.address { out += "  (\(a))" }
         out += "\n"
+        if nodes.count > 1 || result.resolution.skipped > 0 {
+            out += "addresses \(result.resolution.addresses.count) resolved, \(nodes.count) probed"
+            if result.resolution.skipped > 0 { out += ", \(result.resolution.skipped) skipped (max_addresses)" }
+            let chains = WorstCase.distinctChains(nodes)
+            out += chains > 1 ? "; \(chains) DIFFERENT chains served\n" : "\n"
+        }
+        for node in nodes {
+            if nodes.count > 1 { out += "\naddress  \(node.address.ifEmpty("-"))\n" }
+            out += Self.nodeText(node.facts)
+            if nodes.count > 1 {
+                out += Self.evaluationsText(node.evaluations, footnote: false)
+            }
+        }
+        if nodes.count > 1 { out += "\nworst case over \(nodes.count) addresses (a client may land on any):\n" }
+        out += Self.evaluationsText(evaluations, footnote: true)
+        return out
+    }
+
+    static func nodeText(_ facts: ProbeFacts) -> String {
+        var out = ""
         if let err = facts.error {
             out += "probe    FAILED after \(String(format: "%.3f", facts.duration))s: \(err)\n"
         } else {
@@ -100,25 +139,27 @@ public struct ProbeReport: Sendable {
             }
             out += TextTable.render(header: ["depth", "source", "key", "not_after", "spki_sha256", "subject"], rows: rows)
         }
-        if evaluations.isEmpty {
-            out += "policies: none cover this host\n"
-        } else {
-            out += "evaluations:\n"
-            let rows = evaluations.map { e in
-                [e.policySet, e.environment, e.pattern ?? "-", e.verdict.rawValue.uppercased(), e.reason.rawValue,
-                 e.matchedPins.map { "\($0.pin.role.rawValue):\($0.pin.hash.prefix(12))…" }.joined(separator: " ").ifEmpty("-"),
-                 String(e.reservePins.count),
-                 e.daysToPinBreakage.map { String(format: "%.1f", $0) } ?? "-",
-                 e.daysToExpiry.map { String(format: "%.1f", $0) } ?? "-"]
-            }
-            out += TextTable.render(header: ["policy_set", "env", "pattern", "verdict", "reason", "matched",
-                                             "reserve", "days_to_pin_breakage", "days_to_expiry"], rows: rows)
-            out += "(days to pin breakage is conservative for spki pins: a renewal that keeps the key keeps matching)\n"
+        return out
+    }
+
+    static func evaluationsText(_ evaluations: [Evaluation], footnote: Bool) -> String {
+        guard !evaluations.isEmpty else { return "policies: none cover this host\n" }
+        var out = "evaluations:\n"
+        let rows = evaluations.map { e in
+            [e.policySet, e.environment, e.pattern ?? "-", e.verdict.rawValue.uppercased(), e.reason.rawValue,
+             e.matchedPins.map { "\($0.pin.role.rawValue):\($0.pin.hash.prefix(12))…" }.joined(separator: " ").ifEmpty("-"),
+             String(e.reservePins.count),
+             e.daysToPinBreakage.map { String(format: "%.1f", $0) } ?? "-",
+             e.daysToExpiry.map { String(format: "%.1f", $0) } ?? "-"]
         }
+        out += TextTable.render(header: ["policy_set", "env", "pattern", "verdict", "reason", "matched",
+                                         "reserve", "days_to_pin_breakage", "days_to_expiry"], rows: rows)
+        if footnote { out += "(days to pin breakage is conservative for spki pins: a renewal that keeps the key keeps matching)\n" }
         return out
     }
 }
 
 extension String {
-    func ifEmpty(_ fallback: String) -> String { isEmpty ? fallback : self }
+    /// `fallback` when the string is empty, else the string.
+    public func ifEmpty(_ fallback: String) -> String { isEmpty ? fallback : self }
 }

@@ -6,8 +6,12 @@ public struct Target: Sendable, Equatable {
     public var host: String
     /// TCP port.
     public var port: Int
-    /// Address to dial instead of resolving `host`.
-    public var connect: String?
+    /// Addresses (or names) to dial instead of resolving `host`; empty = resolve `host`.
+    public var connect: [String]
+    /// Which resolved addresses are probed.
+    public var resolve: ResolveMode
+    /// At most this many addresses are probed (`max_addresses`); the rest are counted as skipped.
+    public var maxAddresses: Int
     /// Environment whose policies apply.
     public var environment: String
     /// Label value `target`; default `host:port`.
@@ -18,14 +22,28 @@ public struct Target: Sendable, Equatable {
     public var clientIdentity: ClientIdentitySource?
 
     /// Creates a target.
-    public init(host: String, port: Int = 443, connect: String? = nil, environment: String = "prod",
-                name: String? = nil, policySets: [String]? = nil) {
+    public init(host: String, port: Int = 443, connect: [String] = [], environment: String = "prod",
+                name: String? = nil, policySets: [String]? = nil, resolve: ResolveMode = .all,
+                maxAddresses: Int = Target.defaultMaxAddresses) {
         self.host = host
         self.port = port
         self.connect = connect
+        self.resolve = resolve
+        self.maxAddresses = maxAddresses
         self.environment = environment
         self.name = name ?? Target.defaultName(host: host, port: port)
         self.policySets = policySets
+    }
+
+    /// Addresses probed per target unless `max_addresses` says otherwise.
+    public static let defaultMaxAddresses = 16
+    /// The largest `max_addresses` accepted.
+    public static let maxAddressesLimit = 256
+
+    /// Whether `other` probes the same endpoints the same way (results of one stand for the other).
+    public func probesSameEndpoint(as other: Target) -> Bool {
+        host == other.host && port == other.port && connect == other.connect && resolve == other.resolve
+            && maxAddresses == other.maxAddresses
     }
 
     /// `host:port`, with an IPv6 address in brackets.
@@ -54,6 +72,10 @@ public struct ServiceConfig: Sendable, Equatable {
     public var policies: [String] = ["policies/*.yml"]
     /// Whether to write journal events.
     public var journalEnabled: Bool = true
+    /// Which addresses of a name are probed unless a target says otherwise (`resolve`).
+    public var resolve: ResolveMode = .all
+    /// Addresses probed per target unless a target says otherwise (`max_addresses`).
+    public var maxAddresses: Int = Target.defaultMaxAddresses
     /// Targets.
     public var targets: [Target] = []
     /// Which chain certificates get per-certificate series (`metrics.certificates`).
@@ -74,7 +96,8 @@ public enum ServiceConfigParser {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> ServiceConfig {
         let root = try YAMLValue.parse(text, file: file)
         let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
-                                           "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics"])
+                                           "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics",
+                                           "resolve", "max_addresses"])
         var c = ServiceConfig()
         if let v = m["listen"] {
             c.listen = try v.string()
@@ -93,6 +116,8 @@ public enum ServiceConfigParser {
                 c.lines[f.path] = f.line
             }
         }
+        if let v = m["resolve"] { c.resolve = try resolveMode(v) }
+        if let v = m["max_addresses"] { c.maxAddresses = try v.int(in: 1...Target.maxAddressesLimit) }
         if let v = m["expiry_warning_days"] { c.expiryWarningDays = try v.int(in: 0...3650) }
         if let v = m["policies"] {
             c.policies = try v.sequence().map { p throws(ConfigError) in
@@ -129,7 +154,7 @@ public enum ServiceConfigParser {
         }
         var names: [String: Int] = [:]
         for tv in try m["targets"]?.sequence() ?? [] {
-            let t = try parseTarget(tv, defaultEnvironment: c.environment, lines: &c.lines)
+            let t = try parseTarget(tv, defaults: c, lines: &c.lines)
             if let first = names[t.name] {
                 throw tv.error("target name \(EchoedInput.quoted(t.name)) is already used on line \(first); set a distinct name")
             }
@@ -139,18 +164,28 @@ public enum ServiceConfigParser {
         return c
     }
 
-    static func parseTarget(_ value: YAMLValue, defaultEnvironment: String, lines: inout [String: Int]) throws(ConfigError) -> Target {
+    /// `all` or `first`.
+    static func resolveMode(_ v: YAMLValue) throws(ConfigError) -> ResolveMode {
+        let text = try v.string()
+        guard let mode = ResolveMode(rawValue: text) else { throw v.error("\(EchoedInput.quoted(text)) is not one of all, first") }
+        return mode
+    }
+
+    static func parseTarget(_ value: YAMLValue, defaults: ServiceConfig, lines: inout [String: Int]) throws(ConfigError) -> Target {
         let m = try value.mapping(allowed: ClientIdentityParser.keys.union(["host", "port", "connect", "environment", "name",
-                                                                            "policy_sets"]))
+                                                                            "policy_sets", "resolve", "max_addresses"]))
         guard let hv = m["host"] else { throw value.error("missing required key \"host\"") }
         var host = HostPattern.normalize(try hv.nonEmptyString())
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host.contains("/") || host.contains(" ") || (host.contains(":") && !IPv6Literal.isValid(host)) {
             throw hv.error("\(EchoedInput.quoted(host)) is not a host name (give the port in \"port\" and the address in \"connect\")")
         }
-        var t = Target(host: host, environment: defaultEnvironment)
+        var t = Target(host: host, environment: defaults.environment, resolve: defaults.resolve,
+                       maxAddresses: defaults.maxAddresses)
         if let v = m["port"] { t.port = try v.int(in: 1...65535) }
-        if let v = m["connect"] { t.connect = try v.nonEmptyString() }
+        if let v = m["connect"] { t.connect = try connectList(v) }
+        if let v = m["resolve"] { t.resolve = try resolveMode(v) }
+        if let v = m["max_addresses"] { t.maxAddresses = try v.int(in: 1...Target.maxAddressesLimit) }
         if let v = m["environment"] { t.environment = try v.nonEmptyString() }
         t.name = try m["name"].map { v throws(ConfigError) in try v.nonEmptyString() } ?? Target.defaultName(host: host, port: t.port)
         if let v = m["policy_sets"] {
@@ -165,6 +200,28 @@ public enum ServiceConfigParser {
         }
         t.clientIdentity = try ClientIdentityParser.parse(m, lines: &lines)
         return t
+    }
+}
+
+extension ServiceConfigParser {
+    /// `connect`: one address or name, or a list of them (each without a port; the target's port is dialled).
+    static func connectList(_ v: YAMLValue) throws(ConfigError) -> [String] {
+        let items: [YAMLValue] = v.isSequence ? try v.sequence() : [v]
+        guard !items.isEmpty else { throw v.error("connect lists no address") }
+        var out: [String] = []
+        for item in items {
+            var text = try item.nonEmptyString()
+            if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
+            if text.contains("/") || text.contains(" ") || (text.contains(":") && !IPv6Literal.isValid(text)) {
+                throw item.error("\(EchoedInput.quoted(text)) is not an address or host name (give the port in \"port\")")
+            }
+            guard !out.contains(text) else { throw item.error("connect lists \(EchoedInput.quoted(text)) twice") }
+            out.append(text)
+        }
+        guard out.count <= Target.maxAddressesLimit else {
+            throw v.error("connect lists \(out.count) addresses; at most \(Target.maxAddressesLimit)")
+        }
+        return out
     }
 }
 

@@ -1,30 +1,65 @@
 import Foundation
 
 /// The latest probe of one target and its evaluations: what /metrics and the journal report.
+///
+/// A target whose name resolves to several addresses has one `NodeResult` per address; `evaluations` is
+/// the worst case over them (`WorstCase`), the view a client that may land on any node gets.
 public struct TargetResult: Sendable {
     /// The configured target.
     public var target: Target
-    /// What the probe saw.
-    public var facts: ProbeFacts
-    /// Decisions of every applicable policy set (empty: no set covers the target).
+    /// How the name resolved.
+    public var resolution: AddressResolution
+    /// One result per probed address, in resolution order (never empty).
+    public var nodes: [NodeResult]
+    /// Worst-case decisions of every applicable policy set over the nodes (empty: no set covers the target).
     public var evaluations: [Evaluation]
 
-    /// Creates a result.
-    public init(target: Target, facts: ProbeFacts, evaluations: [Evaluation]) {
+    /// Creates a result from judged nodes; the worst case is computed from them.
+    public init(target: Target, resolution: AddressResolution, nodes: [NodeResult]) {
         self.target = target
-        self.facts = facts
-        self.evaluations = evaluations
+        self.resolution = resolution
+        self.nodes = nodes
+        self.evaluations = WorstCase.evaluations(nodes)
     }
 
-    /// Evaluates `facts` for `target` against `sets` at `now`.
+    /// Creates a single-address result.
+    public init(target: Target, facts: ProbeFacts, evaluations: [Evaluation]) {
+        self.init(target: target, resolution: TargetProbe(single: facts).resolution,
+                  nodes: [NodeResult(facts: facts, evaluations: evaluations)])
+    }
+
+    /// Evaluates every node of `probe` for `target` against `sets` at `now`.
+    public static func evaluate(_ probe: TargetProbe, target: Target, sets: [PolicySet], now: Date) -> TargetResult {
+        TargetResult(target: target, resolution: probe.resolution, nodes: probe.nodes.map { facts in
+            NodeResult(facts: facts, evaluations: TargetEvaluation.evaluate(facts, environment: target.environment,
+                                                                            namedSets: target.policySets, sets: sets, now: now))
+        })
+    }
+
+    /// Evaluates a single-address probe.
     public static func evaluate(_ facts: ProbeFacts, target: Target, sets: [PolicySet], now: Date) -> TargetResult {
-        TargetResult(target: target, facts: facts,
-                     evaluations: TargetEvaluation.evaluate(facts, environment: target.environment,
-                                                            namedSets: target.policySets, sets: sets, now: now))
+        evaluate(TargetProbe(single: facts), target: target, sets: sets, now: now)
     }
 
-    /// Whether every client accepts (false when the probe failed or any rejects).
+    /// What was probed, node by node, for judging again under new policies.
+    public var probe: TargetProbe {
+        var p = TargetProbe(single: nodes[0].facts)
+        p.resolution = resolution
+        p.nodes = nodes.map(\.facts)
+        return p
+    }
+
+    /// The probe that stands for the target where one is shown: the worst node's (`WorstCase.representative`).
+    public var facts: ProbeFacts { nodes[WorstCase.representative(nodes)].facts }
+
+    /// When the last node's probe finished.
+    public var finishedAt: Date { nodes.map(\.facts.finishedAt).max() ?? .distantPast }
+
+    /// Whether every node served a chain.
+    public var allNodesReached: Bool { nodes.allSatisfy(\.facts.success) }
+
+    /// Whether every client accepts on every node (false when a probe failed or any rejects).
     public var allAccept: Bool {
-        facts.success && evaluations.allSatisfy { $0.verdict == .accept }
+        allNodesReached && nodes.allSatisfy { $0.evaluations.allSatisfy { $0.verdict == .accept } }
     }
 }

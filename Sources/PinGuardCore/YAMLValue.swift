@@ -107,6 +107,12 @@ public struct YAMLValue {
         return out
     }
 
+    /// Whether this node is a sequence.
+    public var isSequence: Bool {
+        if case .sequence = node { return true }
+        return false
+    }
+
     /// Reads a sequence.
     public func sequence() throws(ConfigError) -> [YAMLValue] {
         guard case .sequence(let s) = node else { throw error("expected a list, found \(kind)") }

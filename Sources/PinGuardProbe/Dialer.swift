@@ -13,12 +13,9 @@ enum Dialer {
         return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
-    /// Connects to the first address of `host` that accepts before the deadline.
+    /// Connects to the first of `addresses` that accepts before the deadline.
     /// Returns the non-blocking socket and the dialled address as `ip:port` (`[ip]:port` for IPv6).
-    static func connect(host: String, port: Int, deadline: Deadline) throws(ProbeError) -> (Int32, String) {
-        var name = host
-        if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-        let addresses = try Resolver.resolve(name, port: port, deadline: deadline)
+    static func connect(to addresses: [ResolvedAddress], port: Int, deadline: Deadline) throws(ProbeError) -> (Int32, String) {
         var lastError = "no address"
         for address in addresses {
             let text = address.description(port: port)

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// One resolved socket address, copied out of getaddrinfo's list.
-struct ResolvedAddress: Sendable {
+public struct ResolvedAddress: Sendable {
     var family: Int32
     var storage: sockaddr_storage
     var length: socklen_t
@@ -15,8 +15,24 @@ struct ResolvedAddress: Sendable {
         return withUnsafePointer(to: &copy) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) } }
     }
 
+    /// Whether this is an IPv6 address.
+    public var isIPv6: Bool { family == AF_INET6 }
+
+    /// The address bytes (4 for IPv4, 16 for IPv6), for ordering and range checks.
+    public var bytes: [UInt8] {
+        var copy = storage
+        if family == AF_INET6 {
+            return withUnsafePointer(to: &copy) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in
+                withUnsafeBytes(of: p.pointee.sin6_addr) { Array($0) }
+            } }
+        }
+        return withUnsafePointer(to: &copy) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { p in
+            withUnsafeBytes(of: p.pointee.sin_addr) { Array($0) }
+        } }
+    }
+
     /// `ip:port`, or `[ip]:port` for IPv6.
-    func description(port: Int) -> String {
+    public func description(port: Int) -> String {
         var buf = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         var copy = storage
         if family == AF_INET6 {

@@ -58,3 +58,48 @@ enum Resolver {
         return .success(out)
     }
 }
+
+/// The endpoints of one probe request: what resolution reports and the addresses to dial, in order.
+public struct ResolvedTarget: Sendable {
+    /// Every resolved address (stable order), how many are skipped, or the error.
+    public var resolution: AddressResolution
+    /// Addresses to probe: with `resolve: all`, the first `max_addresses` in the stable order; with
+    /// `resolve: first`, every address in resolver order (the first that answers is probed).
+    public var dial: [ResolvedAddress]
+}
+
+extension Resolver {
+    /// Resolves the request's `connect` list (or its host): deduplicated, IPv4 before IPv6, then by address.
+    /// A name that fails while another resolves is left out; when nothing resolves, the last error is the
+    /// resolution's error.
+    static func resolve(_ request: ProbeRequest, deadline: Deadline) -> ResolvedTarget {
+        var found: [ResolvedAddress] = []
+        var seen = Set<String>()
+        var lastError: String?
+        for name in request.dialNames {
+            do {
+                for a in try resolve(name, port: request.port, deadline: deadline)
+                where seen.insert(a.description(port: request.port)).inserted {
+                    found.append(a)
+                }
+            } catch {
+                lastError = error.message
+            }
+        }
+        guard !found.isEmpty else {
+            return ResolvedTarget(resolution: AddressResolution(error: lastError ?? "resolve \(request.host): no address"), dial: [])
+        }
+        let stable = found.sorted { a, b in
+            a.isIPv6 != b.isIPv6 ? !a.isIPv6 : a.bytes.lexicographicallyPrecedes(b.bytes)
+        }
+        let texts = stable.map { $0.description(port: request.port) }
+        switch request.resolve {
+        case .first:
+            return ResolvedTarget(resolution: AddressResolution(addresses: texts), dial: found)
+        case .all:
+            let limit = max(request.maxAddresses, 1)
+            return ResolvedTarget(resolution: AddressResolution(addresses: texts, skipped: max(stable.count - limit, 0)),
+                                  dial: Array(stable.prefix(limit)))
+        }
+    }
+}

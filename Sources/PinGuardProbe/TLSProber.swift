@@ -39,22 +39,68 @@ public final class TLSProber: @unchecked Sendable {
     /// The OpenSSL version string, e.g. `OpenSSL 3.0.19 27 Jan 2026`.
     public static var openSSLVersion: String { String(cString: OpenSSL_version(Int32(OPENSSL_VERSION))) }
 
-    /// Probes one endpoint. Blocking: call it from a thread that may block. Never throws: a failure is a
+    /// Probes the first address of the request's name (or `connect` list) that accepts a connection, as one
+    /// client connection would. Blocking: call it from a thread that may block. Never throws: a failure is a
     /// `ProbeFacts` with `error` set and whatever was learned before it.
     ///
     /// - Parameter cancelled: polled while waiting on the network; returning true ends the probe early.
     public func probe(_ request: ProbeRequest, cancelled: @escaping @Sendable () -> Bool = { false }) -> ProbeFacts {
         let start = Date()
         let deadline = Deadline(seconds: request.timeout, cancelled: cancelled)
+        var first = request
+        first.resolve = .first
+        let resolved = Resolver.resolve(first, deadline: deadline)
+        guard resolved.resolution.error == nil else {
+            return ProbeFacts(host: HostPattern.normalize(request.host), port: request.port, error: resolved.resolution.error,
+                              duration: Date().timeIntervalSince(start), finishedAt: Date())
+        }
+        return probe(request, dialing: resolved.dial, deadline: deadline, start: start)
+    }
+
+    /// Probes one resolved address with its own deadline of `request.timeout` (connect + handshake).
+    public func probe(_ request: ProbeRequest, at address: ResolvedAddress,
+                      cancelled: @escaping @Sendable () -> Bool = { false }) -> ProbeFacts {
+        probe(request, dialing: [address], deadline: Deadline(seconds: request.timeout, cancelled: cancelled), start: Date())
+    }
+
+    /// Resolves the request's endpoints within `request.timeout`.
+    public func resolve(_ request: ProbeRequest, cancelled: @escaping @Sendable () -> Bool = { false }) -> ResolvedTarget {
+        Resolver.resolve(request, deadline: Deadline(seconds: request.timeout, cancelled: cancelled))
+    }
+
+    /// Resolves the request and probes its addresses: with `resolve: all` each one (concurrently, each
+    /// with its own deadline), with `resolve: first` the first that answers.
+    public func probeTarget(_ request: ProbeRequest, cancelled: @escaping @Sendable () -> Bool = { false }) -> TargetProbe {
+        let start = Date()
+        let deadline = Deadline(seconds: request.timeout, cancelled: cancelled)
+        let resolved = Resolver.resolve(request, deadline: deadline)
+        let host = HostPattern.normalize(request.host)
+        guard resolved.resolution.error == nil else {
+            return TargetProbe(resolution: resolved.resolution, nodes: [], host: host, port: request.port, at: Date())
+        }
+        if request.resolve == .first {
+            let facts = probe(request, dialing: resolved.dial, deadline: deadline, start: start)
+            return TargetProbe(resolution: resolved.resolution, nodes: [facts], host: host, port: request.port, at: Date())
+        }
+        let dial = resolved.dial
+        let results = NodeSlots(count: dial.count)
+        DispatchQueue.concurrentPerform(iterations: dial.count) { i in
+            results.set(i, probe(request, at: dial[i], cancelled: cancelled))
+        }
+        return TargetProbe(resolution: resolved.resolution, nodes: results.values, host: host, port: request.port, at: Date())
+    }
+
+    private func probe(_ request: ProbeRequest, dialing addresses: [ResolvedAddress], deadline: Deadline, start: Date) -> ProbeFacts {
         var facts = ProbeFacts(host: HostPattern.normalize(request.host), port: request.port, finishedAt: start)
+        facts.clientAuth = ClientAuthRecorder(identity: request.clientIdentity).facts
         do throws(ProbeError) {
-            let (fd, address) = try Dialer.connect(host: request.connect ?? request.host, port: request.port,
-                                                   deadline: deadline)
+            let (fd, address) = try Dialer.connect(to: addresses, port: request.port, deadline: deadline)
             defer { close(fd) }
             facts.address = address
             try handshake(fd: fd, request: request, deadline: deadline, into: &facts)
         } catch {
             facts.error = error.message
+            if facts.address == nil, addresses.count == 1 { facts.address = addresses[0].description(port: request.port) }
         }
         facts.finishedAt = Date()
         facts.duration = facts.finishedAt.timeIntervalSince(start)

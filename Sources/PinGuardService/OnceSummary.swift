@@ -3,22 +3,33 @@ import PinGuardCore
 
 /// The stdout summary of `serve --once`.
 public enum OnceSummary {
-    /// One line per target and policy set, then a totals line.
+    /// One line per target, address and policy set, then a totals line.
     public static func render(_ results: [TargetResult], duration: Double) -> String {
         var rows: [[String]] = []
         for r in results {
-            let probe = r.facts.success ? (r.facts.trusted ? "ok, trusted" : "ok, UNTRUSTED: \(r.facts.trustError ?? "")") : "FAILED: \(r.facts.error ?? "")"
-            if r.evaluations.isEmpty {
-                rows.append([r.target.name, probe, "-", "-", "policy_missing (no set covers the host)", "-"])
-            }
-            for e in r.evaluations {
-                rows.append([r.target.name, probe, e.policySet + "/" + e.environment, e.verdict.rawValue.uppercased(), e.reason.rawValue,
-                             e.daysToPinBreakage.map { String(format: "%.1f", $0) } ?? "-"])
+            for node in r.nodes {
+                let f = node.facts
+                let probe = f.success ? (f.trusted ? "ok, trusted" : "ok, UNTRUSTED: \(f.trustError ?? "")") : "FAILED: \(f.error ?? "")"
+                let address = node.address.ifEmpty("-")
+                if node.evaluations.isEmpty {
+                    rows.append([r.target.name, address, probe, "-", "-", "policy_missing (no set covers the host)", "-"])
+                }
+                for e in node.evaluations {
+                    rows.append([r.target.name, address, probe, e.policySet + "/" + e.environment, e.verdict.rawValue.uppercased(),
+                                 e.reason.rawValue, e.daysToPinBreakage.map { String(format: "%.1f", $0) } ?? "-"])
+                }
             }
         }
-        let rejects = results.filter { r in r.evaluations.contains { $0.verdict == .reject } }.count
-        let failed = results.filter { !$0.facts.success }.count
-        return TextTable.render(header: ["target", "probe", "policy_set", "verdict", "reason", "days_to_pin_breakage"], rows: rows)
-            + "\(results.count) targets in \(String(format: "%.2f", duration))s: \(rejects) rejected by a client, \(failed) probes failed\n"
+        let c = counts(results)
+        return TextTable.render(header: ["target", "address", "probe", "policy_set", "verdict", "reason", "days_to_pin_breakage"],
+                                rows: rows)
+            + "\(results.count) targets (\(c.addresses) addresses) in \(String(format: "%.2f", duration))s: \(c.rejects) rejected by a client, \(c.failed) probes failed\n"
+    }
+
+    /// Targets rejected by a client on any address, address probes that failed, and addresses probed.
+    public static func counts(_ results: [TargetResult]) -> (rejects: Int, failed: Int, addresses: Int) {
+        (results.filter { r in r.evaluations.contains { $0.verdict == .reject } }.count,
+         results.reduce(0) { $0 + $1.nodes.count { !$0.facts.success } },
+         results.reduce(0) { $0 + $1.nodes.count })
     }
 }

@@ -190,9 +190,8 @@ public final class PinGuardRuntime: Sendable {
                 }
             }
             relint()
-            let rejects = outcome.results.filter { r in r.evaluations.contains { $0.verdict == .reject } }.count
-            let failed = outcome.results.filter { !$0.facts.success }.count
-            notifier.status("last round: \(outcome.results.count) targets, \(rejects) rejected by a client, \(failed) probes failed, \(String(format: "%.2f", outcome.duration))s; next in \(PromDuration.format(loaded.config.interval))")
+            let c = OnceSummary.counts(outcome.results)
+            notifier.status("last round: \(outcome.results.count) targets (\(c.addresses) addresses), \(c.rejects) rejected by a client, \(c.failed) probes failed, \(String(format: "%.2f", outcome.duration))s; next in \(PromDuration.format(loaded.config.interval))")
         }
         return RoundSummary(results: outcome.results, duration: outcome.duration)
     }

@@ -1,13 +1,14 @@
 import PinGuardCore
 
-/// Runs one probe of a target and returns what it learned; how (threads, trust store) is the executor's.
+/// Runs one probe of a target (its resolution and every address it probes) and returns what it learned;
+/// how (threads, trust store) is the executor's.
 ///
 /// The scheduler and rounds see only this, so they are tested in-process with an executor that answers
 /// from prepared facts; production uses `ThreadPoolProbeExecutor`.
 public protocol ProbeExecutor: Sendable {
-    /// Probes `target` within `timeout` seconds; nil when the task was cancelled before the probe finished
-    /// (a probe cut short by shutdown learned nothing about the server).
-    func probe(_ target: Target, timeout: Double) async -> ProbeFacts?
+    /// Probes `target`, each address within `timeout` seconds; nil when the task was cancelled before the
+    /// probe finished (a probe cut short by shutdown learned nothing about the server).
+    func probe(_ target: Target, timeout: Double) async -> TargetProbe?
 
     /// Takes the trust store and probe concurrency of a new configuration; throws (changing nothing) when
     /// the trust store cannot be loaded.

@@ -51,8 +51,8 @@ struct ProbeRound {
                 let target = targets[next]
                 next += 1
                 group.addTask {
-                    guard let facts = await executor.probe(target, timeout: timeout) else { return nil }
-                    return TargetResult.evaluate(facts, target: target, sets: sets, now: clock.now)
+                    guard let probe = await executor.probe(target, timeout: timeout) else { return nil }
+                    return TargetResult.evaluate(probe, target: target, sets: sets, now: clock.now)
                 }
             }
             func configurationChanged() -> Bool { store.generation != generation }

@@ -38,8 +38,7 @@ public final class ResultStore: Sendable {
 
         /// The target of the configuration in force that probes the same endpoint as `result` did.
         func sameEndpoint(_ result: TargetResult) -> Target? {
-            guard let t = targets[result.target.name], t.host == result.target.host, t.port == result.target.port,
-                  t.connect == result.target.connect else { return nil }
+            guard let t = targets[result.target.name], t.probesSameEndpoint(as: result.target) else { return nil }
             return t
         }
     }
@@ -68,10 +67,10 @@ public final class ResultStore: Sendable {
 
     /// When each target was last probed (targets never probed are absent).
     public func lastProbed() -> [String: Date] {
-        state.withLockedValue { s in s.results.mapValues(\.facts.finishedAt) }
+        state.withLockedValue { s in s.results.mapValues(\.finishedAt) }
     }
 
-    /// Probes recorded, and of those failed, since start.
+    /// Address probes recorded, and of those failed, since start.
     public var counters: (probes: UInt64, failures: UInt64) {
         state.withLockedValue { ($0.probesTotal, $0.probeFailuresTotal) }
     }
@@ -83,13 +82,15 @@ public final class ResultStore: Sendable {
     public func record(_ result: TargetResult, generation: Int, now: Date) -> [JournalEntry] {
         var result = result
         return state.withLockedValue { s in
-            result.facts.servedChain = s.intern(result.facts.servedChain)
-            result.facts.verifiedChain = s.intern(result.facts.verifiedChain)
-            s.probesTotal += 1
-            if !result.facts.success { s.probeFailuresTotal += 1 }
+            for i in result.nodes.indices {
+                result.nodes[i].facts.servedChain = s.intern(result.nodes[i].facts.servedChain)
+                result.nodes[i].facts.verifiedChain = s.intern(result.nodes[i].facts.verifiedChain)
+                s.probesTotal += 1
+                if !result.nodes[i].facts.success { s.probeFailuresTotal += 1 }
+            }
             if s.generation != generation {
                 guard let target = s.sameEndpoint(result) else { return [] }
-                result = TargetResult.evaluate(result.facts, target: target, sets: s.sets, now: now)
+                result = TargetResult.evaluate(result.probe, target: target, sets: s.sets, now: now)
             }
             s.results[result.target.name] = result
             return s.detector.observe(result)
@@ -115,7 +116,7 @@ public final class ResultStore: Sendable {
                     s.detector.forget(target: name)
                     continue
                 }
-                let result = TargetResult.evaluate(old.facts, target: target, sets: sets, now: now)
+                let result = TargetResult.evaluate(old.probe, target: target, sets: sets, now: now)
                 kept[name] = result
                 events += s.detector.observe(result)
             }

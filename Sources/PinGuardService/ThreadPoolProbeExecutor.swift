@@ -1,3 +1,4 @@
+import Foundation
 import NIOConcurrencyHelpers
 import NIOPosix
 import PinGuardCore
@@ -24,29 +25,49 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
         state = NIOLockedValueBox(State(prober: prober, pool: pool, threads: threads, identities: identities))
     }
 
-    /// Probes on a pool thread; a probe launched onto a pool retired by a reload moves to the new pool.
-    public func probe(_ target: Target, timeout: Double) async -> ProbeFacts? {
-        var request = ProbeRequest(host: target.host, port: target.port, connect: target.connect, timeout: timeout)
-        let cancelled = CancellationFlag()
-        let (prober, pool, identities) = state.withLockedValue { ($0.prober, $0.pool, $0.identities) }
+    /// Resolves on a pool thread, then probes each address as its own pool task, so `concurrency` bounds the
+    /// addresses in flight, not the targets. A probe launched onto a pool retired by a reload moves to the
+    /// new pool.
+    public func probe(_ target: Target, timeout: Double) async -> TargetProbe? {
+        let (prober, identities) = state.withLockedValue { ($0.prober, $0.identities) }
+        var request = ProbeRequest(target, timeout: timeout)
         request.clientIdentity = target.clientIdentity.flatMap { identities[$0] }
-        let facts = await withTaskCancellationHandler { () async -> ProbeFacts? in
-            if let facts = try? await pool.runIfActive({ prober.probe(request, cancelled: { cancelled.isSet }) }) {
-                return facts
+        let cancelled = CancellationFlag()
+        return await withTaskCancellationHandler { [request] () async -> TargetProbe? in
+            guard let resolved = await run({ prober.resolve(request, cancelled: { cancelled.isSet }) }, cancelled) else { return nil }
+            let host = HostPattern.normalize(request.host)
+            guard resolved.resolution.error == nil else {
+                return TargetProbe(resolution: resolved.resolution, nodes: [], host: host, port: request.port, at: Date())
             }
-            guard !cancelled.isSet else { return nil }
-            let current = state.withLockedValue { $0.pool }
-            return try? await current.runIfActive { prober.probe(request, cancelled: { cancelled.isSet }) }
+            let nodes: [ProbeFacts]?
+            if request.resolve == .first {
+                nodes = await run({ prober.probe(request, cancelled: { cancelled.isSet }) }, cancelled).map { [$0] }
+            } else {
+                nodes = await withTaskGroup(of: (Int, ProbeFacts?).self) { group -> [ProbeFacts]? in
+                    for (i, address) in resolved.dial.enumerated() {
+                        group.addTask { (i, await self.run({ prober.probe(request, at: address, cancelled: { cancelled.isSet }) }, cancelled)) }
+                    }
+                    var slots = [ProbeFacts?](repeating: nil, count: resolved.dial.count)
+                    for await (i, facts) in group { slots[i] = facts }
+                    let done = slots.compactMap { $0 }
+                    return done.count == slots.count ? done : nil
+                }
+            }
+            guard let nodes, !cancelled.isSet else { return nil }
+            return TargetProbe(resolution: resolved.resolution, nodes: nodes, host: host, port: request.port, at: Date())
         } onCancel: {
             cancelled.set()
         }
-        guard !cancelled.isSet, var facts else { return nil }
-        if let identity = request.clientIdentity {
-            // Exported even when the probe ended before the handshake: the client certificate expires regardless.
-            facts.clientAuth.certificateSubject = identity.subject
-            facts.clientAuth.certificateNotAfter = identity.notAfter
-        }
-        return facts
+    }
+
+    /// Runs blocking `work` on the pool; nil when cancelled (or the pool stopped for good).
+    private func run<T: Sendable>(_ work: @escaping @Sendable () -> T, _ cancelled: CancellationFlag) async -> T? {
+        let pool = state.withLockedValue { $0.pool }
+        if let value = try? await pool.runIfActive(work) { return cancelled.isSet ? nil : value }
+        guard !cancelled.isSet else { return nil }
+        let current = state.withLockedValue { $0.pool }
+        let value = try? await current.runIfActive(work)
+        return cancelled.isSet ? nil : value
     }
 
     /// Loads the new trust store and client identities, then resizes the pool when `concurrency` changed (the old pool finishes

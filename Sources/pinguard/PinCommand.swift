@@ -19,8 +19,8 @@ struct PinCommand: ParsableCommand {
     @Option(help: "Fetch the chain from HOST[:PORT] instead of files.")
     var host: String?
 
-    @Option(help: "Address to dial instead of resolving the host.")
-    var connect: String?
+    @Option(help: "Address to dial instead of resolving the host (the first that answers is used).")
+    var connect: [String] = []
 
     @Option(name: .customLong("ca-file"), help: "CA bundle, so that the trust anchor is listed too.")
     var caFile: String?

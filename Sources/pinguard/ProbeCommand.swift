@@ -4,6 +4,8 @@ import PinGuardCore
 import PinGuardProbe
 import PinGuardConfig
 
+extension ResolveMode: ExpressibleByArgument {}
+
 /// `pinguard probe`: one probe, evaluated against the given policy files.
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,8 +20,14 @@ struct ProbeCommand: ParsableCommand {
     @Argument(help: "HOST[:PORT] to probe; HOST is the server name (SNI, hostname check, patterns).")
     var target: String
 
-    @Option(help: "Address to dial instead of resolving HOST.")
-    var connect: String?
+    @Option(help: "Address to dial instead of resolving HOST (repeatable: each is probed).")
+    var connect: [String] = []
+
+    @Option(help: "Probe every address of HOST (all) or the first that answers (first).")
+    var resolve: ResolveMode = .all
+
+    @Option(name: .customLong("max-addresses"), help: "Probe at most this many addresses.")
+    var maxAddresses = Target.defaultMaxAddresses
 
     @Option(name: .customLong("policy"), help: "Policy file (repeatable); the target is evaluated against each.")
     var policies: [String] = []
@@ -36,6 +44,12 @@ struct ProbeCommand: ParsableCommand {
     @Flag(help: "Print the JSON object described in docs/reference.md (probe --json) instead of a table.")
     var json = false
 
+    func validate() throws {
+        guard (1...Target.maxAddressesLimit).contains(maxAddresses) else {
+            throw ValidationError("--max-addresses must be 1...\(Target.maxAddressesLimit)")
+        }
+    }
+
     func run() throws {
         let (host, port) = try splitHostPort(target)
         let seconds = try parseDuration(timeout, option: "--timeout")
@@ -49,12 +63,12 @@ struct ProbeCommand: ParsableCommand {
             printError("pinguard: \(error)")
             throw Exit.configuration
         }
-        let facts = prober.probe(ProbeRequest(host: host, port: port, connect: connect, timeout: seconds))
-        let evaluations = TargetEvaluation.evaluate(facts, environment: environment,
-                                                    namedSets: sets.isEmpty ? nil : sets.map(\.name),
-                                                    sets: sets, now: Date())
-        let label = facts.host.contains(":") ? "[\(facts.host)]:\(port)" : "\(facts.host):\(port)"
-        let report = ProbeReport(target: label, facts: facts, evaluations: evaluations)
+        let probe = prober.probeTarget(ProbeRequest(host: host, port: port, connect: connect, timeout: seconds,
+                                                    resolve: resolve, maxAddresses: maxAddresses))
+        let target = Target(host: HostPattern.normalize(host), port: port, connect: connect, environment: environment,
+                            policySets: sets.isEmpty ? nil : sets.map(\.name), resolve: resolve, maxAddresses: maxAddresses)
+        let result = TargetResult.evaluate(probe, target: target, sets: sets, now: Date())
+        let report = ProbeReport(target: target.name, result: result)
         print(json ? report.json() : report.text(), terminator: json ? "\n" : "")
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
     }

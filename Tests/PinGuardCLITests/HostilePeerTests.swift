@@ -11,7 +11,7 @@ final class HostilePeerTests: XCTestCase {
         let s = try LiveServers.shared()
         let peer = try HostilePeer(.silent)
         defer { peer.stop() }
-        let facts = s.prober.probe(ProbeRequest(host: "silent.pinguard.test", port: peer.port, connect: "127.0.0.1",
+        let facts = s.prober.probe(ProbeRequest(host: "silent.pinguard.test", port: peer.port, connect: ["127.0.0.1"],
                                                 timeout: 1))
         assertFailed(facts)
         let error = facts.error ?? ""
@@ -27,7 +27,7 @@ final class HostilePeerTests: XCTestCase {
         let s = try LiveServers.shared()
         let peer = try HostilePeer(.sshBannerAndNoise)
         defer { peer.stop() }
-        let facts = s.prober.probe(ProbeRequest(host: "garbage.pinguard.test", port: peer.port, connect: "127.0.0.1",
+        let facts = s.prober.probe(ProbeRequest(host: "garbage.pinguard.test", port: peer.port, connect: ["127.0.0.1"],
                                                 timeout: 5))
         assertFailed(facts)
         let error = facts.error ?? ""
@@ -42,7 +42,7 @@ final class HostilePeerTests: XCTestCase {
         let s = try LiveServers.shared()
         let peer = try HostilePeer(.closeImmediately)
         defer { peer.stop() }
-        let facts = s.prober.probe(ProbeRequest(host: "eof.pinguard.test", port: peer.port, connect: "127.0.0.1", timeout: 5))
+        let facts = s.prober.probe(ProbeRequest(host: "eof.pinguard.test", port: peer.port, connect: ["127.0.0.1"], timeout: 5))
         assertFailed(facts)
         let error = facts.error ?? ""
         XCTAssertTrue(error.hasPrefix("TLS handshake with 127.0.0.1:\(peer.port): "), error)
@@ -54,7 +54,7 @@ final class HostilePeerTests: XCTestCase {
         let s = try LiveServers.shared()
         let peer = try HostilePeer(.reset)
         defer { peer.stop() }
-        let facts = s.prober.probe(ProbeRequest(host: "rst.pinguard.test", port: peer.port, connect: "127.0.0.1", timeout: 5))
+        let facts = s.prober.probe(ProbeRequest(host: "rst.pinguard.test", port: peer.port, connect: ["127.0.0.1"], timeout: 5))
         assertFailed(facts)
         let error = facts.error ?? ""
         XCTAssertTrue(error.hasPrefix("TLS handshake with 127.0.0.1:\(peer.port): "), error)
@@ -65,10 +65,10 @@ final class HostilePeerTests: XCTestCase {
     func testClosedPortIsRefused() throws {
         let s = try LiveServers.shared()
         let port = LoopbackPorts.closed()
-        let facts = s.prober.probe(ProbeRequest(host: "closed.pinguard.test", port: port, connect: "127.0.0.1", timeout: 5))
+        let facts = s.prober.probe(ProbeRequest(host: "closed.pinguard.test", port: port, connect: ["127.0.0.1"], timeout: 5))
         assertFailed(facts)
         XCTAssertEqual(facts.error, "connect to 127.0.0.1:\(port): Connection refused")
-        XCTAssertNil(facts.address)
+        XCTAssertEqual(facts.address, "127.0.0.1:\(port)", "the one address dialled is named even when it refuses")
         XCTAssertLessThan(facts.duration, 1)
     }
 
@@ -77,7 +77,7 @@ final class HostilePeerTests: XCTestCase {
         let server = try TLSServer.tls10Only(pki: s.pki)
         defer { server.stop() }
         let facts = s.prober.probe(ProbeRequest(host: s.pki.serverName("valid"), port: server.port,
-                                                connect: "127.0.0.1", timeout: 5))
+                                                connect: ["127.0.0.1"], timeout: 5))
         assertFailed(facts)
         let error = facts.error ?? ""
         XCTAssertTrue(error.hasPrefix("TLS handshake with 127.0.0.1:\(server.port): "), error)
@@ -90,7 +90,7 @@ final class HostilePeerTests: XCTestCase {
         let server = try TLSServer.longChain(pki: s.pki, count: 100)
         defer { server.stop() }
         let facts = s.prober.probe(ProbeRequest(host: s.pki.serverName("valid"), port: server.port,
-                                                connect: "127.0.0.1", timeout: 5))
+                                                connect: ["127.0.0.1"], timeout: 5))
         if let error = facts.error {
             XCTAssertFalse(error.isEmpty)
             XCTAssertFalse(error.contains("timeout"), error)
@@ -111,7 +111,7 @@ final class HostilePeerTests: XCTestCase {
         let server = try TLSServer.leaf("valid", pki: s.pki, extraArguments: ["-Verify", "1", "-tls1_3"])
         defer { server.stop() }
         let facts = s.prober.probe(ProbeRequest(host: s.pki.serverName("valid"), port: server.port,
-                                                connect: "127.0.0.1", timeout: 5))
+                                                connect: ["127.0.0.1"], timeout: 5))
         XCTAssertNil(facts.error)
         XCTAssertTrue(facts.trusted, facts.trustError ?? "")
         XCTAssertEqual(facts.servedChain.count, 2)
@@ -125,7 +125,7 @@ final class HostilePeerTests: XCTestCase {
         let server = try TLSServer.leaf("valid", pki: s.pki, extraArguments: ["-Verify", "1", "-tls1_2"])
         defer { server.stop() }
         let facts = s.prober.probe(ProbeRequest(host: s.pki.serverName("valid"), port: server.port,
-                                                connect: "127.0.0.1", timeout: 5))
+                                                connect: ["127.0.0.1"], timeout: 5))
         if let error = facts.error {
             XCTAssertTrue(error.contains("handshake failure"), error)
             XCTAssertLessThan(facts.duration, 3)
@@ -141,7 +141,7 @@ final class HostilePeerTests: XCTestCase {
         let names = ["valid", "rsa", "ed25519", "expired", "wronghost", "selfsigned", "rotated", "closed"]
         @Sendable func request(_ name: String) -> ProbeRequest {
             name == "closed"
-                ? ProbeRequest(host: "closed.pinguard.test", port: closed, connect: "127.0.0.1", timeout: 5)
+                ? ProbeRequest(host: "closed.pinguard.test", port: closed, connect: ["127.0.0.1"], timeout: 5)
                 : s.request(name)
         }
         @Sendable func summary(_ f: ProbeFacts) -> String {

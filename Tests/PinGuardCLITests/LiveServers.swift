@@ -37,7 +37,7 @@ final class LiveServers: Sendable {
 
     /// A request for leaf `name` on the farm, dialling `connect`.
     func request(_ name: String, connect: String? = "127.0.0.1", timeout: Double = 5) -> ProbeRequest {
-        ProbeRequest(host: pki.serverName(name), port: farm.port, connect: connect, timeout: timeout)
+        ProbeRequest(host: pki.serverName(name), port: farm.port, connect: connect.map { [$0] } ?? [], timeout: timeout)
     }
 
     /// Probes leaf `name` on the farm with the shared prober (test root trusted).

@@ -20,7 +20,7 @@ final class ProbeFactsTests: XCTestCase {
     func testNegotiatesTLS12WithATLS12OnlyServer() throws {
         let s = try LiveServers.shared()
         let facts = s.prober.probe(ProbeRequest(host: s.pki.serverName("valid"), port: s.tls12Farm.port,
-                                                connect: "127.0.0.1", timeout: 5))
+                                                connect: ["127.0.0.1"], timeout: 5))
         XCTAssertNil(facts.error)
         XCTAssertEqual(facts.tlsVersion, "TLSv1.2")
         XCTAssertTrue(facts.trusted, facts.trustError ?? "")

@@ -205,7 +205,7 @@ final class EventDetectorTests: XCTestCase {
             ("MESSAGE", entry.message), ("MESSAGE_ID", JournalEvent.pinMatched.messageID), ("PRIORITY", "6"),
             ("SYSLOG_IDENTIFIER", "pinguard"), ("PINGUARD_EVENT", "pin_matched"),
             ("PINGUARD_TARGET", "api-eu"), ("PINGUARD_HOST", "api.example.com"), ("PINGUARD_PORT", "8443"),
-            ("PINGUARD_LEAF_SPKI_SHA256", F.h(1)), ("PINGUARD_POLICY_SET", "app"), ("PINGUARD_ENVIRONMENT", "prod"),
+            ("PINGUARD_ADDRESS", "127.0.0.1:8443"), ("PINGUARD_LEAF_SPKI_SHA256", F.h(1)), ("PINGUARD_POLICY_SET", "app"), ("PINGUARD_ENVIRONMENT", "prod"),
             ("PINGUARD_REASON", "pin_match"), ("PINGUARD_VERDICT", "accept"), ("PINGUARD_MATCHED_PINS", "spki:\(F.h(1))"),
             ("PINGUARD_RESERVE_PINS", "1"), ("PINGUARD_DAYS_TO_EXPIRY", "60.0"), ("PINGUARD_DAYS_TO_PIN_BREAKAGE", "60.0"),
         ]
@@ -247,7 +247,7 @@ final class EventDetectorTests: XCTestCase {
 
     func testMessageIDsAreStableDistinct128BitIDs() {
         let ids = JournalEvent.allCases.map(\.messageID)
-        XCTAssertEqual(JournalEvent.allCases.count, 21, "docs/reference.md, Journal events, lists 21 events")
+        XCTAssertEqual(JournalEvent.allCases.count, 25, "docs/reference.md, Journal events, lists 25 events")
         XCTAssertEqual(Set(ids).count, ids.count, "one MESSAGE_ID per event")
         for (event, id) in zip(JournalEvent.allCases, ids) {
             XCTAssertEqual(id.count, 32, "\(event)")
@@ -259,8 +259,8 @@ final class EventDetectorTests: XCTestCase {
             "policy_missing", "system_trust_failed", "system_trust_failed_permissive", "pin_matched", "pin_mismatch",
             "pin_mismatch_allowed_by_fallback", "pin_mismatch_permissive", "pin_set_empty", "pin_set_expired", "probe_failed",
             "probe_recovered", "chain_changed", "backup_pin_in_use", "reserve_pin_missing", "expiry_warning",
-            "pin_breakage_imminent", "config_loaded", "config_invalid", "policy_lint_finding",
-            "mtls_identity_used", "mtls_identity_missing",
+            "pin_breakage_imminent", "config_loaded", "config_invalid", "policy_lint_finding", "resolution_failed",
+            "address_set_changed", "addresses_over_limit", "chain_divergence", "mtls_identity_used", "mtls_identity_missing",
         ])
     }
 

@@ -49,7 +49,7 @@ final class ExpositionWriterTests: XCTestCase {
         XCTAssertEqual(Self.pair.labels, ["a", "b"])
         XCTAssertEqual(Self.bare.labels, [])
         XCTAssertEqual(PinGuardMetrics.certInfo.labels,
-                       ["target", "depth", "subject", "issuer", "serial", "spki_sha256", "cert_sha256", "source"])
+                       ["target", "address", "depth", "subject", "issuer", "serial", "spki_sha256", "cert_sha256", "source"])
         XCTAssertNotEqual(Self.pair, Self.bare)
         XCTAssertEqual(Self.pair, MetricFamily("test_pair", .gauge, labels: ["a", "b"], help: "Two labels;\nback\\slash."))
     }

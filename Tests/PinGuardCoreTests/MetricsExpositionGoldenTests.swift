@@ -11,7 +11,8 @@ final class MetricsExpositionGoldenTests: XCTestCase {
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/metrics/rich-snapshot.prom")
 
-    /// Every family has at least one series: trusted and untrusted chains, a failed probe, several policy sets
+    /// Every family has at least one series: a name with several addresses (one stale, one down, some beyond
+    /// max_addresses), trusted and untrusted chains, a failed probe, several policy sets
     /// and environments, pins of every scope, an expiring pin set, lint findings, fractional values and label
     /// values that need escaping.
     static func richSnapshot() -> MetricsSnapshot {
@@ -21,14 +22,26 @@ final class MetricsExpositionGoldenTests: XCTestCase {
             ("api.example.com", HostPolicy(pins: [F.leafPin, F.reservePin, intermediateKey, rootCert, F.leafPin], expires: F.day(200))),
             ("**.example.com", HostPolicy(pins: [F.caPin])),
             ("permissive.example.com", HostPolicy(pins: [F.reservePin], failStrategy: .permissive)),
+            ("pool.example.com", HostPolicy(pins: [F.leafPin, F.reservePin])),
         ])
         let staging = F.set("app-staging", environment: "staging", [("**.example.com", HostPolicy(pins: [F.leafPin]))])
         let quoted = "t\"quoted\\\nname"
         var facts = F.facts(host: "slow.example.com", leafKey: 4, leafCert: 14, leafDays: 12.5)
         facts.duration = 1.0 / 3.0
         facts.finishedAt = F.now.addingTimeInterval(0.125)
+        // A name with five addresses, three probed (max_addresses): one serves a stale leaf key, one is down.
+        var stale = F.facts(host: "pool.example.com", leafKey: 7, leafCert: 17, leafDays: 5)
+        stale.address = "127.0.0.3:443"
+        var poolDown = F.facts(host: "pool.example.com", error: "connect to 127.0.0.4:443: Connection refused")
+        poolDown.address = "127.0.0.4:443"
+        var fresh = F.facts(host: "pool.example.com")
+        fresh.address = "127.0.0.2:443"
+        let pool = TargetProbe(resolution: AddressResolution(addresses: ["127.0.0.2:443", "127.0.0.3:443", "127.0.0.4:443",
+                                                                         "127.0.0.5:443", "[::1]:443"], skipped: 2),
+                               nodes: [fresh, stale, poolDown], host: "pool.example.com", port: 443, at: F.now)
         var s = MetricsSnapshot()
         s.results = [
+            TargetResult.evaluate(pool, target: F.target("pool", host: "pool.example.com"), sets: [app], now: F.now),
             F.result(F.target("api"), F.facts(), [app, staging]),
             F.result(F.target("untrusted", host: "other.example.com"), F.facts(host: "other.example.com", trusted: false), [app]),
             F.result(F.target("down", host: "down.example.com"), F.facts(host: "down.example.com", error: "timeout"), [app]),

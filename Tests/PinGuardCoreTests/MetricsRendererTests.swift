@@ -25,6 +25,8 @@ final class MetricsRendererTests: XCTestCase {
         ("process_cpu_seconds_total", "counter"), ("process_open_fds", "gauge"), ("process_max_fds", "gauge"),
         ("process_virtual_memory_bytes", "gauge"), ("process_resident_memory_bytes", "gauge"),
         ("process_start_time_seconds", "gauge"), ("process_threads", "gauge"),
+        ("pinguard_target_addresses", "gauge"), ("pinguard_target_addresses_skipped", "gauge"),
+        ("pinguard_target_distinct_chains", "gauge"), ("pinguard_address_policy_accept", "gauge"),
     ]
 
     func render(_ results: [TargetResult], configure: (inout MetricsSnapshot) -> Void = { _ in }) -> String {
@@ -77,7 +79,7 @@ final class MetricsRendererTests: XCTestCase {
         let text = render([F.result(F.target("t\"1\\"), facts, [])])
         let expected = #"subject="CN=a \"quoted\" name\\with backslash\nand newline""#
         XCTAssertTrue(text.contains(expected), text)
-        XCTAssertTrue(text.contains(#"pinguard_probe_success{target="t\"1\\"} 1"#), text)
+        XCTAssertTrue(text.contains(#"pinguard_probe_success{target="t\"1\\",address="127.0.0.1:443"} 1"#), text)
         // Every line is one sample or comment: the newline did not break a line.
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             XCTAssertNotNil(ParsedSample(line), "does not parse: \(line)")

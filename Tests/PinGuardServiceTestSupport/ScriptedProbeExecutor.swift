@@ -7,7 +7,7 @@ import PinGuardService
 /// when (on the test clock) each probe ran, and can hold probes of a host until released.
 public final class ScriptedProbeExecutor: ProbeExecutor {
     private struct State {
-        var answers: [String: ProbeFacts] = [:]
+        var answers: [String: TargetProbe] = [:]
         var held: Set<String> = []
         var waiting: [(token: String, host: String, continuation: CheckedContinuation<Void, Never>)] = []
         var cancelled: Set<String> = []
@@ -23,7 +23,10 @@ public final class ScriptedProbeExecutor: ProbeExecutor {
     public init(clock: any ServiceClock) { self.clock = clock }
 
     /// Sets what a probe of `host` returns from now on (its `finishedAt` is the probe's time on the clock).
-    public func answer(_ host: String, with facts: ProbeFacts) { box.withLockedValue { $0.answers[host] = facts } }
+    public func answer(_ host: String, with facts: ProbeFacts) { answer(host, with: TargetProbe(single: facts)) }
+
+    /// Sets what a probe of `host` returns from now on, address by address.
+    public func answer(_ host: String, with probe: TargetProbe) { box.withLockedValue { $0.answers[host] = probe } }
 
     /// Makes probes of `host` wait until `release(host)`.
     public func hold(_ host: String) { box.withLockedValue { _ = $0.held.insert(host) } }
@@ -62,7 +65,7 @@ public final class ScriptedProbeExecutor: ProbeExecutor {
     public var reconfigurations: Int { box.withLockedValue { $0.reconfigurations } }
 
     /// Answers from the script; a host with no answer fails with "connection refused".
-    public func probe(_ target: Target, timeout: Double) async -> ProbeFacts? {
+    public func probe(_ target: Target, timeout: Double) async -> TargetProbe? {
         let started = clock.now
         let held = box.withLockedValue { s -> Bool in
             s.probes.append((target.host, started))
@@ -89,11 +92,14 @@ public final class ScriptedProbeExecutor: ProbeExecutor {
             }
         }
         if Task.isCancelled { return nil }
-        var facts = box.withLockedValue { $0.answers[target.host] }
-            ?? ProbeFacts(host: target.host, port: target.port, error: "connection refused", finishedAt: started)
-        facts.port = target.port
-        facts.finishedAt = clock.now
-        return facts
+        var probe = box.withLockedValue { $0.answers[target.host] }
+            ?? TargetProbe(single: ProbeFacts(host: target.host, port: target.port, error: "connection refused", finishedAt: started))
+        let now = clock.now
+        for i in probe.nodes.indices {
+            probe.nodes[i].port = target.port
+            probe.nodes[i].finishedAt = now
+        }
+        return probe
     }
 
     /// Counts reconfigurations; throws once after `refuseNextTrustStore()`.

@@ -19,7 +19,7 @@ final class ServeOnceTests: XCTestCase {
         XCTAssertEqual(lines.first?.split(separator: " ").first, "target", "a header first: \(r.stdout)")
         XCTAssertEqual(lines.filter { $0.contains("ACCEPT") }.count, 4, "2 targets x 2 policy sets:\n\(r.stdout)")
         XCTAssertTrue(lines.contains { $0.contains("healthy") && $0.contains("ios-app/prod") && $0.contains("pin_match") }, r.stdout)
-        XCTAssertTrue(r.stdout.contains("2 targets in "), r.stdout)
+        XCTAssertTrue(r.stdout.contains("2 targets (2 addresses) in "), r.stdout)
         XCTAssertTrue(r.stdout.contains(": 0 rejected by a client, 0 probes failed"), r.stdout)
         XCTAssertFalse(r.stderr.contains("serving /metrics"), "--once serves nothing:\n\(r.stderr)")
     }

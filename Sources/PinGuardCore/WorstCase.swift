@@ -1,0 +1,55 @@
+import Foundation
+
+/// The per-target view of a target served by several addresses: what the worst address a client may land
+/// on means for it (docs/reference.md, Every address of a name).
+public enum WorstCase {
+    /// One evaluation per (policy set, environment), combined over the nodes that served a chain: the verdict
+    /// and reason of the worst node (a reject anywhere is the target's reject), the earliest expiry, the
+    /// nearest pin horizon and the fewest reserve pins of any node. When no node served a chain, the first
+    /// node's evaluations (probe failed) stand.
+    public static func evaluations(_ nodes: [NodeResult]) -> [Evaluation] {
+        let judged = nodes.filter(\.facts.success)
+        guard let first = judged.first else { return nodes.first?.evaluations ?? [] }
+        if judged.count == 1 { return first.evaluations }
+        return first.evaluations.map { base in
+            let same = judged.compactMap { n in
+                n.evaluations.first { $0.policySet == base.policySet && $0.environment == base.environment }
+            }
+            var worst = same.reduce(base) { rank($1.verdict) > rank($0.verdict) ? $1 : $0 }
+            worst.earliestExpiry = same.compactMap(\.earliestExpiry).min()
+            worst.daysToExpiry = same.compactMap(\.daysToExpiry).min()
+            worst.pinHorizon = same.compactMap(\.pinHorizon).min()
+            worst.daysToPinBreakage = same.compactMap(\.daysToPinBreakage).min()
+            if let fewest = same.filter(\.isEvaluated).min(by: { $0.reservePins.count < $1.reservePins.count }) {
+                worst.reservePins = fewest.reservePins
+            }
+            return worst
+        }
+    }
+
+    /// Index of the node that stands for the target where one probe is shown: the highest `severity`,
+    /// the first on ties.
+    public static func representative(_ nodes: [NodeResult]) -> Int {
+        var best = 0
+        for (i, n) in nodes.enumerated() where n.severity > nodes[best].severity { best = i }
+        return best
+    }
+
+    /// Number of distinct chains (by the served certificates) among the nodes that served one.
+    public static func distinctChains(_ nodes: [NodeResult]) -> Int {
+        Set(nodes.filter(\.facts.success).map(chainKey)).count
+    }
+
+    /// Identity of a node's served chain: its certificate hashes in order.
+    public static func chainKey(_ node: NodeResult) -> String {
+        node.facts.servedChain.map(\.certSHA256).joined(separator: ",")
+    }
+
+    static func rank(_ v: Verdict) -> Int {
+        switch v {
+        case .reject: return 2
+        case .none: return 1
+        case .accept: return 0
+        }
+    }
+}
