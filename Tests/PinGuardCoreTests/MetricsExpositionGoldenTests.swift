@@ -29,6 +29,9 @@ final class MetricsExpositionGoldenTests: XCTestCase {
         var facts = F.facts(host: "slow.example.com", leafKey: 4, leafCert: 14, leafDays: 12.5)
         facts.duration = 1.0 / 3.0
         facts.finishedAt = F.now.addingTimeInterval(0.125)
+        // The server asked for a client certificate and got the configured one (mTLS).
+        facts.clientAuth = ClientAuthFacts(requested: true, presented: true, certificateSubject: "CN=probe",
+                                           certificateNotAfter: F.day(40))
         // A name with five addresses, three probed (max_addresses): one serves a stale leaf key, one is down.
         var stale = F.facts(host: "pool.example.com", leafKey: 7, leafCert: 17, leafDays: 5)
         stale.address = "127.0.0.3:443"
