@@ -167,6 +167,8 @@ final class ServeMetricsTests: XCTestCase {
         // Families whose series exist only when something applies; their HELP and TYPE are always there.
         let onlyWhenApplicable: [String: String] = [
             "pinguard_policy_lint_findings": "only when lint reports findings on the loaded policies",
+            "pinguard_mtls_client_certificate_presented": "only when a server asks for a client certificate (MTLSClientIdentityTests)",
+            "pinguard_client_certificate_not_after_timestamp_seconds": "only for targets with a client identity (MTLSClientIdentityTests)",
         ]
         for name in listed {
             XCTAssertNotNil(m.help[name], "\(name) is listed but has no HELP on /metrics")
