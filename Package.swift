@@ -22,7 +22,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
-        .target(name: "PinGuardConfig", dependencies: ["PinGuardCore"]),
+        .target(name: "PinGuardConfig", dependencies: ["PinGuardCore", "PinGuardProbe"]),
         .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "COpenSSL"]),
         .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardConfig", "PinGuardProbe", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [

@@ -29,8 +29,17 @@ public enum ConfigurationLoader {
             }
             files += matches.filter { !files.contains($0) }
         }
-        let sets = try loadPolicies(files)
-        let names = Set(sets.map(\.name))
+        var sets = try loadPolicies(files)
+        config.policyBundles = config.policyBundles.map { $0.mapPaths { resolve($0, against: base) } }
+        let bundles = try PolicyBundleReader.read(config.policyBundles)
+        for b in bundles {
+            if let other = sets.first(where: { $0.name == b.bundle.name }) {
+                throw ConfigError(file: path, line: b.bundle.line, key: "policy_bundles",
+                                  message: "policy set name \(EchoedInput.quoted(b.bundle.name)) is already used by \(other.file ?? "another file")")
+            }
+            if let set = b.policySet { sets.append(set) }
+        }
+        let names = Set(sets.map(\.name)).union(bundles.map(\.bundle.name))
         for (i, t) in config.targets.enumerated() {
             for (j, n) in (t.policySets ?? []).enumerated() where !names.contains(n) {
                 let key = "targets[\(i)].policy_sets[\(j)]"
@@ -38,7 +47,7 @@ public enum ConfigurationLoader {
                                   message: "no loaded policy set is named \(EchoedInput.quoted(n)) (loaded: \(names.sorted().prefix(20).map { EchoedInput.quoted($0, limit: 60) }.joined(separator: ", ")))")
             }
         }
-        return LoadedConfiguration(config: config, policySets: sets, path: path)
+        return LoadedConfiguration(config: config, policySets: sets, path: path, bundles: bundles)
     }
 
     /// Resolves the targets' client identity files against the config's folder; each must be readable (its

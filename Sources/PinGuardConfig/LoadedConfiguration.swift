@@ -8,4 +8,14 @@ public struct LoadedConfiguration: Sendable {
     public var policySets: [PolicySet]
     /// The config file's path.
     public var path: String
+    /// The signed policy bundles and what was concluded about each (their sets are in `policySets`).
+    public var bundles: [PolicyBundleStatus] = []
+
+    /// After a reload: a bundle now rejected falls back to the payload verified at an earlier load (the apps
+    /// keep their last verified pins), and `policySets` follows.
+    public mutating func carryOverBundles(from previous: [PolicyBundleStatus]) {
+        let names = Set(bundles.map(\.bundle.name))
+        bundles = bundles.map { $0.carryingOver(previous) }
+        policySets = policySets.filter { !names.contains($0.name) } + bundles.compactMap(\.policySet)
+    }
 }

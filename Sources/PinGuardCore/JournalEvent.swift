@@ -25,6 +25,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
     case chainDivergence = "chain_divergence"
     case mtlsIdentityUsed = "mtls_identity_used"
     case mtlsIdentityMissing = "mtls_identity_missing"
+    case policyBundleRejected = "policy_bundle_rejected"
 
     /// Stable `MESSAGE_ID` (32 hex digits); documented in `contrib/journald/pinguard.catalog`.
     public var messageID: String {
@@ -54,6 +55,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .chainDivergence: return "ea6f1379150269e5cd48f289b40502bf"
         case .mtlsIdentityUsed: return "380315a18fd24e8f8a007fa3a292af24"
         case .mtlsIdentityMissing: return "a36b98ad64c04676b6cc781a8ec3ea8b"
+        case .policyBundleRejected: return "5ccc7ebcb974405fba6b1c8879e04576"
         }
     }
 
@@ -85,6 +87,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .chainDivergence: return 4
         case .mtlsIdentityUsed: return 6
         case .mtlsIdentityMissing: return 4
+        case .policyBundleRejected: return 3
         }
     }
 
@@ -116,6 +119,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .chainDivergence: return "The addresses of one target serve different chains"
         case .mtlsIdentityUsed: return "The server asked for a client certificate; the configured one was sent"
         case .mtlsIdentityMissing: return "The server asked for a client certificate; none was sent"
+        case .policyBundleRejected: return "A signed policy bundle fails verification; clients keep their previous pins"
         }
     }
 }

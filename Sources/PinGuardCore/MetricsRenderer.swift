@@ -132,6 +132,15 @@ public enum MetricsRenderer {
                 w.begin(); w.label(c.policySet); w.label(c.environment); w.end(ratio)
             }
         }
+        w.start(M.policyBundleValid)
+        for b in s.bundles {
+            w.begin(); w.label(b.bundle.name); w.label(b.bundle.environment); w.end(b.state == .valid ? 1 : 0)
+        }
+        w.start(M.policyBundleInfo)
+        for b in s.bundles {
+            w.begin(); w.label(b.bundle.name); w.label(b.bundle.environment); w.label(b.state.rawValue)
+            w.label(b.scheme?.name ?? ""); w.label(b.scheme?.keyID ?? ""); w.label(b.kept.rawValue); w.end(1)
+        }
         w.start(M.policyLintFindings)
         for l in s.lintFindings {
             w.begin(); w.label(l.policySet); w.label(l.severity); w.end(Double(l.count))

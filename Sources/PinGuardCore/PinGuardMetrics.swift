@@ -114,6 +114,15 @@ public enum PinGuardMetrics {
 
     // Per policy set and environment, and for the service.
 
+    /// Whether a signed policy bundle verified.
+    public static let policyBundleValid = MetricFamily(
+        "pinguard_policy_bundle_valid", .gauge, labels: ["policy_set", "environment"],
+        help: "1 if the signed policy bundle verified (signature and payload) at the last configuration load, 0 if clients reject it.")
+    /// Why, and which pins the clients keep.
+    public static let policyBundleInfo = MetricFamily(
+        "pinguard_policy_bundle_info", .gauge, labels: ["policy_set", "environment", "status", "scheme", "key_id", "kept_pins"],
+        help: "Verification status of each signed policy bundle and the pins clients enforce: bundle, previous_verified, builtin or none.")
+
     /// Share of evaluated targets with a reserve pin.
     public static let backupPinCoverage = MetricFamily(
         "pinguard_backup_pin_coverage_ratio", .gauge, labels: ["policy_set", "environment"],
@@ -202,7 +211,7 @@ public enum PinGuardMetrics {
         targetAddresses, targetAddressesSkipped, targetDistinctChains, addressPolicyAccept,
         policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
         mtlsClientCertificateRequested, mtlsClientCertificatePresented, clientCertificateNotAfter,
-        backupPinCoverage, policyLintFindings, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,
+        backupPinCoverage, policyBundleValid, policyBundleInfo, policyLintFindings, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,
         targets, probesTotal, probeFailuresTotal, journalWriteFailuresTotal, roundDuration, roundTimestamp, roundInterval, roundLateness,
         processCPU, processOpenFDs, processMaxFDs, processVirtualMemory, processResidentMemory, processStartTime, processThreads,
     ]

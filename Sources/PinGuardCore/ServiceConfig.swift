@@ -82,6 +82,8 @@ public struct ServiceConfig: Sendable, Equatable {
     public var certificateSeries: CertificateSeries = .chain
     /// The slice of the targets this instance probes (`shard: {index, total}`); nil = all of them.
     public var shard: TargetShard?
+    /// Signed remote pin bundles evaluated as policy sets (`policy_bundles`).
+    public var policyBundles: [PolicyBundle] = []
     /// Source line of some keys, by key path (`trust.ca_file`, `policies[0]`, `targets[1].policy_sets[0]`),
     /// for errors found after parsing (a missing file, an unknown policy set).
     public var lines: [String: Int] = [:]
@@ -96,7 +98,7 @@ public enum ServiceConfigParser {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> ServiceConfig {
         let root = try YAMLValue.parse(text, file: file)
         let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
-                                           "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics",
+                                           "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics", "policy_bundles",
                                            "resolve", "max_addresses"])
         var c = ServiceConfig()
         if let v = m["listen"] {
@@ -152,6 +154,7 @@ public enum ServiceConfigParser {
         if c.timeout > c.interval {
             throw (m["timeout"] ?? root).error("timeout (\(PromDuration.format(c.timeout))) is longer than interval (\(PromDuration.format(c.interval)))")
         }
+        if let v = m["policy_bundles"], !v.isNull { c.policyBundles = try PolicyBundleParser.parse(v, defaultEnvironment: c.environment) }
         var names: [String: Int] = [:]
         for tv in try m["targets"]?.sequence() ?? [] {
             let t = try parseTarget(tv, defaults: c, lines: &c.lines)

@@ -53,6 +53,17 @@ final class MetricsExpositionGoldenTests: XCTestCase {
             F.result(F.target("stage", host: "s.example.com", environment: "staging"), F.facts(host: "s.example.com"), [app, staging]),
             F.result(F.target(quoted, host: "q.example.com"), F.facts(host: "q.example.com", leafSubject: "CN=a \"b\"\\c\nd"), []),
         ]
+        // Signed pin bundles: one verified, one whose signature fails (clients keep the previously verified pins).
+        let signed = PolicyBundle(name: "remote-ios", environment: "prod", file: "/etc/pinguard/remote-ios.json",
+                                  hmacSecrets: ["key-v1": "/etc/pinguard/key-v1"])
+        let forged = PolicyBundle(name: "remote-android", environment: "prod", file: "/etc/pinguard/remote-android.json",
+                                  ecdsaPublicKeys: ["pins-2026": "/etc/pinguard/pins-2026.pem"])
+        s.bundles = [
+            PolicyBundleStatus(bundle: signed, state: .valid, scheme: .hmacSHA256(secretID: "key-v1"), kept: .bundle,
+                               policySet: app, lastVerified: app),
+            PolicyBundleStatus(bundle: forged, state: .invalidSignature, error: "the ECDSA P-256 signature does not verify",
+                               scheme: .ecdsaP256(keyID: "pins-2026"), kept: .previousVerified, policySet: app, lastVerified: app),
+        ]
         s.lintFindings = [LintCount(policySet: "app", severity: "warning", count: 2),
                           LintCount(policySet: "app-staging", severity: "error", count: 1)]
         s.version = "1.2.3"

@@ -19,6 +19,7 @@ final class MetricsRendererTests: XCTestCase {
         ("pinguard_pin_set_expiry_timestamp_seconds", "gauge"),
         ("pinguard_mtls_client_certificate_requested", "gauge"), ("pinguard_mtls_client_certificate_presented", "gauge"),
         ("pinguard_client_certificate_not_after_timestamp_seconds", "gauge"), ("pinguard_backup_pin_coverage_ratio", "gauge"),
+        ("pinguard_policy_bundle_valid", "gauge"), ("pinguard_policy_bundle_info", "gauge"),
         ("pinguard_policy_lint_findings", "gauge"), ("pinguard_build_info", "gauge"),
         ("pinguard_config_last_reload_successful", "gauge"), ("pinguard_config_last_reload_success_timestamp_seconds", "gauge"),
         ("pinguard_targets", "gauge"), ("pinguard_probes_total", "counter"), ("pinguard_probe_failures_total", "counter"),

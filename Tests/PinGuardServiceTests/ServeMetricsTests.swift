@@ -169,6 +169,8 @@ final class ServeMetricsTests: XCTestCase {
             "pinguard_policy_lint_findings": "only when lint reports findings on the loaded policies",
             "pinguard_mtls_client_certificate_presented": "only when a server asks for a client certificate (MTLSClientIdentityTests)",
             "pinguard_client_certificate_not_after_timestamp_seconds": "only for targets with a client identity (MTLSClientIdentityTests)",
+            "pinguard_policy_bundle_valid": "only with policy_bundles configured (PolicyBundleTests)",
+            "pinguard_policy_bundle_info": "only with policy_bundles configured (PolicyBundleTests)",
         ]
         for name in listed {
             XCTAssertNotNil(m.help[name], "\(name) is listed but has no HELP on /metrics")
