@@ -93,9 +93,15 @@ public enum BundleSignatureVerifier {
                 throw ProbeError.openSSL("\(name): no PEM public key (-----BEGIN PUBLIC KEY-----) in the file")
             }
             let type = EVP_PKEY_get0_type_name(key).map { String(cString: $0) } ?? "?"
-            guard type == "EC", EVP_PKEY_get_bits(key) == 256 else {
+            let bits = EVP_PKEY_get_bits(key)
+            // 256 bits is not enough: secp256k1 is 256 bits too; PinGuard's keys are P-256 (prime256v1).
+            var group = [CChar](repeating: 0, count: 64)
+            var groupLength = 0
+            let named = EVP_PKEY_get_utf8_string_param(key, "group", &group, group.count, &groupLength) == 1
+            let curve = named ? cText(group) : "?"
+            guard type == "EC", bits == 256, curve == "prime256v1" || curve == "P-256" else {
                 EVP_PKEY_free(key)
-                throw ProbeError("\(name): a \(type)-\(EVP_PKEY_get_bits(key)) key, not an ECDSA P-256 key")
+                throw ProbeError("\(name): a \(type)-\(bits)\(type == "EC" ? " (\(curve))" : "") key, not an ECDSA P-256 key")
             }
             pkey = key
         }

@@ -18,6 +18,8 @@ struct CheckConfigCommand: ParsableCommand {
             let loaded = try ConfigurationLoader.load(path: file)
             // The service loads client identities when it starts; a bad key or password fails here first.
             _ = try ClientIdentity.loadAll(loaded.config.targets)
+            // A rejected bundle is not a configuration error (the apps keep their pins); say what they keep.
+            for b in loaded.bundles { print(b.summary) }
             print("\(file): ok: \(loaded.config.targets.count) targets, \(loaded.policySets.count) policy sets (\(loaded.policySets.map { EchoedInput.bare($0.name, limit: 80) }.joined(separator: ", ")))")
         } catch {
             printError("pinguard: \(error)")
