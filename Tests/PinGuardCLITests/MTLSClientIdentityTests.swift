@@ -181,6 +181,26 @@ final class MTLSClientIdentityTests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("pinguard.yml:8: targets[1].client_cert: cannot read \(dir.path)/missing.pem"), missing.stderr)
     }
 
+    /// `pinguard probe --client-*`: the identity options of the command line, shown in the table and the JSON.
+    func testProbeCommandSendsTheIdentityItIsGiven() throws {
+        let w = try world()
+        let base = ["probe", "localhost:\(w.farm.port)", "--connect", "127.0.0.1", "--ca-file", w.files.pki.serverCA, "--timeout", "5s"]
+        let without = try PinguardCLI.run(base)
+        XCTAssertEqual(without.status, 0, "\(without)")
+        XCTAssertTrue(without.stdout.contains("client certificate: requested by the server, NONE sent"), without.stdout)
+        let with = try PinguardCLI.run(base + ["--client-pkcs12", w.files.pkcs12, "--client-pkcs12-password-file", w.files.passwordFile, "--json"])
+        XCTAssertEqual(with.status, 0, "\(with)")
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(with.stdout.utf8)) as? [String: Any])
+        let node = try XCTUnwrap((object["addresses"] as? [[String: Any]])?.first, with.stdout)
+        let auth = try XCTUnwrap(node["client_auth"] as? [String: Any], with.stdout)
+        XCTAssertEqual(auth["requested"] as? Bool, true)
+        XCTAssertEqual(auth["presented"] as? Bool, true)
+        XCTAssertEqual(auth["certificate_subject"] as? String, "CN=prometheus")
+        let wrong = try PinguardCLI.run(base + ["--client-pkcs12", w.files.pkcs12, "--client-pkcs12-password-file", w.files.wrongPasswordFile])
+        XCTAssertEqual(wrong.status, 2, "\(wrong)")
+        XCTAssertTrue(wrong.stderr.contains("wrong password"), wrong.stderr)
+    }
+
     func snapshot(_ facts: ProbeFacts) -> MetricsSnapshot {
         var s = MetricsSnapshot()
         s.results = [TargetResult.evaluate(facts, target: Target(host: "localhost", port: facts.port, name: "mtls"), sets: [],
