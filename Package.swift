@@ -23,7 +23,9 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
         .target(name: "PinGuardConfig", dependencies: ["PinGuardCore", "PinGuardProbe"]),
-        .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "COpenSSL"]),
+        // getaddrinfo_a (glibc) in C: its types are behind _GNU_SOURCE, which Swift's Glibc module lacks.
+        .target(name: "CResolver", linkerSettings: [.linkedLibrary("anl")]),
+        .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "COpenSSL", "CResolver"]),
         .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardConfig", "PinGuardProbe", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [
             "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "CSystemd", "CCrypt",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Benchmark: one probe round over N loopback TLS targets (one nginx, N server names), and /metrics
-# rendering for 10,000 targets x 2 policy sets. Prints figures; asserts nothing.
-# Usage: scripts/bench.sh [TARGETS=1000] [RUNS=3]
+# Benchmark: one probe round over N loopback TLS targets (one nginx, N server names); a round over
+# NODE_NAMES names (default 1000) that each resolve to 3 addresses (127.0.0.1-3, through a private
+# /etc/hosts); and /metrics rendering for 10,000 targets x 2 policy sets. Prints figures; asserts nothing.
+# Usage: scripts/bench.sh [TARGETS=1000] [RUNS=3]    (root, for the private /etc/hosts)
 # Needs nginx, openssl and python3 (apt-get install -y nginx-light openssl).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +34,7 @@ mkdir -p "$work/nginx/logs"
   echo "events { worker_connections 4096; }"
   echo "http { access_log off; ssl_certificate $pki/bench-chain.pem; ssl_certificate_key $pki/bench.key;"
   echo "  server_names_hash_bucket_size 128; server_names_hash_max_size 65536;"
-  echo "  server { listen 127.0.0.1:$port ssl default_server; return 444; }"
+  echo "  server { listen 127.0.0.1:$port ssl default_server; listen 127.0.0.2:$port ssl default_server; listen 127.0.0.3:$port ssl default_server; return 444; }"
   for i in $(seq 1 "$targets"); do echo "  server { listen 127.0.0.1:$port ssl; server_name t$i.bench.pinguard.test; return 204; }"; done
   echo "}"
 } > "$work/nginx/nginx.conf"
@@ -66,6 +67,26 @@ done
 echo "probe round: $targets loopback TLS targets (one nginx, $targets server names), 2 policy sets, concurrency ${CONCURRENCY:-64}, $(nproc) cores"
 for run in $(seq 1 "$runs"); do
   python3 scripts/lib/bench_probe_round.py "$bin/pinguard" "$work/cfg/pinguard.yml" "$targets"
+done
+
+# Every node behind a name: NODE_NAMES names, each resolving to 127.0.0.1, 127.0.0.2 and 127.0.0.3
+# (one nginx listening on all three), so a round makes 3 x NODE_NAMES address probes.
+names=${NODE_NAMES:-1000}
+{
+  echo "127.0.0.1 localhost"
+  for i in $(seq 1 "$names"); do
+    for a in 127.0.0.1 127.0.0.2 127.0.0.3; do echo "$a t$i.bench.pinguard.test"; done
+  done
+} > "$work/hosts"
+{
+  echo "listen: \"127.0.0.1:0\""; echo "interval: 5m"; echo "timeout: 10s"; echo "concurrency: ${CONCURRENCY:-64}"
+  echo "trust: {ca_file: $pki/ca-bundle.pem}"; echo "journal: {enabled: false}"; echo "targets:"
+  for i in $(seq 1 "$names"); do echo "  - {host: t$i.bench.pinguard.test, port: $port, name: t$i}"; done
+} > "$work/cfg/nodes.yml"
+echo
+echo "nodes: $names names x 3 addresses (resolved through a private /etc/hosts), 2 policy sets, concurrency ${CONCURRENCY:-64}"
+for run in $(seq 1 "$runs"); do
+  python3 scripts/lib/bench_probe_round.py "$bin/pinguard" "$work/cfg/nodes.yml" "$names" --addresses $((names * 3)) --hosts "$work/hosts"
 done
 
 # The live service with many targets: memory after a round and while serving /metrics.

@@ -92,6 +92,9 @@ leaf otherca    otherca.pinguard.test   p256    '-10 days' '+90 days' int2
 leaf rotated    rotated.pinguard.test   p256    '-1 day'   '+90 days'
 key backup-spare.key p256
 leaf backup     backup.pinguard.test    p256    '-1 day'   '+90 days' int backup-spare.key
+# One name served by several nodes: the current chain, and a node left behind with an older key.
+leaf pool       pool.pinguard.test      p256    '-1 day'   '+90 days'
+leaf pool-stale pool.pinguard.test      p256    '-60 days' '+20 days'
 # Self-signed leaf.
 key selfsigned.key p256
 q openssl req -x509 -new -key selfsigned.key -subj "/CN=selfsigned.pinguard.test" -days 90 \

@@ -149,9 +149,12 @@ start=$(date +%s)
 deadline=$((start + TIMEOUT))
 pg_port=$(free_port)
 mkdir -p "$tmp/pinguard-tmp"
-# TMPDIR: the demo writes its generated config and PKI below it.
-TMPDIR="$tmp/pinguard-tmp" "$PINGUARD" serve --listen "127.0.0.1:$pg_port" >"$tmp/pinguard.log" 2>&1 &
-pinguard_pid=$!
+# TMPDIR: the demo writes its generated config and PKI below it. The demo's names resolve through a
+# private /etc/hosts (written below, once the demo has picked its ports), for GET /probe?target=NAME.
+: >"$tmp/hosts"
+TMPDIR="$tmp/pinguard-tmp" scripts/with-journald.sh --no-journal --hosts "$tmp/hosts" \
+    "$PINGUARD" serve --listen "127.0.0.1:$pg_port" >"$tmp/pinguard.log" 2>&1 &
+pinguard_pid=$!  # the wrapper execs into pinguard: this is pinguard's PID
 echo "started pinguard serve (demo) on 127.0.0.1:$pg_port, pid $pinguard_pid"
 wait_http "http://127.0.0.1:$pg_port/-/ready" "$pinguard_pid" "$deadline"
 case $? in
@@ -160,12 +163,22 @@ case $? in
     *) fail "pinguard not ready within ${TIMEOUT}s"; show_log "$tmp/pinguard.log"; finish ;;
 esac
 
+# The demo's healthy host, for the pinguard_probe job: its name and port from the generated config.
+probe_target=$(sed -n 's/.*{host: \(api\.[^,]*\), port: \([0-9]*\),.*/\1:\2/p' "$(find "$tmp/pinguard-tmp" -name pinguard.yml | head -n 1)")
+if [ -n "$probe_target" ]; then
+    printf '127.0.0.1 localhost\n127.0.0.1 %s\n' "${probe_target%:*}" >"$tmp/hosts.new"
+    cat "$tmp/hosts.new" >"$tmp/hosts"   # in place: the bind mount keeps the file, not the name
+    pass "the demo's api host $probe_target resolves for GET /probe (private /etc/hosts)"
+else
+    fail "could not read the demo's api host from its generated config"
+fi
+
 # --- Prometheus config and rule copies ----------------------------------------
 # The generated prometheus.yml sits next to the rule files, so its rule_files
 # entries stay as shipped (they are relative to the config file).
 mkdir -p "$tmp/prom" "$tmp/data"
 cp "$PROM_DIR/pinguard.rules.yml" "$tmp/prom/pinguard.rules.yml"
-if python3 "$LIB/prometheus_e2e_config.py" "$PROM_DIR" "$tmp/prom" "$pg_port" "$ALERT_FOR" >"$tmp/gen.out" 2>&1; then
+if python3 "$LIB/prometheus_e2e_config.py" "$PROM_DIR" "$tmp/prom" "$pg_port" "$ALERT_FOR" $probe_target >"$tmp/gen.out" 2>&1; then
     pass "generated prometheus.yml and alert-rule copy (for: $ALERT_FOR)"
     sed 's/^/      /' "$tmp/gen.out"
 else
@@ -204,7 +217,7 @@ esac
 # prometheus_e2e_check.py polls until every expected state is reached (or the deadline),
 # then prints PASS/FAIL lines and writes "passed failed" to $tmp/counts. It runs
 # in the background so that `wait` lets the INT/TERM trap in at once.
-python3 "$LIB/prometheus_e2e_check.py" "http://127.0.0.1:$prom_port" "$METRICS" "$start" "$deadline" "$tmp/counts" &
+python3 "$LIB/prometheus_e2e_check.py" "http://127.0.0.1:$prom_port" "$METRICS" "$start" "$deadline" "$tmp/counts" $probe_target &
 checker_pid=$!
 wait "$checker_pid"
 checker_pid=""

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # with-journald.sh: run a command against a private systemd-journald.
 #
-#   scripts/with-journald.sh [--catalog FILE]... COMMAND [ARGS...]
-#   scripts/with-journald.sh --no-journal COMMAND [ARGS...]
+#   scripts/with-journald.sh [--hosts FILE] [--resolv-conf FILE] [--catalog FILE]... COMMAND [ARGS...]
+#   scripts/with-journald.sh --no-journal [--hosts FILE] [--resolv-conf FILE] COMMAND [ARGS...]
 #   scripts/with-journald.sh --self-test
 #
 # COMMAND runs in a private mount namespace (unshare --mount --propagation private) in
@@ -17,6 +17,12 @@
 # --catalog FILE   install a message catalog (e.g. contrib/journald/pinguard.catalog) in the
 #                  namespace, next to the system's catalogs, so `journalctl -x` explains
 #                  entries. The host's catalog database is not touched.
+# --hosts FILE     bind-mount FILE over /etc/hosts in the namespace, so names resolve as the
+#                  test says (one name to 127.0.0.2, 127.0.0.3 and ::1, say) without touching
+#                  the machine's /etc/hosts. Rewriting FILE in place (not by rename) changes
+#                  what the command resolves from then on; glibc re-reads it on every lookup.
+# --resolv-conf FILE  bind-mount FILE over /etc/resolv.conf the same way (a name server that never
+#                  answers, to test resolution deadlines).
 # --no-journal     no journald at all: an empty tmpfs hides /run/systemd/journal, exactly
 #                  as on a host without journald. COMMAND gets JOURNAL_PRIVATE=none. This is
 #                  how to test "no journal socket: keep running, count the failure, log to
@@ -142,8 +148,20 @@ EOF
     fi
 }
 
+# Inside the namespace: the test's /etc/hosts, when given.
+use_hosts() {
+    if [[ -n ${WITH_JOURNALD_HOSTS:-} ]]; then
+        mount --bind "$WITH_JOURNALD_HOSTS" /etc/hosts || die "cannot bind-mount $WITH_JOURNALD_HOSTS over /etc/hosts"
+    fi
+    if [[ -n ${WITH_JOURNALD_RESOLV:-} ]]; then
+        mount --bind "$WITH_JOURNALD_RESOLV" "$(readlink -f /etc/resolv.conf)" \
+            || die "cannot bind-mount $WITH_JOURNALD_RESOLV over /etc/resolv.conf"
+    fi
+}
+
 # Inside the namespace: journald mode.
 inner_journald() {
+    use_hosts
     local -a catalogs=()
     while [[ $# -gt 0 && $1 == --catalog ]]; do
         catalogs+=("$2"); shift 2
@@ -176,7 +194,7 @@ inner_journald() {
     fi
 
     local rc=0
-    env -u NOTIFY_SOCKET -u JOURNAL_STREAM -u WITH_JOURNALD_INNER \
+    env -u NOTIFY_SOCKET -u JOURNAL_STREAM -u WITH_JOURNALD_INNER -u WITH_JOURNALD_HOSTS -u WITH_JOURNALD_RESOLV \
         JOURNAL_PRIVATE=1 WITH_JOURNALD_PID="$jpid" "$@" || rc=$?
 
     kill -TERM "$jpid" 2>/dev/null || true
@@ -186,8 +204,9 @@ inner_journald() {
 
 # Inside the namespace: no-journal mode.
 inner_no_journal() {
+    use_hosts
     hide_host_journal
-    exec env -u NOTIFY_SOCKET -u JOURNAL_STREAM -u WITH_JOURNALD_INNER JOURNAL_PRIVATE=none "$@"
+    exec env -u NOTIFY_SOCKET -u JOURNAL_STREAM -u WITH_JOURNALD_INNER -u WITH_JOURNALD_HOSTS -u WITH_JOURNALD_RESOLV JOURNAL_PRIVATE=none "$@"
 }
 
 # Waits up to 5 s until `journalctl ARGS` prints something containing PATTERN.
@@ -306,11 +325,17 @@ main() {
     [[ -x $JOURNALD ]] || die "$JOURNALD not found (set SYSTEMD_JOURNALD)"
     command -v unshare >/dev/null || die "unshare (util-linux) not found"
 
-    local mode=journald
+    local mode=journald hosts="" resolv=""
     local -a pass=()
     while [[ $# -gt 0 ]]; do
         case "$1" in
             --no-journal) mode=no-journal; shift ;;
+            --hosts)
+                [[ $# -ge 2 && -f $2 ]] || die "--hosts needs a readable file"
+                hosts=$(readlink -f "$2"); shift 2 ;;
+            --resolv-conf)
+                [[ $# -ge 2 && -f $2 ]] || die "--resolv-conf needs a readable file"
+                resolv=$(readlink -f "$2"); shift 2 ;;
             --catalog)
                 [[ $# -ge 2 && -f $2 ]] || die "--catalog needs a readable file"
                 pass+=(--catalog "$(readlink -f "$2")"); shift 2 ;;
@@ -321,7 +346,7 @@ main() {
     done
     [[ $# -gt 0 ]] || usage
     [[ $mode == journald || ${#pass[@]} == 0 ]] || die "--catalog needs a journald"
-    WITH_JOURNALD_INNER=$mode exec unshare --mount --propagation private -- \
+    WITH_JOURNALD_INNER=$mode WITH_JOURNALD_HOSTS=$hosts WITH_JOURNALD_RESOLV=$resolv exec unshare --mount --propagation private -- \
         bash "$SELF" "${pass[@]}" "$@"
 }
 

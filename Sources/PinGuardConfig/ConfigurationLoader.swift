@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardProbe
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +20,6 @@ public enum ConfigurationLoader {
             }
             config.caFile = resolved
         }
-        try resolveClientIdentities(&config, path: path, base: base)
         var files: [String] = []
         for (i, pattern) in config.policies.enumerated() {
             let matches = expand(resolve(pattern, against: base))
@@ -29,6 +29,9 @@ public enum ConfigurationLoader {
             }
             files += matches.filter { !files.contains($0) }
         }
+        let fingerprint = targetFilesFingerprint(config, path: path)
+        try appendTargetFiles(to: &config, path: path, base: base)
+        try resolveClientIdentities(&config, path: path, base: base)
         var sets = try loadPolicies(files)
         config.policyBundles = config.policyBundles.map { $0.mapPaths { resolve($0, against: base) } }
         let bundles = try PolicyBundleReader.read(config.policyBundles)
@@ -47,7 +50,8 @@ public enum ConfigurationLoader {
                                   message: "no loaded policy set is named \(EchoedInput.quoted(n)) (loaded: \(names.sorted().prefix(20).map { EchoedInput.quoted($0, limit: 60) }.joined(separator: ", ")))")
             }
         }
-        return LoadedConfiguration(config: config, policySets: sets, path: path, bundles: bundles)
+        return LoadedConfiguration(config: config, policySets: sets, path: path, targetFilesFingerprint: fingerprint,
+                                   bundles: bundles)
     }
 
     /// Resolves the targets' client identity files against the config's folder; each must be readable (its
@@ -62,6 +66,42 @@ public enum ConfigurationLoader {
             }
             config.targets[i].clientIdentity = resolved
         }
+    }
+
+
+    /// Reads every file matching `target_files` (a glob that matches nothing adds nothing, as file_sd) and
+    /// appends their targets; a target name used twice is an error naming both places.
+    static func appendTargetFiles(to config: inout ServiceConfig, path: String, base: String) throws(ConfigError) {
+        var seen: [String: String] = [:]
+        for t in config.targets { seen[t.name] = path }
+        var done = Set<String>()
+        for pattern in config.targetFiles {
+            for file in expand(resolve(pattern, against: base)) where done.insert(file).inserted {
+                for t in try TargetFileParser.parse(try readText(file), file: file, defaults: config) {
+                    if let other = seen[t.name] {
+                        throw ConfigError(file: file, line: nil, key: nil,
+                                          message: "target \(EchoedInput.quoted(t.name)) is already defined in \(other)")
+                    }
+                    seen[t.name] = file
+                    config.targets.append(t)
+                }
+            }
+        }
+    }
+
+    /// The files `target_files` matches now, with their sizes and modification times: when it changes, the
+    /// service reloads (a target file is picked up without SIGHUP).
+    public static func targetFilesFingerprint(_ config: ServiceConfig, path: String) -> String {
+        let base = (path as NSString).deletingLastPathComponent
+        var parts: [String] = []
+        for pattern in config.targetFiles {
+            for file in expand(resolve(pattern, against: base)) {
+                var st = stat()
+                let state = stat(file, &st) == 0 ? "\(st.st_size):\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec):\(st.st_ino)" : "?"
+                parts.append("\(file)=\(state)")
+            }
+        }
+        return parts.joined(separator: "\n")
     }
 
     /// Loads policy files; set names must be unique across them.

@@ -8,6 +8,8 @@ public struct AddressResolution: Sendable, Equatable {
     public var skipped: Int
     /// Why no address was found; nil when resolution succeeded.
     public var error: String?
+    /// The resolved address an allowlist (`probe_allow`) refused; nothing was dialled.
+    public var refusedAddress: String?
 
     /// Creates a resolution outcome.
     public init(addresses: [String] = [], skipped: Int = 0, error: String? = nil) {

@@ -49,6 +49,16 @@ struct ExpositionWriter {
         buffer.append(UInt8(ascii: "\""))
     }
 
+    /// A label beyond the declared ones (`pinguard_target_info`'s target labels), after all of them;
+    /// `name` must be a valid label name (checked where the labels are read).
+    mutating func extraLabel(_ name: String, _ value: String) {
+        buffer.append(labelsWritten == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+        buffer.append(contentsOf: name.utf8)
+        buffer.append(UInt8(ascii: "=")); buffer.append(UInt8(ascii: "\""))
+        appendEscaped(value, quotes: true)
+        buffer.append(UInt8(ascii: "\""))
+    }
+
     /// Ends the sample with a Unix timestamp in seconds.
     mutating func end(_ date: Date) { end(date.timeIntervalSince1970) }
 

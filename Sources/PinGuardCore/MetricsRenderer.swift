@@ -18,8 +18,9 @@ public enum MetricsRenderer {
         return out
     }
 
-    /// The exposition as consecutive chunks (one or more families each), to be sent in order.
-    public static func renderChunks(_ s: MetricsSnapshot) -> [[UInt8]] {
+    /// The exposition as consecutive chunks (one or more families each), to be sent in order; without
+    /// `serviceFamilies`, only the per-target families (what `GET /probe` answers).
+    public static func renderChunks(_ s: MetricsSnapshot, serviceFamilies: Bool = true) -> [[UInt8]] {
         typealias M = PinGuardMetrics
         let n = s.results.count
         // Generous per-target estimates: capacity that is never written costs address space, not memory,
@@ -43,6 +44,7 @@ public enum MetricsRenderer {
         var clientPresented = ExpositionWriter(M.mtlsClientCertificatePresented, capacity: 1024)
         var clientNotAfter = ExpositionWriter(M.clientCertificateNotAfter, capacity: 1024)
 
+        var info = ExpositionWriter(M.targetInfo, capacity: 1024)
         var addresses = ExpositionWriter(M.targetAddresses, capacity: n * 96)
         var skipped = ExpositionWriter(M.targetAddressesSkipped, capacity: n * 96)
         var distinct = ExpositionWriter(M.targetDistinctChains, capacity: n * 96)
@@ -91,6 +93,11 @@ public enum MetricsRenderer {
             if let t = r.nodes.lazy.compactMap(\.facts.clientAuth.certificateNotAfter).first {
                 clientNotAfter.begin(); clientNotAfter.label(name); clientNotAfter.end(t)
             }
+            if !r.target.labels.isEmpty {
+                info.begin(); info.label(name)
+                for (k, v) in r.target.labels.sorted(by: { $0.key < $1.key }) { info.extraLabel(k, v) }
+                info.end(1)
+            }
             addresses.begin(); addresses.label(name); addresses.end(Double(r.nodes.count { $0.facts.address != nil }))
             skipped.begin(); skipped.label(name); skipped.end(Double(r.resolution.skipped))
             distinct.begin(); distinct.label(name); distinct.end(Double(WorstCase.distinctChains(r.nodes)))
@@ -125,6 +132,10 @@ public enum MetricsRenderer {
             }
         }
 
+        let perTarget = [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest,
+                         info, addresses, skipped, distinct, nodeAccept, accept, decision, pinMatched, horizon, reserve, pinSetExpiry,
+                         clientAuth, clientPresented, clientNotAfter]
+        guard serviceFamilies else { return perTarget.map(\.buffer) }
         // The families that do not grow with the targets share one buffer.
         var w = ExpositionWriter(M.backupPinCoverage, capacity: 4096 + s.lintFindings.count * 100)
         for c in BackupPinCoverage.compute(s.results) {
@@ -176,8 +187,6 @@ public enum MetricsRenderer {
             if let value { w.begin(); w.end(value) }
         }
 
-        return [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest,
-                addresses, skipped, distinct, nodeAccept, accept, decision,
-                pinMatched, horizon, reserve, pinSetExpiry, clientAuth, clientPresented, clientNotAfter, w].map(\.buffer)
+        return (perTarget + [w]).map(\.buffer)
     }
 }

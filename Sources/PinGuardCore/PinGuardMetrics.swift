@@ -52,6 +52,10 @@ public enum PinGuardMetrics {
 
     // Per target and its addresses.
 
+    /// Labels of targets from target files.
+    public static let targetInfo = MetricFamily(
+        "pinguard_target_info", .gauge, labels: ["target"],
+        help: "1 per target with labels from its target file (target_files, Prometheus file_sd format); each label is a label here, to join onto the target's series.")
     /// Addresses probed.
     public static let targetAddresses = MetricFamily(
         "pinguard_target_addresses", .gauge, labels: ["target"],
@@ -208,7 +212,7 @@ public enum PinGuardMetrics {
     public static let all: [MetricFamily] = [
         probeSuccess, probeDuration, probeTimestamp, tlsVersionInfo, chainTrusted,
         certNotAfter, certNotBefore, certInfo, chainEarliestExpiry,
-        targetAddresses, targetAddressesSkipped, targetDistinctChains, addressPolicyAccept,
+        targetInfo, targetAddresses, targetAddressesSkipped, targetDistinctChains, addressPolicyAccept,
         policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
         mtlsClientCertificateRequested, mtlsClientCertificatePresented, clientCertificateNotAfter,
         backupPinCoverage, policyBundleValid, policyBundleInfo, policyLintFindings, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,

@@ -20,6 +20,8 @@ public struct Target: Sendable, Equatable {
     public var policySets: [String]?
     /// mTLS client identity sent when the server asks for a client certificate; nil = none.
     public var clientIdentity: ClientIdentitySource?
+    /// Labels from a target file (`target_files`), exported by `pinguard_target_info`.
+    public var labels: [String: String] = [:]
 
     /// Creates a target.
     public init(host: String, port: Int = 443, connect: [String] = [], environment: String = "prod",
@@ -43,7 +45,7 @@ public struct Target: Sendable, Equatable {
     /// Whether `other` probes the same endpoints the same way (results of one stand for the other).
     public func probesSameEndpoint(as other: Target) -> Bool {
         host == other.host && port == other.port && connect == other.connect && resolve == other.resolve
-            && maxAddresses == other.maxAddresses
+            && maxAddresses == other.maxAddresses && labels == other.labels && clientIdentity == other.clientIdentity
     }
 
     /// `host:port`, with an IPv6 address in brackets.
@@ -76,6 +78,11 @@ public struct ServiceConfig: Sendable, Equatable {
     public var resolve: ResolveMode = .all
     /// Addresses probed per target unless a target says otherwise (`max_addresses`).
     public var maxAddresses: Int = Target.defaultMaxAddresses
+    /// Which targets `GET /probe` may probe (`probe_allow`); nil: /probe is refused.
+    public var probeAllow: ProbeAllowlist?
+    /// Target files in Prometheus file_sd format (`target_files`), globs as written (relative to the
+    /// config's folder); their targets follow `targets`.
+    public var targetFiles: [String] = []
     /// Targets.
     public var targets: [Target] = []
     /// Which chain certificates get per-certificate series (`metrics.certificates`).
@@ -98,8 +105,8 @@ public enum ServiceConfigParser {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> ServiceConfig {
         let root = try YAMLValue.parse(text, file: file)
         let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
-                                           "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics", "policy_bundles",
-                                           "resolve", "max_addresses"])
+                                           "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics",
+                                           "resolve", "max_addresses", "probe_allow", "target_files", "policy_bundles"])
         var c = ServiceConfig()
         if let v = m["listen"] {
             c.listen = try v.string()
@@ -119,6 +126,13 @@ public enum ServiceConfigParser {
             }
         }
         if let v = m["resolve"] { c.resolve = try resolveMode(v) }
+        if let v = m["probe_allow"], !v.isNull { c.probeAllow = try probeAllowlist(v) }
+        if let v = m["target_files"] {
+            c.targetFiles = try v.sequence().map { p throws(ConfigError) in
+                c.lines[p.path] = p.line
+                return try p.nonEmptyString()
+            }
+        }
         if let v = m["max_addresses"] { c.maxAddresses = try v.int(in: 1...Target.maxAddressesLimit) }
         if let v = m["expiry_warning_days"] { c.expiryWarningDays = try v.int(in: 0...3650) }
         if let v = m["policies"] {
@@ -165,6 +179,26 @@ public enum ServiceConfigParser {
             c.targets.append(t)
         }
         return c
+    }
+
+    /// `probe_allow: {hosts: [PATTERN...], networks: [CIDR...]}`.
+    static func probeAllowlist(_ v: YAMLValue) throws(ConfigError) -> ProbeAllowlist {
+        let m = try v.mapping(allowed: ["hosts", "networks"])
+        guard let hv = m["hosts"] else { throw v.error("probe_allow needs \"hosts\": the name patterns /probe may probe") }
+        var hosts: [HostPattern] = []
+        for item in try hv.sequence() {
+            let text = try item.nonEmptyString()
+            do { hosts.append(try HostPattern.parse(text)) } catch { throw item.error("\(EchoedInput.quoted(text)): \(error.message)") }
+        }
+        var allow = ProbeAllowlist(hosts: hosts)
+        if let nv = m["networks"] {
+            allow.networks = try nv.sequence().map { item throws(ConfigError) in
+                let text = try item.nonEmptyString()
+                guard let n = IPNetwork(text) else { throw item.error("\(EchoedInput.quoted(text)) is not an address or network (CIDR)") }
+                return n
+            }
+        }
+        return allow
     }
 
     /// `all` or `first`.

@@ -4,7 +4,8 @@ import Foundation
 /// on means for it (docs/reference.md, Every address of a name).
 public enum WorstCase {
     /// One evaluation per (policy set, environment), combined over the nodes that served a chain: the verdict
-    /// and reason of the worst node (a reject anywhere is the target's reject), the earliest expiry, the
+    /// and reason of the worst node (a reject anywhere is the target's reject; among accepts, one that only a
+    /// fallback or a permissive policy allows is worse than a pin match), the earliest expiry, the
     /// nearest pin horizon and the fewest reserve pins of any node. When no node served a chain, the first
     /// node's evaluations (probe failed) stand.
     public static func evaluations(_ nodes: [NodeResult]) -> [Evaluation] {
@@ -15,7 +16,7 @@ public enum WorstCase {
             let same = judged.compactMap { n in
                 n.evaluations.first { $0.policySet == base.policySet && $0.environment == base.environment }
             }
-            var worst = same.reduce(base) { rank($1.verdict) > rank($0.verdict) ? $1 : $0 }
+            var worst = same.reduce(base) { rank($1) > rank($0) ? $1 : $0 }
             worst.earliestExpiry = same.compactMap(\.earliestExpiry).min()
             worst.daysToExpiry = same.compactMap(\.daysToExpiry).min()
             worst.pinHorizon = same.compactMap(\.pinHorizon).min()
@@ -45,11 +46,22 @@ public enum WorstCase {
         node.facts.servedChain.map(\.certSHA256).joined(separator: ",")
     }
 
-    static func rank(_ v: Verdict) -> Int {
-        switch v {
-        case .reject: return 2
-        case .none: return 1
-        case .accept: return 0
+    /// Worse evaluations rank higher: by verdict (reject, no verdict, accept), then by how much the reason
+    /// leans on tolerance (a fallback or permissive accept over an unenforced policy over a pin match).
+    static func rank(_ e: Evaluation) -> Int {
+        let verdict: Int
+        switch e.verdict {
+        case .reject: verdict = 2
+        case .none: verdict = 1
+        case .accept: verdict = 0
         }
+        let reason: Int
+        switch e.reason {
+        case .pinMatch: reason = 0
+        case .pinSetEmpty, .pinSetExpired, .policyMissing: reason = 1
+        case .pinMismatchAllowedByFallback, .pinMismatchPermissive, .systemTrustFailedPermissive: reason = 2
+        case .pinMismatch, .systemTrustFailed, .probeFailed: reason = 3
+        }
+        return verdict * 10 + reason
     }
 }

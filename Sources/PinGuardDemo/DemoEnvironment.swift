@@ -83,6 +83,8 @@ public final class DemoEnvironment: Sendable {
         expiry_warning_days: 30
         trust: {ca_file: demo-root.pem}
         policies: ["policies/*.yml"]
+        # GET /probe?target=HOST:PORT may probe demo names on loopback (loopback must be listed explicitly).
+        probe_allow: {hosts: ["**.\(domain)"], networks: ["127.0.0.0/8", "::1"]}
         targets:
 
         """

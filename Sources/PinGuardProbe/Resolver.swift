@@ -1,3 +1,4 @@
+import CResolver
 import Foundation
 import PinGuardCore
 #if canImport(Glibc)
@@ -6,44 +7,37 @@ import Glibc
 
 /// Name resolution bounded by the probe's deadline.
 ///
-/// getaddrinfo has no timeout, so a name (not an address literal) is resolved on a short-lived thread;
-/// at the deadline the probe gives up and the thread finishes on its own.
+/// getaddrinfo has no timeout, so names go through glibc's getaddrinfo_a: the lookups run on glibc's own
+/// bounded pool of resolver threads (not a thread per lookup), the caller waits in short slices until the
+/// answer, the deadline or cancellation, and a lookup abandoned at its deadline is freed once glibc
+/// finishes it. Address literals are converted at once.
 enum Resolver {
-    final class Outcome: @unchecked Sendable {
-        let done = DispatchSemaphore(value: 0)
-        var result: Result<[ResolvedAddress], ProbeError> = .success([])
-    }
-
     static func resolve(_ name: String, port: Int, deadline: Deadline) throws(ProbeError) -> [ResolvedAddress] {
-        if Dialer.isIPLiteral(name) { return try lookup(name, port: port, numeric: true).get() }
-        let outcome = Outcome()
-        let thread = Thread {
-            outcome.result = lookup(name, port: port, numeric: false)
-            outcome.done.signal()
+        let numeric = Dialer.isIPLiteral(name)
+        var error: Int32 = 0
+        guard let lookup = pg_lookup_start(name, String(port), numeric ? 1 : 0, &error) else {
+            throw ProbeError("resolve \(name): \(String(cString: gai_strerror(error)))")
         }
-        thread.start()
+        defer { pg_lookup_release(lookup) }
         while true {
             let ms = deadline.remainingMilliseconds
             if ms == 0 { throw ProbeError("resolve \(name): timeout after \(PromDuration.format(deadline.seconds))") }
             if deadline.cancelled() { throw ProbeError("resolve \(name): cancelled") }
-            if outcome.done.wait(timeout: .now() + .milliseconds(Int(min(ms, 100)))) == .success {
-                return try outcome.result.get()
+            var list: UnsafeMutablePointer<addrinfo>?
+            let rc = pg_lookup_wait(lookup, Int32(min(ms, 100)), &list)
+            if rc == PG_LOOKUP_IN_PROGRESS { continue }
+            guard rc == 0, let first = list else {
+                throw ProbeError("resolve \(name): \(String(cString: gai_strerror(rc)))")
             }
+            return addresses(first)
         }
     }
 
-    static func lookup(_ name: String, port: Int, numeric: Bool) -> Result<[ResolvedAddress], ProbeError> {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_protocol = Int32(IPPROTO_TCP)
-        if numeric { hints.ai_flags = AI_NUMERICHOST }
-        var list: UnsafeMutablePointer<addrinfo>?
-        let rc = getaddrinfo(name, String(port), &hints, &list)
-        guard rc == 0, let first = list else {
-            return .failure(ProbeError("resolve \(name): \(String(cString: gai_strerror(rc)))"))
-        }
-        defer { freeaddrinfo(first) }
+    /// Lookups abandoned at their deadline that glibc has not finished yet.
+    static var abandonedLookups: Int { Int(pg_lookup_abandoned()) }
+
+    /// The addresses of a getaddrinfo list, copied out.
+    static func addresses(_ first: UnsafeMutablePointer<addrinfo>) -> [ResolvedAddress] {
         var out: [ResolvedAddress] = []
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let ai = cursor {
@@ -55,7 +49,7 @@ enum Resolver {
             }
             out.append(ResolvedAddress(family: ai.pointee.ai_family, storage: storage, length: ai.pointee.ai_addrlen))
         }
-        return .success(out)
+        return out
     }
 }
 
@@ -66,6 +60,18 @@ public struct ResolvedTarget: Sendable {
     /// Addresses to probe: with `resolve: all`, the first `max_addresses` in the stable order; with
     /// `resolve: first`, every address in resolver order (the first that answers is probed).
     public var dial: [ResolvedAddress]
+    /// Every resolved address, in the stable order (what an address allowlist checks).
+    public var all: [ResolvedAddress] = []
+
+    /// The same endpoints refused because an address is outside `allow`; nil when every address is inside.
+    public func refused(by allow: ProbeAllowlist, host: String, port: Int) -> ResolvedTarget? {
+        guard let bad = all.first(where: { !allow.permits(address: $0.bytes) }) else { return nil }
+        var r = self
+        r.resolution.error = "address \(bad.description(port: port)) of \(host) is not allowed by probe_allow"
+        r.resolution.refusedAddress = bad.description(port: port)
+        r.dial = []
+        return r
+    }
 }
 
 extension Resolver {
@@ -95,11 +101,11 @@ extension Resolver {
         let texts = stable.map { $0.description(port: request.port) }
         switch request.resolve {
         case .first:
-            return ResolvedTarget(resolution: AddressResolution(addresses: texts), dial: found)
+            return ResolvedTarget(resolution: AddressResolution(addresses: texts), dial: found, all: stable)
         case .all:
             let limit = max(request.maxAddresses, 1)
             return ResolvedTarget(resolution: AddressResolution(addresses: texts, skipped: max(stable.count - limit, 0)),
-                                  dial: Array(stable.prefix(limit)))
+                                  dial: Array(stable.prefix(limit)), all: stable)
         }
     }
 }

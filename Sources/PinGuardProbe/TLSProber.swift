@@ -57,6 +57,12 @@ public final class TLSProber: @unchecked Sendable {
         return probe(request, dialing: resolved.dial, deadline: deadline, start: start)
     }
 
+    /// Probes the first of `addresses` that accepts a connection, within `request.timeout`.
+    public func probe(_ request: ProbeRequest, firstOf addresses: [ResolvedAddress],
+                      cancelled: @escaping @Sendable () -> Bool = { false }) -> ProbeFacts {
+        probe(request, dialing: addresses, deadline: Deadline(seconds: request.timeout, cancelled: cancelled), start: Date())
+    }
+
     /// Probes one resolved address with its own deadline of `request.timeout` (connect + handshake).
     public func probe(_ request: ProbeRequest, at address: ResolvedAddress,
                       cancelled: @escaping @Sendable () -> Bool = { false }) -> ProbeFacts {

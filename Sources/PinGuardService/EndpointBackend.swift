@@ -12,4 +12,11 @@ public protocol EndpointBackend: Sendable {
     var isReady: Bool { get }
     /// Re-reads the configuration; a rejected one leaves the running one in place.
     func reload(trigger: String) async -> Result<LoadedConfiguration, ConfigError>
+    /// Probes one target on request (`GET /probe`).
+    func probe(_ query: ProbeQuery) async -> ProbeAnswer
+}
+
+extension EndpointBackend {
+    /// A backend that cannot probe on request refuses.
+    public func probe(_ query: ProbeQuery) async -> ProbeAnswer { .refused(404, "/probe is not available") }
 }

@@ -153,6 +153,9 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
         case "/healthz", "/-/healthy":
             guard isGet else { return methodNotAllowed(context, h, "GET, HEAD") }
             respond(context, h, .ok, "ok\n")
+        case "/probe":
+            guard isGet else { return methodNotAllowed(context, h, "GET, HEAD") }
+            probe(h, context: context)
         case "/-/ready":
             guard isGet else { return methodNotAllowed(context, h, "GET, HEAD") }
             if shared.backend.isReady { respond(context, h, .ok, "ready\n") }
@@ -213,6 +216,28 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
                 handler.respond(context, h, .ok, "reloaded \(loaded.path): \(loaded.config.targets.count) targets, \(loaded.policySets.count) policy sets\n")
             case .failure(let error):
                 handler.respond(context, h, .badRequest, "reload rejected, previous configuration kept: \(error)\n")
+            }
+        }
+    }
+
+    /// `GET /probe?target=…`: one probe of a target the configuration's `probe_allow` admits.
+    private func probe(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard let query = ProbeQuery(uri: h.uri) else {
+            return respond(context, h, .badRequest, "give exactly one target: /probe?target=HOST[:PORT][&policy_set=NAME][&environment=ENV]\n")
+        }
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((self, context), eventLoop: loop)
+        let backend = shared.backend
+        let promise = loop.makePromise(of: ProbeAnswer.self)
+        promise.completeWithTask { await backend.probe(query) }
+        promise.futureResult.whenSuccess { answer in
+            let (handler, context) = bound.value
+            switch answer {
+            case .metrics(let body):
+                let extra = [("Vary", "Accept-Encoding")] + (h.method == .GET ? [(Self.compressibleMarker, "1")] : [])
+                handler.respond(context, h, .ok, body, contentType: MetricsRenderer.contentType, extra: extra)
+            case .refused(let code, let reason):
+                handler.respond(context, h, HTTPResponseStatus(statusCode: code), reason + "\n")
             }
         }
     }

@@ -36,6 +36,8 @@ public final class PinGuardRuntime: Sendable {
     public let notifier: SystemdNotifier
     private let reloader: ConfigurationReloader
     private let wake = RoundWake()
+    /// `GET /probe` requests in progress.
+    let probeRequests = NIOLockedValueBox(0)
 
     /// Creates a runtime from a loaded configuration.
     ///

@@ -7,8 +7,9 @@ import PinGuardCore
 /// from prepared facts; production uses `ThreadPoolProbeExecutor`.
 public protocol ProbeExecutor: Sendable {
     /// Probes `target`, each address within `timeout` seconds; nil when the task was cancelled before the
-    /// probe finished (a probe cut short by shutdown learned nothing about the server).
-    func probe(_ target: Target, timeout: Double) async -> TargetProbe?
+    /// probe finished (a probe cut short by shutdown learned nothing about the server). With `allow`, a
+    /// target with any resolved address outside it is not dialled at all (its resolution carries the error).
+    func probe(_ target: Target, timeout: Double, allow: ProbeAllowlist?) async -> TargetProbe?
 
     /// Takes the trust store and probe concurrency of a new configuration; throws (changing nothing) when
     /// the trust store cannot be loaded.
@@ -19,6 +20,11 @@ public protocol ProbeExecutor: Sendable {
 }
 
 extension ProbeExecutor {
+    /// Probes a configured target (no address allowlist).
+    public func probe(_ target: Target, timeout: Double) async -> TargetProbe? {
+        await probe(target, timeout: timeout, allow: nil)
+    }
+
     /// Nothing to stop by default.
     public func shutdown() async {}
 }

@@ -31,6 +31,19 @@ public struct ReloadOnHangup: Service {
     }
 }
 
+/// Reloads when the files of `target_files` change (checked every 5 s), as Prometheus' file_sd does.
+public struct TargetFileWatcher: Service {
+    let runtime: PinGuardRuntime
+
+    /// Creates the watcher.
+    public init(runtime: PinGuardRuntime) { self.runtime = runtime }
+
+    /// Watches until shutdown.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await runtime.watchTargetFiles() }
+    }
+}
+
 /// Pings the systemd watchdog at half its interval, from its own timer (rounds can be longer).
 public struct WatchdogPinger: Service {
     let notifier: SystemdNotifier

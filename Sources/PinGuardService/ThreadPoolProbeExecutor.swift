@@ -28,20 +28,22 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
     /// Resolves on a pool thread, then probes each address as its own pool task, so `concurrency` bounds the
     /// addresses in flight, not the targets. A probe launched onto a pool retired by a reload moves to the
     /// new pool.
-    public func probe(_ target: Target, timeout: Double) async -> TargetProbe? {
+    public func probe(_ target: Target, timeout: Double, allow: ProbeAllowlist?) async -> TargetProbe? {
         let (prober, identities) = state.withLockedValue { ($0.prober, $0.identities) }
         var request = ProbeRequest(target, timeout: timeout)
         request.clientIdentity = target.clientIdentity.flatMap { identities[$0] }
         let cancelled = CancellationFlag()
         return await withTaskCancellationHandler { [request] () async -> TargetProbe? in
-            guard let resolved = await run({ prober.resolve(request, cancelled: { cancelled.isSet }) }, cancelled) else { return nil }
+            guard var resolved = await run({ prober.resolve(request, cancelled: { cancelled.isSet }) }, cancelled) else { return nil }
             let host = HostPattern.normalize(request.host)
+            if let allow, let refused = resolved.refused(by: allow, host: host, port: request.port) { resolved = refused }
             guard resolved.resolution.error == nil else {
                 return TargetProbe(resolution: resolved.resolution, nodes: [], host: host, port: request.port, at: Date())
             }
             let nodes: [ProbeFacts]?
             if request.resolve == .first {
-                nodes = await run({ prober.probe(request, cancelled: { cancelled.isSet }) }, cancelled).map { [$0] }
+                let dial = resolved.dial
+                nodes = await run({ prober.probe(request, firstOf: dial, cancelled: { cancelled.isSet }) }, cancelled).map { [$0] }
             } else {
                 nodes = await withTaskGroup(of: (Int, ProbeFacts?).self) { group -> [ProbeFacts]? in
                     for (i, address) in resolved.dial.enumerated() {

@@ -29,22 +29,10 @@ func printError(_ message: String) {
 
 /// Splits `HOST[:PORT]` (IPv6 as `[::1]:443`).
 func splitHostPort(_ text: String, defaultPort: Int = 443) throws(ValidationError) -> (String, Int) {
-    if text.hasPrefix("[") {
-        guard let close = text.firstIndex(of: "]") else { throw ValidationError("\(text): missing ] after an IPv6 address") }
-        let host = String(text[text.index(after: text.startIndex)..<close])
-        let rest = text[text.index(after: close)...]
-        if rest.isEmpty { return (host, defaultPort) }
-        guard rest.hasPrefix(":"), let p = Int(rest.dropFirst()), (1...65535).contains(p) else {
-            throw ValidationError("\(text): bad port")
-        }
-        return (host, p)
+    switch HostPort.parse(text, defaultPort: defaultPort) {
+    case .success(let hp): return (hp.host, hp.port)
+    case .failure(let error): throw ValidationError(error.description)
     }
-    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    if parts.count == 1 { return (text, defaultPort) }
-    guard parts.count == 2, let p = Int(parts[1]), (1...65535).contains(p), !parts[0].isEmpty else {
-        throw ValidationError("\(text): expected HOST[:PORT] (IPv6 as [::1]:443)")
-    }
-    return (String(parts[0]), p)
 }
 
 /// Parses a duration option.

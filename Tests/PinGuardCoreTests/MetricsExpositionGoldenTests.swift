@@ -42,9 +42,11 @@ final class MetricsExpositionGoldenTests: XCTestCase {
         let pool = TargetProbe(resolution: AddressResolution(addresses: ["127.0.0.2:443", "127.0.0.3:443", "127.0.0.4:443",
                                                                          "127.0.0.5:443", "[::1]:443"], skipped: 2),
                                nodes: [fresh, stale, poolDown], host: "pool.example.com", port: 443, at: F.now)
+        var poolTarget = F.target("pool", host: "pool.example.com")
+        poolTarget.labels = ["team": "payments", "region": "eu-west"]
         var s = MetricsSnapshot()
         s.results = [
-            TargetResult.evaluate(pool, target: F.target("pool", host: "pool.example.com"), sets: [app], now: F.now),
+            TargetResult.evaluate(pool, target: poolTarget, sets: [app], now: F.now),
             F.result(F.target("api"), F.facts(), [app, staging]),
             F.result(F.target("untrusted", host: "other.example.com"), F.facts(host: "other.example.com", trusted: false), [app]),
             F.result(F.target("down", host: "down.example.com"), F.facts(host: "down.example.com", error: "timeout"), [app]),

@@ -28,7 +28,7 @@ final class MetricsRendererTests: XCTestCase {
         ("process_cpu_seconds_total", "counter"), ("process_open_fds", "gauge"), ("process_max_fds", "gauge"),
         ("process_virtual_memory_bytes", "gauge"), ("process_resident_memory_bytes", "gauge"),
         ("process_start_time_seconds", "gauge"), ("process_threads", "gauge"),
-        ("pinguard_target_addresses", "gauge"), ("pinguard_target_addresses_skipped", "gauge"),
+        ("pinguard_target_info", "gauge"), ("pinguard_target_addresses", "gauge"), ("pinguard_target_addresses_skipped", "gauge"),
         ("pinguard_target_distinct_chains", "gauge"), ("pinguard_address_policy_accept", "gauge"),
     ]
 

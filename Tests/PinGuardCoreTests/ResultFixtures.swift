@@ -49,3 +49,19 @@ enum ResultFixtures {
     static let reservePin = Pin(type: .spki, hash: h(9), role: .backup)
     static let caPin = Pin(type: .ca, hash: h(2), role: .primary, scope: .any)
 }
+
+extension ResultFixtures {
+    /// A probe of `facts` served at `address` (`ip:port`).
+    static func at(_ address: String, _ facts: ProbeFacts) -> ProbeFacts {
+        var f = facts
+        f.address = address
+        return f
+    }
+
+    /// A result of a name resolved to the addresses of `nodes`, each probed with its facts.
+    static func result(_ target: Target, nodes: [ProbeFacts], skipped: Int = 0, _ sets: [PolicySet]) -> TargetResult {
+        let probe = TargetProbe(resolution: AddressResolution(addresses: nodes.compactMap(\.address), skipped: skipped),
+                                nodes: nodes, host: target.host, port: target.port, at: now)
+        return TargetResult.evaluate(probe, target: target, sets: sets, now: now)
+    }
+}

@@ -75,4 +75,35 @@ final class ServiceConfigParsingTests: XCTestCase {
         """, file: "p.yml")
         XCTAssertEqual(set.nameLine, 3)
     }
+
+    /// `connect` as one address or a list, `resolve` and `max_addresses` with top-level defaults.
+    func testConnectListsResolveModeAndMaxAddresses() throws {
+        let c = try ServiceConfigParser.parse("""
+        resolve: first
+        max_addresses: 4
+        targets:
+          - {host: a.example, connect: 10.0.0.1}
+          - {host: b.example, connect: ["10.0.0.1", "[::1]", lb.example], resolve: all, max_addresses: 2}
+        """, file: "c.yml")
+        XCTAssertEqual(c.targets[0].connect, ["10.0.0.1"])
+        XCTAssertEqual(c.targets[0].resolve, .first)
+        XCTAssertEqual(c.targets[0].maxAddresses, 4)
+        XCTAssertEqual(c.targets[1].connect, ["10.0.0.1", "::1", "lb.example"])
+        XCTAssertEqual(c.targets[1].resolve, .all)
+        XCTAssertEqual(c.targets[1].maxAddresses, 2)
+        XCTAssertEqual(try ServiceConfigParser.parse("targets:\n  - host: a.example\n", file: "c.yml").targets[0].resolve, .all)
+
+        let bad: [(String, String)] = [
+            ("resolve: some\n", "c.yml:1: resolve: \"some\" is not one of all, first"),
+            ("max_addresses: 0\n", "c.yml:1: max_addresses: 0 is out of range 1...256"),
+            ("targets:\n  - {host: a.example, connect: []}\n", "c.yml:2: targets[0].connect: connect lists no address"),
+            ("targets:\n  - {host: a.example, connect: [10.0.0.1, 10.0.0.1]}\n",
+             "c.yml:2: targets[0].connect[1]: connect lists \"10.0.0.1\" twice"),
+            ("targets:\n  - {host: a.example, connect: \"10.0.0.1:443\"}\n",
+             "c.yml:2: targets[0].connect: \"10.0.0.1:443\" is not an address or host name (give the port in \"port\")"),
+        ]
+        for (text, message) in bad {
+            XCTAssertThrowsError(try ServiceConfigParser.parse(text, file: "c.yml"), text) { XCTAssertEqual("\($0)", message) }
+        }
+    }
 }

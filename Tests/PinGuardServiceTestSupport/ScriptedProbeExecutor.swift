@@ -65,7 +65,7 @@ public final class ScriptedProbeExecutor: ProbeExecutor {
     public var reconfigurations: Int { box.withLockedValue { $0.reconfigurations } }
 
     /// Answers from the script; a host with no answer fails with "connection refused".
-    public func probe(_ target: Target, timeout: Double) async -> TargetProbe? {
+    public func probe(_ target: Target, timeout: Double, allow: ProbeAllowlist?) async -> TargetProbe? {
         let started = clock.now
         let held = box.withLockedValue { s -> Bool in
             s.probes.append((target.host, started))

@@ -60,9 +60,12 @@ final class ServiceWorld: Sendable {
         var host: String
         var port: Int
         var policySets: [String]? = nil
+        /// The address to dial; nil: resolve `host` (every address, as a client would).
+        var connect: String? = "127.0.0.1"
 
         var yaml: String {
-            var y = "  - {name: \(name), host: \(host), port: \(port), connect: 127.0.0.1"
+            var y = "  - {name: \(name), host: \(host), port: \(port)"
+            if let connect { y += ", connect: \(connect)" }
             if let sets = policySets { y += ", policy_sets: [\(sets.joined(separator: ", "))]" }
             return y + "}\n"
         }

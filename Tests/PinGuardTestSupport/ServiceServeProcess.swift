@@ -47,8 +47,11 @@ public final class ServeProcess: @unchecked Sendable {
 
     /// Starts `pinguard serve ARGUMENTS...` and waits (bounded by `timeout`) for its serving line.
     /// `environment` entries are added to the test's environment, `unsetting` names are removed from it.
+    ///
+    /// `hostsFile` and `resolvConf` replace /etc/hosts and /etc/resolv.conf for pinguard
+    /// (`scripts/with-journald.sh --hosts`, `--resolv-conf`); they need a wrapper mode, not `.direct`.
     public init(arguments: [String], mode: JournalMode = .privateJournald, environment: [String: String] = [:],
-                unsetting: [String] = [], timeout: Double = 20) throws {
+                unsetting: [String] = [], timeout: Double = 20, hostsFile: String? = nil, resolvConf: String? = nil) throws {
         guard let binary = PinguardCLI.binary else { throw HarnessError("the pinguard binary is not built") }
         let dir = try TemporaryDirectory.make("pinguard-serve")
         let stdoutURL = dir.appendingPathComponent("stdout.log")
@@ -59,14 +62,16 @@ public final class ServeProcess: @unchecked Sendable {
         let err = try FileHandle(forWritingTo: stderrURL)
         defer { try? out.close(); try? err.close() }
         let p = Process()
+        let hosts = (hostsFile.map { ["--hosts", $0] } ?? []) + (resolvConf.map { ["--resolv-conf", $0] } ?? [])
         switch mode {
         case .privateJournald:
             p.executableURL = URL(fileURLWithPath: Self.wrapper)
-            p.arguments = [binary, "serve"] + arguments
+            p.arguments = hosts + [binary, "serve"] + arguments
         case .noJournal:
             p.executableURL = URL(fileURLWithPath: Self.wrapper)
-            p.arguments = ["--no-journal", binary, "serve"] + arguments
+            p.arguments = ["--no-journal"] + hosts + [binary, "serve"] + arguments
         case .direct:
+            guard hosts.isEmpty else { throw HarnessError("a hosts or resolv.conf file needs the with-journald.sh wrapper, not .direct") }
             p.executableURL = URL(fileURLWithPath: binary)
             p.arguments = ["serve"] + arguments
         }

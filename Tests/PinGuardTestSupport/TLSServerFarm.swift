@@ -28,7 +28,8 @@ public struct TLSSite: Sendable, Equatable {
 
 /// Real TLS servers on loopback: one nginx process serving several sites on one port, chosen by SNI
 /// (the first site is the default for unknown names or no SNI). It listens on 127.0.0.1 and, when the
-/// host has it, on [::1], with the same port.
+/// host has it, on [::1], with the same port — or on the given loopback addresses and port (several
+/// farms on 127.0.0.2, 127.0.0.3, [::1] … with one port are the nodes behind one name).
 ///
 /// nginx runs in the foreground without a master process (`master_process off`), so the one PID is
 /// the whole server and stopping it by PID leaves nothing behind.
@@ -48,26 +49,32 @@ public final class TLSServerFarm: @unchecked Sendable {
 
     /// Starts nginx serving `sites` with the given `ssl_protocols`; waits (bounded) until the port accepts.
     /// Retries with another port when the chosen one was taken meanwhile.
+    ///
+    /// - Parameters:
+    ///   - addresses: listen on these addresses (`127.0.0.2`, `[::1]`) instead of 127.0.0.1 and [::1].
+    ///   - port: listen on this port instead of a free one (no retry when it is taken).
     public init(sites: [TLSSite], protocols: [String] = ["TLSv1.2", "TLSv1.3"],
-                ipv6: Bool = LoopbackPorts.ipv6Available) throws {
+                ipv6: Bool = LoopbackPorts.ipv6Available, addresses: [String]? = nil, port fixedPort: Int? = nil) throws {
         guard let nginx = Self.nginxPath else { throw HarnessError("nginx is not installed") }
         guard !sites.isEmpty else { throw HarnessError("a server farm needs at least one site") }
         let dir = try TemporaryDirectory.make("pinguard-nginx")
         let useIPv6 = ipv6 && LoopbackPorts.ipv6Available
         var lastLog = ""
-        for attempt in 1...5 {
-            let port = LoopbackPorts.free(ipv6: useIPv6)
+        let listen = addresses ?? (["127.0.0.1"] + (useIPv6 ? ["[::1]"] : []))
+        for attempt in 1...(fixedPort == nil ? 5 : 1) {
+            let port = fixedPort ?? LoopbackPorts.free(ipv6: useIPv6)
             let conf = dir.appendingPathComponent("nginx.conf")
-            try Self.config(sites: sites, port: port, protocols: protocols, ipv6: useIPv6, directory: dir)
+            try Self.config(sites: sites, port: port, protocols: protocols, listen: listen, directory: dir)
                 .write(to: conf, atomically: true, encoding: .utf8)
             let log = dir.appendingPathComponent("error.log")
             let child = try ChildProcess(executable: nginx, arguments: [
                 "-p", dir.path, "-e", log.path, "-c", conf.path,
                 "-g", "daemon off; master_process off; pid \(dir.path)/nginx.pid;",
             ], logFile: dir.appendingPathComponent("stdout-\(attempt).log"))
-            if LoopbackPorts.waitUntilAccepting(port: port, timeout: 10, stillAlive: { child.isRunning }) {
+            let probeHost = listen[0].trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            if LoopbackPorts.waitUntilAccepting(host: probeHost, port: port, timeout: 10, stillAlive: { child.isRunning }) {
                 self.port = port
-                self.listensOnIPv6 = useIPv6
+                self.listensOnIPv6 = listen.contains { $0.contains(":") }
                 self.sites = sites
                 self.directory = dir
                 self.process = child
@@ -89,14 +96,13 @@ public final class TLSServerFarm: @unchecked Sendable {
     public var isRunning: Bool { process.isRunning }
 
     /// The nginx configuration for `sites`.
-    static func config(sites: [TLSSite], port: Int, protocols: [String], ipv6: Bool, directory: URL) -> String {
+    static func config(sites: [TLSSite], port: Int, protocols: [String], listen: [String], directory: URL) -> String {
         let d = directory.path
         var servers = ""
         for (i, site) in sites.enumerated() {
             let def = i == 0 ? " default_server" : ""
             servers += "  server {\n"
-            servers += "    listen 127.0.0.1:\(port) ssl\(def);\n"
-            if ipv6 { servers += "    listen [::1]:\(port) ssl\(def);\n" }
+            for address in listen { servers += "    listen \(address):\(port) ssl\(def);\n" }
             servers += """
                 server_name \(site.serverName);
                 ssl_certificate \(site.chainFile);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Poll a Prometheus that scrapes the pinguard demo, then check alerts, recording rules and series.
 
-    prometheus_e2e_check.py PROMETHEUS_URL EXPORTED_METRICS START DEADLINE COUNTS_OUT
+    prometheus_e2e_check.py PROMETHEUS_URL EXPORTED_METRICS START DEADLINE COUNTS_OUT [PROBE_TARGET]
 
 Run by scripts/test-prometheus-e2e.sh once Prometheus (PROMETHEUS_URL, e.g.
 http://127.0.0.1:PORT) scrapes `pinguard serve` running its built-in demo
@@ -16,7 +16,10 @@ expected alert fires, every name of EXPORTED_METRICS
 have values, or until DEADLINE (Unix seconds; START is when pinguard was
 started). Then checks which alerts fire for which demo target and that nothing
 else fires (nothing at all for demo-api), the values of the recording rules,
-and that the pinguard_* series and EXPORTED_METRICS agree.
+and that the pinguard_* series and EXPORTED_METRICS agree. With PROBE_TARGET
+(HOST:PORT of the demo's healthy host), also checks that the pinguard_probe job
+(GET /probe through the shipped relabelling) scraped it: instance is the target,
+every client accepts.
 
 Prints one "PASS  name" or "FAIL  name" line per check with indented details,
 and writes "PASSED FAILED" to COUNTS_OUT for the calling suite to add up.
@@ -234,7 +237,7 @@ def check_recording_rules(api, c):
             [f"value: {r}"])
     v, r = one('pinguard:days_to_expiry{target="demo-expiring"}')
     c.check("pinguard:days_to_expiry{demo-expiring} ≈ 5", v is not None and 4.9 < v <= 5.0, [f"value: {r}"])
-    r = api.query("pinguard:days_to_expiry")
+    r = api.query('pinguard:days_to_expiry{job="pinguard"}')
     vals = {m["target"]: v for m, v in r}
     ok = set(vals) == set(TARGETS) and all(89.9 < vals[t] <= 90.0 for t in TARGETS if t != "demo-expiring")
     c.check("pinguard:days_to_expiry ≈ 90 for demo-api, demo-rotated, demo-backup", ok,
@@ -247,7 +250,7 @@ def check_recording_rules(api, c):
     got = {(m["policy_set"], m.get("environment")): v for m, v in r}
     c.check(f"pinguard:policy_rejecting_targets:sum: {IOS} 1, {ANDROID} 0",
             got == {(IOS, "prod"): 1.0, (ANDROID, "prod"): 0.0}, [f"series: {got}"])
-    r = api.query("pinguard:probe_result_age_seconds")
+    r = api.query('pinguard:probe_result_age_seconds{job="pinguard"}')
     ages = {m["target"]: v for m, v in r}
     c.check("pinguard:probe_result_age_seconds for the 4 targets, each in [0, 60) s (interval 30s)",
             set(ages) == set(TARGETS) and all(0 <= a < 60 for a in ages.values()),
@@ -278,6 +281,17 @@ def check_metric_names(api, exported, metrics_file, c):
     print("      series per name: " + ", ".join(f"{n}={count}" for n, count in sorted(names.items())))
 
 
+def check_probe_job(api, target, c):
+    """The pinguard_probe job scraped GET /probe?target=TARGET: one accept per demo policy set, instance = TARGET."""
+    accept = api.query('pinguard_policy_accept{job="pinguard_probe"}')
+    got = sorted((m.get("instance"), m.get("target"), m.get("policy_set"), v) for m, v in accept)
+    want = sorted((target, target, s, 1.0) for s in (IOS, ANDROID))
+    c.check("GET /probe through the shipped relabelling: every client accepts the probed target", got == want,
+            [f"got {got}", f"want {want}"])
+    up = api.query('up{job="pinguard_probe"}')
+    c.check("the pinguard_probe scrape succeeds", [v for _, v in up] == [1.0], [f"up: {up}"])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base", metavar="PROMETHEUS_URL")
@@ -285,6 +299,7 @@ def main():
     parser.add_argument("start", metavar="START", type=float)
     parser.add_argument("deadline", metavar="DEADLINE", type=float)
     parser.add_argument("counts", metavar="COUNTS_OUT")
+    parser.add_argument("probe_target", metavar="PROBE_TARGET", nargs="?")
     args = parser.parse_args()
 
     with open(args.metrics, encoding="utf-8") as f:
@@ -315,6 +330,8 @@ def main():
     print_firing_by_target(obs)
     check_recording_rules(api, c)
     check_metric_names(api, exported, args.metrics, c)
+    if args.probe_target:
+        check_probe_job(api, args.probe_target, c)
 
     with open(args.counts, "w", encoding="utf-8") as f:
         f.write(f"{c.passed} {c.failed}\n")

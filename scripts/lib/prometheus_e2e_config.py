@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Generate the Prometheus config and alert-rule copy for the end-to-end test.
 
-    prometheus_e2e_config.py SRC_DIR DST_DIR PINGUARD_PORT ALERT_FOR
+    prometheus_e2e_config.py SRC_DIR DST_DIR PINGUARD_PORT ALERT_FOR [PROBE_TARGET]
 
 From SRC_DIR (contrib/prometheus) writes to DST_DIR:
   - prometheus.yml: the shipped one, its `pinguard` scrape job pointed at
-    127.0.0.1:PINGUARD_PORT, scrape and evaluation interval 1s. Its rule_files
+    127.0.0.1:PINGUARD_PORT, scrape and evaluation interval 1s; its
+    `pinguard_probe` job (GET /probe, relabelling as shipped) given the static
+    target PROBE_TARGET (HOST:PORT) instead of its file_sd, the relabelled
+    __address__ pointed at pinguard too, or dropped without PROBE_TARGET. Its rule_files
     must be exactly pinguard.alerts.yml and pinguard.rules.yml, and exist in
     SRC_DIR; they stay as shipped (relative to the config file), so DST_DIR
     must also receive pinguard.rules.yml (the caller copies it unchanged);
@@ -30,6 +33,7 @@ def main():
     parser.add_argument("dst", metavar="DST_DIR")
     parser.add_argument("port", metavar="PINGUARD_PORT")
     parser.add_argument("alert_for", metavar="ALERT_FOR")
+    parser.add_argument("probe_target", metavar="PROBE_TARGET", nargs="?")
     args = parser.parse_args()
     src, dst, port, alert_for = args.src, args.dst, args.port, args.alert_for
 
@@ -41,6 +45,19 @@ def main():
         sys.exit("prometheus.yml: expected one scrape job named pinguard")
     job = jobs[0]
     job.update(scrape_interval="1s", scrape_timeout="1s", static_configs=[{"targets": [f"127.0.0.1:{port}"]}])
+    probe_jobs = [j for j in cfg["scrape_configs"] if j.get("job_name") == "pinguard_probe"]
+    if len(probe_jobs) != 1:
+        sys.exit("prometheus.yml: expected one scrape job named pinguard_probe")
+    probe = probe_jobs[0]
+    if args.probe_target:
+        probe.pop("file_sd_configs", None)
+        probe.update(scrape_interval="1s", scrape_timeout="1s", static_configs=[{"targets": [args.probe_target]}])
+        address = [r for r in probe["relabel_configs"] if r.get("target_label") == "__address__"]
+        if len(address) != 1:
+            sys.exit("prometheus.yml: pinguard_probe must relabel __address__ to pinguard once")
+        address[0]["replacement"] = f"127.0.0.1:{port}"
+    else:
+        cfg["scrape_configs"].remove(probe)
     missing = [f for f in cfg.get("rule_files", []) if not os.path.exists(os.path.join(src, f))]
     if missing or sorted(cfg.get("rule_files", [])) != ["pinguard.alerts.yml", "pinguard.rules.yml"]:
         sys.exit(f"prometheus.yml: unexpected rule_files {cfg.get('rule_files')}")

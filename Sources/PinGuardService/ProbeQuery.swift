@@ -1,0 +1,56 @@
+import Foundation
+import PinGuardCore
+
+/// A `GET /probe` request: the target and, optionally, the policy sets and environment to judge it by
+/// (the multi-target exporter pattern: Prometheus passes each discovered target as `?target=`).
+public struct ProbeQuery: Sendable, Equatable {
+    /// `HOST[:PORT]` (IPv6 as `[::1]:443`).
+    public var target: String
+    /// Policy sets named in `policy_set` parameters (repeatable, or comma-separated); empty: every set
+    /// that covers the host.
+    public var policySets: [String]
+    /// `environment`, or nil for the configuration's.
+    public var environment: String?
+
+    /// Creates a query.
+    public init(target: String, policySets: [String] = [], environment: String? = nil) {
+        self.target = target
+        self.policySets = policySets
+        self.environment = environment
+    }
+
+    /// Reads the query string of a request URI (`/probe?target=a.example:443&policy_set=ios-app`); nil
+    /// when `target` is missing or given twice.
+    public init?(uri: String) {
+        guard let q = uri.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        var target: [String] = []
+        var sets: [String] = []
+        var environment: String?
+        for pair in q.split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = Self.decode(kv[0])
+            let value = kv.count > 1 ? Self.decode(kv[1]) : ""
+            switch key {
+            case "target": target.append(value)
+            case "policy_set": sets += value.split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
+            case "environment": environment = value.isEmpty ? nil : value
+            default: continue
+            }
+        }
+        guard target.count == 1, !target[0].isEmpty else { return nil }
+        self.init(target: target[0], policySets: sets, environment: environment)
+    }
+
+    static func decode(_ s: Substring) -> String {
+        let plus = s.replacingOccurrences(of: "+", with: " ")
+        return plus.removingPercentEncoding ?? plus
+    }
+}
+
+/// What `GET /probe` answers: the target's series, or a refusal with its status and reason.
+public enum ProbeAnswer: Sendable {
+    /// The exposition of the probed target's series.
+    case metrics([[UInt8]])
+    /// Not probed: HTTP status code and a one-line reason.
+    case refused(Int, String)
+}
