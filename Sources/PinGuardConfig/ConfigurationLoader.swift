@@ -29,6 +29,7 @@ public enum ConfigurationLoader {
             }
             files += matches.filter { !files.contains($0) }
         }
+        for i in config.files.indices { config.files[i].path = resolve(config.files[i].path, against: base) }
         let fingerprint = targetFilesFingerprint(config, path: path)
         try appendTargetFiles(to: &config, path: path, base: base)
         try resolveClientIdentities(&config, path: path, base: base)
@@ -48,6 +49,13 @@ public enum ConfigurationLoader {
                 let key = "targets[\(i)].policy_sets[\(j)]"
                 throw ConfigError(file: path, line: config.lines[key], key: key,
                                   message: "no loaded policy set is named \(EchoedInput.quoted(n)) (loaded: \(names.sorted().prefix(20).map { EchoedInput.quoted($0, limit: 60) }.joined(separator: ", ")))")
+            }
+        }
+        for (i, f) in config.files.enumerated() {
+            for (j, n) in (f.policySets ?? []).enumerated() where !names.contains(n) {
+                let key = "files[\(i)].policy_sets[\(j)]"
+                throw ConfigError(file: path, line: config.lines[key], key: key,
+                                  message: "no loaded policy set is named \(EchoedInput.quoted(n))")
             }
         }
         return LoadedConfiguration(config: config, policySets: sets, path: path, targetFilesFingerprint: fingerprint,
@@ -144,7 +152,7 @@ public enum ConfigurationLoader {
     }
 
     /// Glob expansion (sorted); a pattern without wildcards is returned as is when the file exists.
-    static func expand(_ pattern: String) -> [String] {
+    public static func expand(_ pattern: String) -> [String] {
         var g = glob_t()
         defer { globfree(&g) }
         guard glob(pattern, 0, nil, &g) == 0 else { return [] }

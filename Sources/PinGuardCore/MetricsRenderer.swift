@@ -18,6 +18,34 @@ public enum MetricsRenderer {
         return out
     }
 
+    /// The `pinguard_file_*` families, starting in `pinguard_file_success`.
+    static func writeFiles(_ files: [TargetResult], into w: inout ExpositionWriter) {
+        typealias M = PinGuardMetrics
+        for r in files { w.begin(); w.label(r.target.name); w.end(r.facts.success ? 1 : 0) }
+        w.start(M.fileChainTrusted)
+        for r in files where r.facts.success { w.begin(); w.label(r.target.name); w.end(r.facts.trusted ? 1 : 0) }
+        w.start(M.fileCertNotAfter)
+        for r in files { for c in r.facts.evaluatedChain { w.begin(); w.label(r.target.name); w.label(c.depth); w.end(c.notAfter) } }
+        w.start(M.fileChainEarliestExpiry)
+        for r in files {
+            if let e = r.facts.evaluatedChain.map(\.notAfter).min() { w.begin(); w.label(r.target.name); w.end(e) }
+        }
+        w.start(M.filePolicyAccept)
+        for r in files {
+            for e in r.evaluations where e.verdict != .none {
+                w.begin(); w.label(r.target.name); w.label(e.policySet); w.label(e.environment); w.end(e.verdict == .accept ? 1 : 0)
+            }
+        }
+        w.start(M.filePinHorizon)
+        for r in files { for e in r.evaluations { if let h = e.pinHorizon { w.begin(); w.label(r.target.name); w.label(e.policySet); w.end(h) } } }
+        w.start(M.fileReservePins)
+        for r in files {
+            for e in r.evaluations where e.isEvaluated {
+                w.begin(); w.label(r.target.name); w.label(e.policySet); w.end(Double(e.reservePins.count))
+            }
+        }
+    }
+
     /// The exposition as consecutive chunks (one or more families each), to be sent in order; without
     /// `serviceFamilies`, only the per-target families (what `GET /probe` answers).
     public static func renderChunks(_ s: MetricsSnapshot, serviceFamilies: Bool = true) -> [[UInt8]] {
@@ -137,7 +165,9 @@ public enum MetricsRenderer {
                          clientAuth, clientPresented, clientNotAfter]
         guard serviceFamilies else { return perTarget.map(\.buffer) }
         // The families that do not grow with the targets share one buffer.
-        var w = ExpositionWriter(M.backupPinCoverage, capacity: 4096 + s.lintFindings.count * 100)
+        var w = ExpositionWriter(M.fileSuccess, capacity: 4096 + s.lintFindings.count * 100 + s.files.count * 2048)
+        writeFiles(s.files, into: &w)
+        w.start(M.backupPinCoverage)
         for c in BackupPinCoverage.compute(s.results) {
             if let ratio = c.ratio {
                 w.begin(); w.label(c.policySet); w.label(c.environment); w.end(ratio)

@@ -5,6 +5,8 @@ import Foundation
 public struct MetricsSnapshot: Sendable {
     /// Latest result per configured target.
     public var results: [TargetResult] = []
+    /// Latest judgement of each certificate file of `files:` (the target's name is the file's path).
+    public var files: [TargetResult] = []
     /// Lint findings of the loaded policies: (policy set, severity) → count.
     public var lintFindings: [LintCount] = []
     /// pinguard version.

@@ -116,6 +116,37 @@ public enum PinGuardMetrics {
         "pinguard_client_certificate_not_after_timestamp_seconds", .gauge, labels: ["target"],
         help: "notAfter of the target's configured client certificate (client_cert or client_pkcs12)." + latest)
 
+    // Per certificate file of `files:`, judged like a served chain.
+
+    /// Whether the file was read and parsed.
+    public static let fileSuccess = MetricFamily(
+        "pinguard_file_success", .gauge, labels: ["file"],
+        help: "1 if the certificate file of files: was read and holds a chain, else 0.")
+    /// System trust and hostname verification of the file's chain.
+    public static let fileChainTrusted = MetricFamily(
+        "pinguard_file_chain_trusted", .gauge, labels: ["file"],
+        help: "1 if the file's chain passes system trust and hostname verification for its host, now.")
+    /// notAfter per certificate of the file's chain.
+    public static let fileCertNotAfter = MetricFamily(
+        "pinguard_file_cert_not_after_timestamp_seconds", .gauge, labels: ["file", "depth"],
+        help: "notAfter of each certificate of the file's chain (verified chain with its anchor when trusted).")
+    /// Earliest notAfter of the file's chain.
+    public static let fileChainEarliestExpiry = MetricFamily(
+        "pinguard_file_chain_earliest_expiry_timestamp_seconds", .gauge, labels: ["file"],
+        help: "Earliest notAfter of the file's chain.")
+    /// Verdict per policy set on the file's chain.
+    public static let filePolicyAccept = MetricFamily(
+        "pinguard_file_policy_accept", .gauge, labels: ["file", "policy_set", "environment"],
+        help: "1 if the pinned client of the policy set would accept the file's chain once it is served, 0 if it would reject.")
+    /// Pin horizon of the file's chain.
+    public static let filePinHorizon = MetricFamily(
+        "pinguard_file_pin_horizon_timestamp_seconds", .gauge, labels: ["file", "policy_set"],
+        help: "Pin horizon of the file's chain: latest notAfter among the certificates its matching pins match.")
+    /// Reserve pins left with the file's chain.
+    public static let fileReservePins = MetricFamily(
+        "pinguard_file_reserve_pins", .gauge, labels: ["file", "policy_set"],
+        help: "Configured pins that match no certificate of the file's chain: keys left to rotate to once it is served.")
+
     // Per policy set and environment, and for the service.
 
     /// Whether a signed policy bundle verified.
@@ -215,6 +246,7 @@ public enum PinGuardMetrics {
         targetInfo, targetAddresses, targetAddressesSkipped, targetDistinctChains, addressPolicyAccept,
         policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
         mtlsClientCertificateRequested, mtlsClientCertificatePresented, clientCertificateNotAfter,
+        fileSuccess, fileChainTrusted, fileCertNotAfter, fileChainEarliestExpiry, filePolicyAccept, filePinHorizon, fileReservePins,
         backupPinCoverage, policyBundleValid, policyBundleInfo, policyLintFindings, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,
         targets, probesTotal, probeFailuresTotal, journalWriteFailuresTotal, roundDuration, roundTimestamp, roundInterval, roundLateness,
         processCPU, processOpenFDs, processMaxFDs, processVirtualMemory, processResidentMemory, processStartTime, processThreads,

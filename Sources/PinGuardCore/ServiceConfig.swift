@@ -83,6 +83,8 @@ public struct ServiceConfig: Sendable, Equatable {
     /// Target files in Prometheus file_sd format (`target_files`), globs as written (relative to the
     /// config's folder); their targets follow `targets`.
     public var targetFiles: [String] = []
+    /// Certificate files judged like served chains (`files`).
+    public var files: [FileTarget] = []
     /// Targets.
     public var targets: [Target] = []
     /// Which chain certificates get per-certificate series (`metrics.certificates`).
@@ -106,7 +108,8 @@ public enum ServiceConfigParser {
         let root = try YAMLValue.parse(text, file: file)
         let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
                                            "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics",
-                                           "resolve", "max_addresses", "probe_allow", "target_files", "policy_bundles"])
+                                           "resolve", "max_addresses", "probe_allow", "target_files", "files",
+                                           "policy_bundles"])
         var c = ServiceConfig()
         if let v = m["listen"] {
             c.listen = try v.string()
@@ -127,6 +130,9 @@ public enum ServiceConfigParser {
         }
         if let v = m["resolve"] { c.resolve = try resolveMode(v) }
         if let v = m["probe_allow"], !v.isNull { c.probeAllow = try probeAllowlist(v) }
+        if let v = m["files"] {
+            c.files = try v.sequence().map { item throws(ConfigError) in try parseFileTarget(item, defaults: c, lines: &c.lines) }
+        }
         if let v = m["target_files"] {
             c.targetFiles = try v.sequence().map { p throws(ConfigError) in
                 c.lines[p.path] = p.line
@@ -179,6 +185,24 @@ public enum ServiceConfigParser {
             c.targets.append(t)
         }
         return c
+    }
+
+    /// One `files:` entry: `{path, host, environment?, policy_sets?}`.
+    static func parseFileTarget(_ value: YAMLValue, defaults: ServiceConfig, lines: inout [String: Int]) throws(ConfigError) -> FileTarget {
+        let m = try value.mapping(allowed: ["path", "host", "environment", "policy_sets"])
+        guard let pv = m["path"] else { throw value.error("missing required key \"path\" (a PEM/DER file or glob)") }
+        guard let hv = m["host"] else { throw value.error("missing required key \"host\" (the name the chain will be served for)") }
+        lines[value.path] = value.line
+        var f = FileTarget(path: try pv.nonEmptyString(), host: HostPattern.normalize(try hv.nonEmptyString()),
+                           environment: defaults.environment)
+        if let v = m["environment"] { f.environment = try v.nonEmptyString() }
+        if let v = m["policy_sets"] {
+            f.policySets = try v.sequence().map { item throws(ConfigError) in
+                lines[item.path] = item.line
+                return try item.nonEmptyString()
+            }
+        }
+        return f
     }
 
     /// `probe_allow: {hosts: [PATTERN...], networks: [CIDR...]}`.

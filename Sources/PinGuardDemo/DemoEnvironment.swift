@@ -41,6 +41,11 @@ public final class DemoEnvironment: Sendable {
         servers = try endpoints.map { try LoopbackTLSServer(leaf: $0.cert, chain: intermediate) }
         let rootPath = directory + "/demo-root.pem"
         try root.pem.write(toFile: rootPath, atomically: true, encoding: .utf8)
+        // The renewal staged for the expiring host, on a new key that no pin of the iOS app covers: the
+        // `files:` entry judges it before it is served (pinguard_file_policy_accept 0 for demo-ios-app).
+        let renewal = try leaf("expiring.\(domain)", key: try DemoKey(), days: 90, serial: 14)
+        try fm.createDirectory(atPath: directory + "/staged", withIntermediateDirectories: true)
+        try (renewal.pem + intermediate.pem).write(toFile: directory + "/staged/expiring-renewal.pem", atomically: true, encoding: .utf8)
 
         // One rule per host: its leaf-key pins, primary then backup.
         func rule(_ host: String, _ pins: [(DemoKey, String)]) -> String {
@@ -83,6 +88,9 @@ public final class DemoEnvironment: Sendable {
         expiry_warning_days: 30
         trust: {ca_file: demo-root.pem}
         policies: ["policies/*.yml"]
+        # The renewal staged for the expiring host, judged before it is served.
+        files:
+          - {path: staged/expiring-renewal.pem, host: expiring.\(domain)}
         # GET /probe?target=HOST:PORT may probe demo names on loopback (loopback must be listed explicitly).
         probe_allow: {hosts: ["**.\(domain)"], networks: ["127.0.0.0/8", "::1"]}
         targets:

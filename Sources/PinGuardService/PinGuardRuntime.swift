@@ -18,6 +18,8 @@ public final class PinGuardRuntime: Sendable {
         var roundTimestamp: Date?
         var roundLateness: Double?
         var ready = false
+        /// The judged certificate files of `files:`.
+        var files: [TargetResult] = []
         var lastReloadOK = true
         var lastReloadSuccess: Date
         var lastStatus = Date.distantPast
@@ -93,6 +95,7 @@ public final class PinGuardRuntime: Sendable {
             m.roundDuration = s.roundDuration
             m.roundTimestamp = s.roundTimestamp
             m.roundLateness = s.roundLateness
+            m.files = s.files
         }
         m.process = ProcessStatsReader.read()
         return m
@@ -157,6 +160,7 @@ public final class PinGuardRuntime: Sendable {
         }
         let events = store.apply(config: loaded.config, sets: loaded.policySets, now: now)
         journal.enabled = loaded.config.journalEnabled
+        judgeFiles()
         wake.wake()
         announceLoad(loaded)
         send(events)
@@ -178,6 +182,7 @@ public final class PinGuardRuntime: Sendable {
     ///   - due: when the schedule wanted this round to start; how late it starts is reported.
     public func runRound(spread: Bool, due: Date? = nil) async -> RoundSummary {
         let loaded = configuration
+        judgeFiles()
         if let due {
             let lateness = max(0, clock.now.timeIntervalSince(due))
             state.withLockedValue { $0.roundLateness = lateness }
@@ -202,6 +207,14 @@ public final class PinGuardRuntime: Sendable {
             notifier.status("last round: \(outcome.results.count) targets (\(c.addresses) addresses), \(c.rejects) rejected by a client, \(c.failed) probes failed, \(String(format: "%.2f", outcome.duration))s; next in \(PromDuration.format(loaded.config.interval))")
         }
         return RoundSummary(results: outcome.results, duration: outcome.duration)
+    }
+
+    /// Judges the certificate files of `files:` again (each round, and at once after a reload).
+    private func judgeFiles() {
+        let loaded = configuration
+        guard !loaded.config.files.isEmpty || state.withLockedValue({ !$0.files.isEmpty }) else { return }
+        let results = FileTargetJudge.judge(loaded.config, sets: loaded.policySets, now: clock.now)
+        state.withLockedValue { $0.files = results }
     }
 
     private func reportProgress(_ done: Int, of total: Int) {

@@ -66,6 +66,13 @@ final class MetricsExpositionGoldenTests: XCTestCase {
             PolicyBundleStatus(bundle: forged, state: .invalidSignature, error: "the ECDSA P-256 signature does not verify",
                                scheme: .ecdsaP256(keyID: "pins-2026"), kept: .previousVerified, policySet: app, lastVerified: app),
         ]
+        // A staged renewal on disk that the app accepts, and a file that could not be read.
+        let staged = FileTarget(path: "/etc/pinguard/staged/*.pem", host: "api.example.com")
+        s.files = [
+            TargetResult.evaluate(F.facts(leafDays: 120), target: staged.target(file: "/etc/pinguard/staged/api.pem"), sets: [app], now: F.now),
+            TargetResult.evaluate(ProbeFacts(host: "api.example.com", port: 443, error: "no certificate", finishedAt: F.now),
+                                  target: staged.target(file: "/etc/pinguard/staged/empty.pem"), sets: [app], now: F.now),
+        ]
         s.lintFindings = [LintCount(policySet: "app", severity: "warning", count: 2),
                           LintCount(policySet: "app-staging", severity: "error", count: 1)]
         s.version = "1.2.3"

@@ -28,6 +28,7 @@ final class MetricsRendererTests: XCTestCase {
         ("process_cpu_seconds_total", "counter"), ("process_open_fds", "gauge"), ("process_max_fds", "gauge"),
         ("process_virtual_memory_bytes", "gauge"), ("process_resident_memory_bytes", "gauge"),
         ("process_start_time_seconds", "gauge"), ("process_threads", "gauge"),
+("pinguard_file_success", "gauge"), ("pinguard_file_chain_trusted", "gauge"), ("pinguard_file_cert_not_after_timestamp_seconds", "gauge"), ("pinguard_file_chain_earliest_expiry_timestamp_seconds", "gauge"), ("pinguard_file_policy_accept", "gauge"), ("pinguard_file_pin_horizon_timestamp_seconds", "gauge"), ("pinguard_file_reserve_pins", "gauge"), 
         ("pinguard_target_info", "gauge"), ("pinguard_target_addresses", "gauge"), ("pinguard_target_addresses_skipped", "gauge"),
         ("pinguard_target_distinct_chains", "gauge"), ("pinguard_address_policy_accept", "gauge"),
     ]

@@ -171,7 +171,10 @@ final class ServeMetricsTests: XCTestCase {
             "pinguard_client_certificate_not_after_timestamp_seconds": "only for targets with a client identity (MTLSClientIdentityTests)",
             "pinguard_policy_bundle_valid": "only with policy_bundles configured (PolicyBundleTests)",
             "pinguard_policy_bundle_info": "only with policy_bundles configured (PolicyBundleTests)",
-        ]
+            "pinguard_target_info": "only for targets with labels from target_files",
+        ].merging(["success", "chain_trusted", "cert_not_after_timestamp_seconds", "chain_earliest_expiry_timestamp_seconds",
+                   "policy_accept", "pin_horizon_timestamp_seconds", "reserve_pins"].map { ("pinguard_file_" + $0, "only with files:") },
+                  uniquingKeysWith: { a, _ in a })
         for name in listed {
             XCTAssertNotNil(m.help[name], "\(name) is listed but has no HELP on /metrics")
             XCTAssertEqual(m.type[name], name.hasSuffix("_total") ? "counter" : "gauge", name)

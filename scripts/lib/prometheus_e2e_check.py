@@ -45,6 +45,8 @@ EXPECTED = [
     ("PinguardBackupPinCoverageLow", {"policy_set": IOS, "severity": "info"}),
     # The expiring host has a single pin: lint's no-backup-pin error, deliberate in the demo.
     ("PinguardPolicyLintErrors", {"policy_set": IOS, "severity": "warning"}),
+    # The renewal staged for demo-expiring (files:) is on a key no iOS pin covers.
+    ("PinguardStagedChainWouldBeRejected", {"policy_set": IOS, "severity": "warning"}),
 ]
 # Alerts that legitimately fire before the first scrape (there is no `up` series
 # yet) and must resolve right after it; with the shortened `for:` they show up.
@@ -62,6 +64,7 @@ NEVER = [
 # Series legitimately absent in the demo, with the reason.
 ABSENT_OK = {
     "pinguard_pin_set_expiry_timestamp_seconds": "no demo policy set has `expires`",
+    "pinguard_target_info": "the demo has no target_files (no target labels)",
 }
 # Not absent by design but absent today; printed with the check so that they stay visible.
 KNOWN_GAPS: dict = {}

@@ -1,0 +1,45 @@
+import Foundation
+import PinGuardTestSupport
+import XCTest
+
+/// `files:`: certificate chains on disk judged like served chains, before they are served (a staged
+/// renewal, a mounted secret), with the `pinguard_file_*` series labelled `file`.
+final class FileTargetsServeTests: XCTestCase {
+    func testStagedChainsAreJudgedBeforeTheyAreServed() throws {
+        let w = try ServiceWorld.shared()
+        let dir = try TemporaryDirectory.make("pinguard-files")
+        let staged = dir.appendingPathComponent("staged")
+        try FileManager.default.createDirectory(at: staged, withIntermediateDirectories: true)
+        // The renewal a deployment staged for valid.pinguard.test keeps the pinned key; the one for
+        // rotated.pinguard.test carries a key no ios-app pin covers; the expiring one lasts 5 days.
+        try FileManager.default.copyItem(atPath: w.pki.chain("valid"), toPath: staged.appendingPathComponent("valid.pem").path)
+        try FileManager.default.copyItem(atPath: w.pki.chain("rotated"), toPath: staged.appendingPathComponent("rotated.pem").path)
+        try FileManager.default.copyItem(atPath: w.pki.chain("expiring"), toPath: staged.appendingPathComponent("expiring.pem").path)
+        try Data("not a certificate\n".utf8).write(to: staged.appendingPathComponent("broken.pem"))
+        let config = try w.writeConfig(in: dir, targets: [w.healthy], interval: "1h")
+        try (String(contentsOfFile: config, encoding: .utf8) + """
+        files:
+          - {path: staged/valid.pem, host: valid.pinguard.test, policy_sets: [ios-app]}
+          - {path: "staged/rot*.pem", host: rotated.pinguard.test, policy_sets: [ios-app]}
+          - {path: staged/expiring.pem, host: expiring.pinguard.test}
+          - {path: staged/broken.pem, host: valid.pinguard.test}
+          - {path: "staged/none-*.pem", host: valid.pinguard.test}
+
+        """).write(toFile: config, atomically: true, encoding: .utf8)
+        let serve = try ServeProcess(arguments: ["--config", config], mode: .direct)
+        defer { serve.stop() }
+        let m = try serve.waitForMetrics { $0.value("pinguard_probe_success", ["target": "healthy"]) == 1 }
+        func file(_ name: String) -> String { staged.appendingPathComponent(name).path }
+        XCTAssertEqual(m.value("pinguard_file_policy_accept", ["file": file("valid.pem"), "policy_set": "ios-app"]), 1, serve.stderr)
+        XCTAssertEqual(m.value("pinguard_file_reserve_pins", ["file": file("valid.pem"), "policy_set": "ios-app"]), 1)
+        XCTAssertEqual(m.value("pinguard_file_chain_trusted", ["file": file("valid.pem")]), 1)
+        XCTAssertEqual(m.value("pinguard_file_policy_accept", ["file": file("rotated.pem"), "policy_set": "ios-app"]), 0,
+                       "the rotated key is rejected before it is served")
+        let expiry = try XCTUnwrap(m.value("pinguard_file_chain_earliest_expiry_timestamp_seconds", ["file": file("expiring.pem")]))
+        XCTAssertEqual((expiry - Date().timeIntervalSince1970) / 86_400, 5, accuracy: 1.1)
+        XCTAssertEqual(m.value("pinguard_file_policy_accept", ["file": file("expiring.pem"), "policy_set": "android-app"]), 1)
+        XCTAssertEqual(m.value("pinguard_file_success", ["file": file("broken.pem")]), 0)
+        XCTAssertEqual(m.value("pinguard_file_success", ["file": file("none-*.pem")]), 0, "a pattern matching nothing is reported")
+        XCTAssertNil(m.value("pinguard_probe_success", ["target": file("valid.pem")]), "files are not probe targets")
+    }
+}
