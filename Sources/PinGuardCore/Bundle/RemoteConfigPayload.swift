@@ -22,7 +22,8 @@ public enum RemoteConfigPayload {
     public static func policySet(_ payload: [UInt8], name: String, environment: String) throws(PolicyBundleError) -> PolicySet {
         let p: Payload
         do { p = try JSONDecoder().decode(Payload.self, from: Data(payload)) } catch {
-            throw PolicyBundleError(.malformed, "the signed payload is not a PinGuard remote configuration: \(describe(error))")
+            // Decoding errors quote pieces of the input (keys, values): escaped and cut short like every echo.
+            throw PolicyBundleError(.malformed, "the signed payload is not a PinGuard remote configuration: \(EchoedInput.bare(describe(error)))")
         }
         guard p.version == supportedVersion else {
             throw PolicyBundleError(.malformed, "payload version \(p.version) is not supported (PinGuard accepts \(supportedVersion))")
