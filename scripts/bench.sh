@@ -97,7 +97,13 @@ http_port=$(python3 scripts/lib/free_port.py)
   echo "trust: {ca_file: $pki/ca-bundle.pem}"; echo "journal: {enabled: false}"; echo "targets:"
   for i in $(seq 1 "$big"); do echo "  - {host: t$i.bench.pinguard.test, port: $port, connect: 127.0.0.1, name: t$i}"; done
 } > "$work/cfg/big.yml"
-"$bin/pinguard" serve --config "$work/cfg/big.yml" 2>/dev/null &
+{
+  echo "listen: \"127.0.0.1:$http_port\""; echo "interval: 1h"; echo "timeout: 10s"; echo "concurrency: ${CONCURRENCY:-64}"
+  echo "trust: {ca_file: $pki/ca-bundle.pem}"; echo "journal: {enabled: false}"; echo "targets:"
+  for i in $(seq 1 10); do echo "  - {host: t$i.bench.pinguard.test, port: $port, connect: 127.0.0.1, name: t$i}"; done
+} > "$work/cfg/small.yml"
+cp "$work/cfg/big.yml" "$work/cfg/live.yml"
+"$bin/pinguard" serve --config "$work/cfg/live.yml" --web.enable-lifecycle 2>/dev/null &
 serve_pid=$!
 start=$(date +%s.%N)
 until curl -sf "http://127.0.0.1:$http_port/-/ready" >/dev/null 2>&1; do
@@ -113,6 +119,18 @@ for i in 1 2 3 4 5; do
   curl -s -o "$work/metrics.txt" -w '  scrape %{time_total}s, %{size_download} bytes\n' "http://127.0.0.1:$http_port/metrics"
 done
 grep -E 'VmHWM|VmRSS' "/proc/$serve_pid/status" | sed 's/^/  after the scrapes: /'
+for i in 1 2 3 4 5; do
+  curl -s --compressed -H 'Accept-Encoding: gzip' -o /dev/null \
+    -w '  scrape with gzip %{time_total}s, %{size_download} bytes on the wire\n' "http://127.0.0.1:$http_port/metrics"
+done
+grep -E 'VmHWM' "/proc/$serve_pid/status" | sed 's/^/  after the gzip scrapes: /'
+for i in 1 2 3; do
+  curl -s -o /dev/null -X POST -w '  reload (POST /-/reload, same targets re-judged) %{time_total}s\n' "http://127.0.0.1:$http_port/-/reload"
+done
+cp "$work/cfg/small.yml" "$work/cfg/live.yml"
+curl -s -o /dev/null -X POST -w "  reload to a 10-target config %{time_total}s\n" "http://127.0.0.1:$http_port/-/reload"
+sleep 2
+grep -E 'VmRSS' "/proc/$serve_pid/status" | sed 's/^/  after replacing the configuration with 10 targets: /'
 kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true
 
 echo

@@ -105,7 +105,7 @@ public struct ServiceConfig: Sendable, Equatable {
 public enum ServiceConfigParser {
     /// Parses the text of a config file.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> ServiceConfig {
-        let root = try YAMLValue.parse(text, file: file)
+        let root = try YAMLValue.parse(text, file: file, limits: .serviceConfig)
         let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
                                            "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics",
                                            "resolve", "max_addresses", "probe_allow", "target_files", "files",

@@ -190,7 +190,7 @@ public final class PinGuardRuntime: Sendable {
         let round = ProbeRound(
             config: loaded.config, sets: loaded.policySets, generation: store.generation, executor: executor,
             store: store, clock: clock, emit: { [journal] events in for e in events { journal.send(e) } },
-            progress: { [weak self] done, total in self?.reportProgress(done, of: total) })
+            progress: { done, total in self.reportProgress(done, of: total) })
         let outcome = await round.run(spread: spread)
         if !Task.isCancelled {
             // Only a round that probed every target counts as one (readiness, round metrics).

@@ -38,7 +38,7 @@ struct PlanCommand: ParsableCommand {
     @Option(help: "A pinguard.yml whose policy sets to use (instead of --policy).")
     var config: String?
 
-    @Option(name: .customLong("ca-file"), help: "CA bundle to trust instead of the system store.")
+    @Option(name: .customLong("ca-file"), help: "CA bundle to trust instead of the system store (default with --config: its trust.ca_file).")
     var caFile: String?
 
     @Option(help: "Evaluate as of this date (YYYY-MM-DD or RFC 3339), e.g. the deployment day.")
@@ -66,9 +66,12 @@ struct PlanCommand: ParsableCommand {
     func run() throws {
         let time = at.flatMap(Self.date) ?? Date()
         let sets: [PolicySet]
+        var caFile = self.caFile
         do {
             if let config {
-                sets = try ConfigurationLoader.load(path: config).policySets
+                let loaded = try ConfigurationLoader.load(path: config)
+                sets = loaded.policySets
+                caFile = caFile ?? loaded.config.caFile
             } else {
                 sets = try ConfigurationLoader.loadPolicies(policies)
             }

@@ -97,6 +97,8 @@ struct ServeCommand: AsyncParsableCommand {
               config and policies: \(folder)  (edit them, then `kill -HUP \(getpid())`)
               metrics:             curl -s http://127.0.0.1:\(port)/metrics | grep -E 'pinguard_policy_(accept|decision_info)'
               journal events:      journalctl -t pinguard -o verbose   (or: journalctl PINGUARD_EVENT=pin_mismatch)
+              before a rotation:   pinguard plan --chain \(folder)/staged/expiring-renewal.pem --host expiring.demo.pinguard.test --config \(folder)/pinguard.yml
+                                   (the staged renewal of the expiring host: the iOS app rejects its new key)
               stop:                Ctrl-C
             """)
         }

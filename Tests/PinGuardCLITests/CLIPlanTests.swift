@@ -55,6 +55,19 @@ final class CLIPlanTests: XCTestCase {
         XCTAssertTrue(table.stdout.contains("1 of 1 decisions reject the candidate: ios-app"), table.stdout)
     }
 
+    func testWithAConfigItsTrustCAFileIsTheTrustStore() throws {
+        let pki = try TestPKI.shared()
+        let apps = try apps()
+        let config = try PolicyYAML.write("""
+        trust: {ca_file: "\(pki.caBundle)"}
+        policies: ["\(apps.ios)", "\(apps.android)"]
+
+        """, to: apps.dir, as: "pinguard.yml")
+        let r = try runPinguard(args: ["plan", "--chain", pki.chain("valid"), "--host", "valid.pinguard.test", "--config", config, "--json"])
+        XCTAssertEqual(r.status, 0, "the config's CA verifies the test chain: \(r)")
+        XCTAssertEqual(try verdicts(r)["ios-app"]?["reason"] as? String, "pin_match")
+    }
+
     func testAKeyCoveredOnlyByABackupPinIsAcceptedAndTheReserveIsReported() throws {
         let pki = try TestPKI.shared()
         let pins = try PKIPins.shared()
