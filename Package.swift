@@ -22,7 +22,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
-        .target(name: "PinGuardConfig", dependencies: ["PinGuardCore"]),
+        .target(name: "PinGuardConfig", dependencies: ["PinGuardCore", "PinGuardProbe"]),
         // getaddrinfo_a (glibc) in C: its types are behind _GNU_SOURCE, which Swift's Glibc module lacks.
         .target(name: "CResolver", linkerSettings: [.linkedLibrary("anl")]),
         .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "COpenSSL", "CResolver"]),
