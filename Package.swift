@@ -23,7 +23,7 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
         // The bundled public suffix list is data under MPL-2.0; see Resources/PUBLIC_SUFFIX_LIST.md.
-        .target(name: "PinGuardConfig", dependencies: ["PinGuardCore"],
+        .target(name: "PinGuardConfig", dependencies: ["PinGuardCore", "PinGuardProbe"],
                 exclude: ["Resources/PUBLIC_SUFFIX_LIST.md"],
                 resources: [.copy("Resources/public_suffix_list.dat")]),
         // getaddrinfo_a (glibc) in C: its types are behind _GNU_SOURCE, which Swift's Glibc module lacks.

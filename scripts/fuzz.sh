@@ -6,7 +6,7 @@
 #
 #   scripts/fuzz.sh [--smoke] [SECONDS] [TARGET...]
 #     --smoke      20 s per reader unless SECONDS is given (scripts/fuzz-smoke.sh)
-#     TARGET       config policy trustkit nspinneddomains android-nsc okhttp hpkp pem (default: all)
+#     TARGET       config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle (default: all)
 #   FUZZ_JOBS=N    run N readers at once (default 1)
 #   FUZZ_NO_REPRO=1  leave ../shared/repro out of the seeds (to fuzz past a known, unfixed crash)
 #   FUZZ_TIMEOUT=S seconds one input may take (default 2); raise it when many readers share few cores,
@@ -25,7 +25,7 @@ if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 seconds=3600
 [ $smoke = 1 ] && seconds=20
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
-all_targets=(config policy trustkit nspinneddomains android-nsc okhttp hpkp pem)
+all_targets=(config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 
@@ -56,7 +56,7 @@ seeds_for() {
     android-nsc) ls "$root"/policies/sources/network_security_config.xml "$repro"/xml-*.plist ;;
     okhttp) ls "$root"/policies/sources/ApiClient.kt "$repro"/*.kt ;;
     hpkp) ls "$root"/policies/sources/hpkp-headers.txt "$repro"/hpkp-*.txt ;;
-    pem) ;;
+    pem|bundle) ;;
   esac 2>/dev/null
   ls "$root"/fuzz/seeds/"$1"/* 2>/dev/null
 }
@@ -72,6 +72,17 @@ make_pem_seeds() {
   rm -f "$dir/key.pem"
 }
 
+# Bundle seeds are generated: a PinGuard blob whose HMAC (secret "fuzz-secret", ID "fuzz") verifies, and its payload.
+make_bundle_seeds() {
+  local dir=$1 payload
+  command -v openssl > /dev/null || return 0
+  payload='{"version":1,"policySet":{"policies":[{"pattern":"*.example.com","policy":{"pins":[{"type":"spki","hash":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=","role":"primary","scope":"leaf"}],"failStrategy":"strict"}}],"defaultPolicy":null}}'
+  printf '%s' "$payload" > "$dir/payload.json"
+  printf '{"payload":"%s","signature":"%s","signatureType":{"hmacSHA256":{"secretID":"fuzz"}}}' \
+    "$(base64 -w0 "$dir/payload.json")" \
+    "$(openssl dgst -sha256 -mac HMAC -macopt key:fuzz-secret -binary "$dir/payload.json" | base64 -w0)" > "$dir/blob.json"
+}
+
 run_one() {
   local t=$1 dir="$work/$t"
   rm -rf "$dir/seeds" "$dir/artifacts"
@@ -79,6 +90,7 @@ run_one() {
   local i=0
   while read -r f; do [ -f "$f" ] && cp "$f" "$dir/seeds/$i-$(basename "$f")" && i=$((i + 1)); done < <(seeds_for "$t")
   [ "$t" = pem ] && make_pem_seeds "$dir/seeds"
+  [ "$t" = bundle ] && make_bundle_seeds "$dir/seeds"
   PINGUARD_FUZZ_TARGET=$t "$binary" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-2}" -rss_limit_mb=512 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$dir/artifacts/" "$dir/corpus" "$dir/seeds" > "$dir/log" 2>&1
   local rc=$?

@@ -10,6 +10,9 @@
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 #include <openssl/crypto.h>
+#include <openssl/pkcs12.h>
+#include <openssl/hmac.h>
+#include <openssl/core_names.h>
 
 /* Macros Swift cannot import, wrapped as functions. */
 static inline long pg_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
@@ -47,4 +50,6 @@ static inline EVP_PKEY *pg_keygen(int kind) {
 }
 /* SSL_CTX_add1_chain_cert is a macro over SSL_CTX_ctrl. */
 static inline long pg_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *x) { return SSL_CTX_add1_chain_cert(ctx, x); }
+/* SSL_add1_chain_cert is a macro over SSL_ctrl: the client identity's intermediates. */
+static inline long pg_SSL_add1_chain_cert(SSL *ssl, X509 *x) { return SSL_add1_chain_cert(ssl, x); }
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardProbe
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,8 +32,18 @@ public enum ConfigurationLoader {
         for i in config.files.indices { config.files[i].path = resolve(config.files[i].path, against: base) }
         let fingerprint = targetFilesFingerprint(config, path: path)
         try appendTargetFiles(to: &config, path: path, base: base)
-        let sets = try loadPolicies(files)
-        let names = Set(sets.map(\.name))
+        try resolveClientIdentities(&config, path: path, base: base)
+        var sets = try loadPolicies(files)
+        config.policyBundles = config.policyBundles.map { $0.mapPaths { resolve($0, against: base) } }
+        let bundles = try PolicyBundleReader.read(config.policyBundles)
+        for b in bundles {
+            if let other = sets.first(where: { $0.name == b.bundle.name }) {
+                throw ConfigError(file: path, line: b.bundle.line, key: "policy_bundles",
+                                  message: "policy set name \(EchoedInput.quoted(b.bundle.name)) is already used by \(other.file ?? "another file")")
+            }
+            if let set = b.policySet { sets.append(set) }
+        }
+        let names = Set(sets.map(\.name)).union(bundles.map(\.bundle.name))
         for (i, t) in config.targets.enumerated() {
             for (j, n) in (t.policySets ?? []).enumerated() where !names.contains(n) {
                 let key = "targets[\(i)].policy_sets[\(j)]"
@@ -47,8 +58,24 @@ public enum ConfigurationLoader {
                                   message: "no loaded policy set is named \(EchoedInput.quoted(n))")
             }
         }
-        return LoadedConfiguration(config: config, policySets: sets, path: path, targetFilesFingerprint: fingerprint)
+        return LoadedConfiguration(config: config, policySets: sets, path: path, targetFilesFingerprint: fingerprint,
+                                   bundles: bundles)
     }
+
+    /// Resolves the targets' client identity files against the config's folder; each must be readable (its
+    /// contents are checked by the probe's `ClientIdentity.load`, which `check-config` and the service run).
+    static func resolveClientIdentities(_ config: inout ServiceConfig, path: String, base: String) throws(ConfigError) {
+        for i in config.targets.indices {
+            guard let source = config.targets[i].clientIdentity else { continue }
+            let resolved = source.mapPaths { resolve($0, against: base) }
+            for (key, file) in resolved.files where !FileManager.default.isReadableFile(atPath: file) {
+                let keyPath = "targets[\(i)].\(key)"
+                throw ConfigError(file: path, line: config.lines[keyPath], key: keyPath, message: "cannot read \(file)")
+            }
+            config.targets[i].clientIdentity = resolved
+        }
+    }
+
 
     /// Reads every file matching `target_files` (a glob that matches nothing adds nothing, as file_sd) and
     /// appends their targets; a target name used twice is an error naming both places.

@@ -10,12 +10,24 @@ public struct LoadedConfiguration: Sendable {
     public var path: String
     /// What the target files looked like when they were read (`ConfigurationLoader.targetFilesFingerprint`).
     public var targetFilesFingerprint: String = ""
+    /// The signed policy bundles and what was concluded about each (their sets are in `policySets`).
+    public var bundles: [PolicyBundleStatus] = []
 
     /// Creates a loaded configuration.
-    public init(config: ServiceConfig, policySets: [PolicySet], path: String, targetFilesFingerprint: String = "") {
+    public init(config: ServiceConfig, policySets: [PolicySet], path: String, targetFilesFingerprint: String = "",
+                bundles: [PolicyBundleStatus] = []) {
         self.config = config
         self.policySets = policySets
         self.path = path
         self.targetFilesFingerprint = targetFilesFingerprint
+        self.bundles = bundles
+    }
+
+    /// After a reload: a bundle now rejected falls back to the payload verified at an earlier load (the apps
+    /// keep their last verified pins), and `policySets` follows.
+    public mutating func carryOverBundles(from previous: [PolicyBundleStatus]) {
+        let names = Set(bundles.map(\.bundle.name))
+        bundles = bundles.map { $0.carryingOver(previous) }
+        policySets = policySets.filter { !names.contains($0.name) } + bundles.compactMap(\.policySet)
     }
 }

@@ -19,6 +19,7 @@ public struct EventDetector: Sendable {
         var leafSPKI: String?
         var uncovered: Bool?
         var expirySoon: Bool?
+        var clientAuth: String?
         var sets: [String: SetMemory] = [:]
     }
 
@@ -142,7 +143,7 @@ public struct EventDetector: Sendable {
     mutating func observe(_ node: NodeResult, of t: Target, base: [(String, String)], who: String,
                           memory m: inout NodeMemory) -> [JournalEntry] {
         let f = node.facts
-        var out: [JournalEntry] = []
+        var out = Self.clientAuthEvents(t, f, who: who, memory: &m.clientAuth, fields: base)
         guard f.success else {
             if m.probeOK != false {
                 out.append(JournalEntry(event: .probeFailed, message: "\(who): probe failed: \(f.error ?? "no chain")",

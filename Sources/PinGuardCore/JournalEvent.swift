@@ -23,6 +23,9 @@ public enum JournalEvent: String, Sendable, CaseIterable {
     case addressSetChanged = "address_set_changed"
     case addressesOverLimit = "addresses_over_limit"
     case chainDivergence = "chain_divergence"
+    case mtlsIdentityUsed = "mtls_identity_used"
+    case mtlsIdentityMissing = "mtls_identity_missing"
+    case policyBundleRejected = "policy_bundle_rejected"
 
     /// Stable `MESSAGE_ID` (32 hex digits); documented in `contrib/journald/pinguard.catalog`.
     public var messageID: String {
@@ -50,6 +53,9 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .addressSetChanged: return "48d52f2bb2a4e73238f8272eb99fa18e"
         case .addressesOverLimit: return "b02d95a3e70f6e3facb4dfea5e8f4b3e"
         case .chainDivergence: return "ea6f1379150269e5cd48f289b40502bf"
+        case .mtlsIdentityUsed: return "380315a18fd24e8f8a007fa3a292af24"
+        case .mtlsIdentityMissing: return "a36b98ad64c04676b6cc781a8ec3ea8b"
+        case .policyBundleRejected: return "5ccc7ebcb974405fba6b1c8879e04576"
         }
     }
 
@@ -79,6 +85,9 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .addressSetChanged: return 5
         case .addressesOverLimit: return 4
         case .chainDivergence: return 4
+        case .mtlsIdentityUsed: return 6
+        case .mtlsIdentityMissing: return 4
+        case .policyBundleRejected: return 3
         }
     }
 
@@ -108,6 +117,9 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .addressSetChanged: return "The target's name resolves to a different set of addresses"
         case .addressesOverLimit: return "The target's name has more addresses than max_addresses; some are not probed"
         case .chainDivergence: return "The addresses of one target serve different chains"
+        case .mtlsIdentityUsed: return "The server asked for a client certificate; the configured one was sent"
+        case .mtlsIdentityMissing: return "The server asked for a client certificate; none was sent"
+        case .policyBundleRejected: return "A signed policy bundle fails verification; clients keep their previous pins"
         }
     }
 }

@@ -68,6 +68,9 @@ public enum MetricsRenderer {
         var horizon = ExpositionWriter(M.pinHorizon, capacity: n * 384)
         var reserve = ExpositionWriter(M.reservePins, capacity: n * 256)
         var pinSetExpiry = ExpositionWriter(M.pinSetExpiry, capacity: 1024)
+        var clientAuth = ExpositionWriter(M.mtlsClientCertificateRequested, capacity: 1024)
+        var clientPresented = ExpositionWriter(M.mtlsClientCertificatePresented, capacity: 1024)
+        var clientNotAfter = ExpositionWriter(M.clientCertificateNotAfter, capacity: 1024)
 
         var info = ExpositionWriter(M.targetInfo, capacity: 1024)
         var addresses = ExpositionWriter(M.targetAddresses, capacity: n * 96)
@@ -103,10 +106,20 @@ public enum MetricsRenderer {
                 if let e = earliestExpiry {
                     earliest.begin(); earliest.label(name); earliest.label(address); earliest.end(e)
                 }
+                let c = facts.clientAuth
+                if facts.success || c.requested {
+                    clientAuth.begin(); clientAuth.label(name); clientAuth.label(address); clientAuth.end(c.requested ? 1 : 0)
+                }
+                if c.requested {
+                    clientPresented.begin(); clientPresented.label(name); clientPresented.label(address); clientPresented.end(c.presented ? 1 : 0)
+                }
                 for e in node.evaluations where e.verdict != .none {
                     nodeAccept.begin(); nodeAccept.label(name); nodeAccept.label(address); nodeAccept.label(e.policySet)
                     nodeAccept.label(e.environment); nodeAccept.end(e.verdict == .accept ? 1 : 0)
                 }
+            }
+            if let t = r.nodes.lazy.compactMap(\.facts.clientAuth.certificateNotAfter).first {
+                clientNotAfter.begin(); clientNotAfter.label(name); clientNotAfter.end(t)
             }
             if !r.target.labels.isEmpty {
                 info.begin(); info.label(name)
@@ -148,7 +161,8 @@ public enum MetricsRenderer {
         }
 
         let perTarget = [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest,
-                         info, addresses, skipped, distinct, nodeAccept, accept, decision, pinMatched, horizon, reserve, pinSetExpiry]
+                         info, addresses, skipped, distinct, nodeAccept, accept, decision, pinMatched, horizon, reserve, pinSetExpiry,
+                         clientAuth, clientPresented, clientNotAfter]
         guard serviceFamilies else { return perTarget.map(\.buffer) }
         // The families that do not grow with the targets share one buffer.
         var w = ExpositionWriter(M.fileSuccess, capacity: 4096 + s.lintFindings.count * 100 + s.files.count * 2048)
@@ -158,6 +172,15 @@ public enum MetricsRenderer {
             if let ratio = c.ratio {
                 w.begin(); w.label(c.policySet); w.label(c.environment); w.end(ratio)
             }
+        }
+        w.start(M.policyBundleValid)
+        for b in s.bundles {
+            w.begin(); w.label(b.bundle.name); w.label(b.bundle.environment); w.end(b.state == .valid ? 1 : 0)
+        }
+        w.start(M.policyBundleInfo)
+        for b in s.bundles {
+            w.begin(); w.label(b.bundle.name); w.label(b.bundle.environment); w.label(b.state.rawValue)
+            w.label(b.scheme?.name ?? ""); w.label(b.scheme?.keyID ?? ""); w.label(b.kept.rawValue); w.end(1)
         }
         w.start(M.policyLintFindings)
         for l in s.lintFindings {

@@ -39,5 +39,8 @@ public struct MetricsSnapshot: Sendable {
     public var process: ProcessStats?
 
     /// Creates an empty snapshot.
+    /// Signed policy bundles and their verification at the last (re)load.
+    public var bundles: [PolicyBundleStatus] = []
+
     public init() {}
 }

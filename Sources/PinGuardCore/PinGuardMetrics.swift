@@ -101,6 +101,21 @@ public enum PinGuardMetrics {
         "pinguard_pin_set_expiry_timestamp_seconds", .gauge, labels: ["target", "policy_set"],
         help: "When the pin set stops being enforced (policy expires)." + latest)
 
+    // Per target: TLS client authentication (mTLS).
+
+    /// Whether the server asked for a client certificate.
+    public static let mtlsClientCertificateRequested = MetricFamily(
+        "pinguard_mtls_client_certificate_requested", .gauge, labels: ["target", "address"],
+        help: "1 if the server asked for a client certificate (sent a CertificateRequest), else 0." + latest)
+    /// Whether a client certificate was sent.
+    public static let mtlsClientCertificatePresented = MetricFamily(
+        "pinguard_mtls_client_certificate_presented", .gauge, labels: ["target", "address"],
+        help: "1 if the configured client certificate was sent when the server asked for one, else 0; only when it asked." + latest)
+    /// Expiry of the configured client certificate.
+    public static let clientCertificateNotAfter = MetricFamily(
+        "pinguard_client_certificate_not_after_timestamp_seconds", .gauge, labels: ["target"],
+        help: "notAfter of the target's configured client certificate (client_cert or client_pkcs12)." + latest)
+
     // Per certificate file of `files:`, judged like a served chain.
 
     /// Whether the file was read and parsed.
@@ -133,6 +148,15 @@ public enum PinGuardMetrics {
         help: "Configured pins that match no certificate of the file's chain: keys left to rotate to once it is served.")
 
     // Per policy set and environment, and for the service.
+
+    /// Whether a signed policy bundle verified.
+    public static let policyBundleValid = MetricFamily(
+        "pinguard_policy_bundle_valid", .gauge, labels: ["policy_set", "environment"],
+        help: "1 if the signed policy bundle verified (signature and payload) at the last configuration load, 0 if clients reject it.")
+    /// Why, and which pins the clients keep.
+    public static let policyBundleInfo = MetricFamily(
+        "pinguard_policy_bundle_info", .gauge, labels: ["policy_set", "environment", "status", "scheme", "key_id", "kept_pins"],
+        help: "Verification status of each signed policy bundle and the pins clients enforce: bundle, previous_verified, builtin or none.")
 
     /// Share of evaluated targets with a reserve pin.
     public static let backupPinCoverage = MetricFamily(
@@ -221,8 +245,9 @@ public enum PinGuardMetrics {
         certNotAfter, certNotBefore, certInfo, chainEarliestExpiry,
         targetInfo, targetAddresses, targetAddressesSkipped, targetDistinctChains, addressPolicyAccept,
         policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
+        mtlsClientCertificateRequested, mtlsClientCertificatePresented, clientCertificateNotAfter,
         fileSuccess, fileChainTrusted, fileCertNotAfter, fileChainEarliestExpiry, filePolicyAccept, filePinHorizon, fileReservePins,
-        backupPinCoverage, policyLintFindings, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,
+        backupPinCoverage, policyBundleValid, policyBundleInfo, policyLintFindings, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,
         targets, probesTotal, probeFailuresTotal, journalWriteFailuresTotal, roundDuration, roundTimestamp, roundInterval, roundLateness,
         processCPU, processOpenFDs, processMaxFDs, processVirtualMemory, processResidentMemory, processStartTime, processThreads,
     ]

@@ -27,6 +27,8 @@ public struct ProbeFacts: Sendable, Equatable {
     public var trustError: String?
     /// When the probe finished.
     public var finishedAt: Date
+    /// TLS client authentication: whether the server asked for a client certificate and what was sent.
+    public var clientAuth = ClientAuthFacts()
 
     /// Creates probe facts.
     public init(host: String, port: Int, address: String? = nil, error: String? = nil, duration: Double = 0,

@@ -62,6 +62,12 @@ public struct ProbeReport: Sendable {
             "trusted": facts.trusted,
             "trust_error": facts.trustError ?? NSNull(),
             "evaluations": node.evaluations.map(Self.evaluationObject),
+            "client_auth": [
+                "requested": facts.clientAuth.requested,
+                "presented": facts.clientAuth.presented,
+                "certificate_subject": facts.clientAuth.certificateSubject ?? NSNull(),
+                "certificate_not_after": facts.clientAuth.certificateNotAfter.map(RFC3339.format) ?? NSNull(),
+            ] as [String: Any],
         ]
     }
 
@@ -130,6 +136,12 @@ public struct ProbeReport: Sendable {
         } else {
             out += "probe    ok, \(facts.tlsVersion ?? "?"), \(String(format: "%.3f", facts.duration))s\n"
             if let h = facts.handshakeError { out += "         chain received, then the handshake failed: \(h)\n" }
+        }
+        let c = facts.clientAuth
+        if c.requested || c.identityConfigured {
+            let sent = c.presented ? "sent \(c.certificateSubject ?? "?")" : (c.requested ? "NONE sent" : "not asked for")
+            out += "client certificate: \(c.requested ? "requested by the server, " : "")\(sent)"
+                + (c.certificateNotAfter.map { ", not_after \(RFC3339.format($0))" } ?? "") + "\n"
         }
         if facts.success {
             out += "trusted  " + (facts.trusted ? "yes" : "NO: \(facts.trustError ?? "unknown")") + "\n"

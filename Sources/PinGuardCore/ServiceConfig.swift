@@ -18,6 +18,8 @@ public struct Target: Sendable, Equatable {
     public var name: String
     /// Policy sets named explicitly; nil = every loaded set that covers the host.
     public var policySets: [String]?
+    /// mTLS client identity sent when the server asks for a client certificate; nil = none.
+    public var clientIdentity: ClientIdentitySource?
     /// Labels from a target file (`target_files`), exported by `pinguard_target_info`.
     public var labels: [String: String] = [:]
 
@@ -43,7 +45,7 @@ public struct Target: Sendable, Equatable {
     /// Whether `other` probes the same endpoints the same way (results of one stand for the other).
     public func probesSameEndpoint(as other: Target) -> Bool {
         host == other.host && port == other.port && connect == other.connect && resolve == other.resolve
-            && maxAddresses == other.maxAddresses && labels == other.labels
+            && maxAddresses == other.maxAddresses && labels == other.labels && clientIdentity == other.clientIdentity
     }
 
     /// `host:port`, with an IPv6 address in brackets.
@@ -89,6 +91,8 @@ public struct ServiceConfig: Sendable, Equatable {
     public var certificateSeries: CertificateSeries = .chain
     /// The slice of the targets this instance probes (`shard: {index, total}`); nil = all of them.
     public var shard: TargetShard?
+    /// Signed remote pin bundles evaluated as policy sets (`policy_bundles`).
+    public var policyBundles: [PolicyBundle] = []
     /// Source line of some keys, by key path (`trust.ca_file`, `policies[0]`, `targets[1].policy_sets[0]`),
     /// for errors found after parsing (a missing file, an unknown policy set).
     public var lines: [String: Int] = [:]
@@ -101,10 +105,11 @@ public struct ServiceConfig: Sendable, Equatable {
 public enum ServiceConfigParser {
     /// Parses the text of a config file.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> ServiceConfig {
-        let root = try YAMLValue.parse(text, file: file)
+        let root = try YAMLValue.parse(text, file: file, limits: .serviceConfig)
         let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
                                            "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics",
-                                           "resolve", "max_addresses", "probe_allow", "target_files", "files"])
+                                           "resolve", "max_addresses", "probe_allow", "target_files", "files",
+                                           "policy_bundles"])
         var c = ServiceConfig()
         if let v = m["listen"] {
             c.listen = try v.string()
@@ -169,6 +174,7 @@ public enum ServiceConfigParser {
         if c.timeout > c.interval {
             throw (m["timeout"] ?? root).error("timeout (\(PromDuration.format(c.timeout))) is longer than interval (\(PromDuration.format(c.interval)))")
         }
+        if let v = m["policy_bundles"], !v.isNull { c.policyBundles = try PolicyBundleParser.parse(v, defaultEnvironment: c.environment) }
         var names: [String: Int] = [:]
         for tv in try m["targets"]?.sequence() ?? [] {
             let t = try parseTarget(tv, defaults: c, lines: &c.lines)
@@ -227,8 +233,8 @@ public enum ServiceConfigParser {
     }
 
     static func parseTarget(_ value: YAMLValue, defaults: ServiceConfig, lines: inout [String: Int]) throws(ConfigError) -> Target {
-        let m = try value.mapping(allowed: ["host", "port", "connect", "environment", "name", "policy_sets", "resolve",
-                                            "max_addresses"])
+        let m = try value.mapping(allowed: ClientIdentityParser.keys.union(["host", "port", "connect", "environment", "name",
+                                                                            "policy_sets", "resolve", "max_addresses"]))
         guard let hv = m["host"] else { throw value.error("missing required key \"host\"") }
         var host = HostPattern.normalize(try hv.nonEmptyString())
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -253,6 +259,7 @@ public enum ServiceConfigParser {
             }
             t.policySets = names
         }
+        t.clientIdentity = try ClientIdentityParser.parse(m, lines: &lines)
         return t
     }
 }

@@ -20,16 +20,20 @@ public struct ProbeRequest: Sendable, Equatable {
     public var resolve: ResolveMode
     /// At most this many addresses are probed.
     public var maxAddresses: Int
+    /// mTLS identity sent when the server asks for a client certificate; nil = none.
+    public var clientIdentity: ClientIdentity?
 
     /// Creates a request.
     public init(host: String, port: Int = 443, connect: [String] = [], timeout: Double = 10,
-                resolve: ResolveMode = .all, maxAddresses: Int = Target.defaultMaxAddresses) {
+                resolve: ResolveMode = .all, maxAddresses: Int = Target.defaultMaxAddresses,
+                clientIdentity: ClientIdentity? = nil) {
         self.host = host
         self.port = port
         self.connect = connect
         self.timeout = timeout
         self.resolve = resolve
         self.maxAddresses = maxAddresses
+        self.clientIdentity = clientIdentity
     }
 
     /// The request that probes `target`.

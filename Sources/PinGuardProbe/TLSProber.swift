@@ -98,6 +98,7 @@ public final class TLSProber: @unchecked Sendable {
 
     private func probe(_ request: ProbeRequest, dialing addresses: [ResolvedAddress], deadline: Deadline, start: Date) -> ProbeFacts {
         var facts = ProbeFacts(host: HostPattern.normalize(request.host), port: request.port, finishedAt: start)
+        facts.clientAuth = ClientAuthRecorder(identity: request.clientIdentity).facts
         do throws(ProbeError) {
             let (fd, address) = try Dialer.connect(to: addresses, port: request.port, deadline: deadline)
             defer { close(fd) }
@@ -119,6 +120,9 @@ public final class TLSProber: @unchecked Sendable {
         guard let ssl = SSL_new(context) else { throw ProbeError.openSSL("SSL_new") }
         defer { SSL_free(ssl) }
         _ = SSL_set_fd(ssl, fd)
+        let clientAuth = ClientAuthRecorder(identity: request.clientIdentity)
+        clientAuth.install(on: ssl)
+        defer { facts.clientAuth = clientAuth.facts }
         _ = pg_SSL_set_verify_none(ssl)  // complete the handshake; judge trust from the verify result
         let host = facts.host
         if Dialer.isIPLiteral(host) {

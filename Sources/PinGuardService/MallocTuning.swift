@@ -13,6 +13,15 @@ enum MallocTuning {
     /// freed pages stay resident.
     static func fixMmapThreshold(_ bytes: Int32) { mallopt(-3, bytes) }
 
+    /// `malloc_trim(0)`: hands the free pages of every arena back to the kernel. Called after a reload and
+    /// after each round, when a large configuration or round has just freed its temporaries (glibc keeps
+    /// freed heap pages resident otherwise, so memory would not come back after a big config is replaced).
+    static func trim() {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+    }
+
     private static func mallopt(_ parameter: Int32, _ value: Int32) {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32

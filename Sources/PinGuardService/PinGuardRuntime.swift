@@ -86,6 +86,7 @@ public final class PinGuardRuntime: Sendable {
         m.journalFailuresTotal = journal.failures
         state.withLockedValue { s in
             m.lintFindings = s.lintCounts
+            m.bundles = s.loaded.bundles
             m.lastReloadSuccessful = s.lastReloadOK
             m.lastReloadSuccess = s.lastReloadSuccess
             m.targets = s.loaded.config.targets.count
@@ -103,6 +104,7 @@ public final class PinGuardRuntime: Sendable {
     private func announceLoad(_ loaded: LoadedConfiguration) {
         journal.send(.configLoaded(path: loaded.path, targets: loaded.config.targets.count,
                                    policySets: loaded.policySets.map(\.name)))
+        for b in loaded.bundles where b.state != .valid { journal.send(.policyBundleRejected(b)) }
         relint()
     }
 
@@ -130,8 +132,10 @@ public final class PinGuardRuntime: Sendable {
         let executor = executor
         let outcome = await reloader.reload(path: path, prepare: { (loaded) throws(ConfigError) in
             do { try executor.reconfigure(for: loaded.config) } catch {
-                throw ConfigError(file: path, line: loaded.config.lines["trust.ca_file"], key: "trust.ca_file",
-                                  message: "\(error)")
+                // A client identity names its target in the message; anything else is the trust store.
+                let identity = "\(error)".hasPrefix("target ")
+                throw ConfigError(file: path, line: identity ? nil : loaded.config.lines["trust.ca_file"],
+                                  key: identity ? nil : "trust.ca_file", message: "\(error)")
             }
         }, apply: { loaded in self.apply(loaded) })
         if case .failure(let error) = outcome {
@@ -142,9 +146,11 @@ public final class PinGuardRuntime: Sendable {
         return outcome
     }
 
-    private func apply(_ loaded: LoadedConfiguration) {
+    private func apply(_ reloaded: LoadedConfiguration) {
         let now = clock.now
+        var loaded = reloaded
         state.withLockedValue { s in
+            loaded.carryOverBundles(from: s.loaded.bundles)
             if loaded.config.listen != s.loaded.config.listen {
                 StandardError.write("pinguard: listen address changes take effect on restart")
             }
@@ -158,6 +164,7 @@ public final class PinGuardRuntime: Sendable {
         wake.wake()
         announceLoad(loaded)
         send(events)
+        MallocTuning.trim()
     }
 
     /// Summary of one round.
@@ -184,7 +191,7 @@ public final class PinGuardRuntime: Sendable {
         let round = ProbeRound(
             config: loaded.config, sets: loaded.policySets, generation: store.generation, executor: executor,
             store: store, clock: clock, emit: { [journal] events in for e in events { journal.send(e) } },
-            progress: { [weak self] done, total in self?.reportProgress(done, of: total) })
+            progress: { done, total in self.reportProgress(done, of: total) })
         let outcome = await round.run(spread: spread)
         if !Task.isCancelled {
             // Only a round that probed every target counts as one (readiness, round metrics).
@@ -197,6 +204,7 @@ public final class PinGuardRuntime: Sendable {
                 }
             }
             relint()
+            MallocTuning.trim()
             let c = OnceSummary.counts(outcome.results)
             notifier.status("last round: \(outcome.results.count) targets (\(c.addresses) addresses), \(c.rejects) rejected by a client, \(c.failed) probes failed, \(String(format: "%.2f", outcome.duration))s; next in \(PromDuration.format(loaded.config.interval))")
         }

@@ -10,27 +10,30 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
         var prober: TLSProber
         var pool: NIOThreadPool
         var threads: Int
+        var identities: [ClientIdentitySource: ClientIdentity]
     }
 
     private let state: NIOLockedValueBox<State>
 
-    /// Creates the executor for `config`; throws when its trust store cannot be loaded.
+    /// Creates the executor for `config`; throws when its trust store or a client identity cannot be loaded.
     public init(config: ServiceConfig) throws(ProbeError) {
         let prober = try TLSProber(caFile: config.caFile)
+        let identities = try ClientIdentity.loadAll(config.targets)
         let threads = max(config.concurrency, 1)
         let pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
-        state = NIOLockedValueBox(State(prober: prober, pool: pool, threads: threads))
+        state = NIOLockedValueBox(State(prober: prober, pool: pool, threads: threads, identities: identities))
     }
 
     /// Resolves on a pool thread, then probes each address as its own pool task, so `concurrency` bounds the
     /// addresses in flight, not the targets. A probe launched onto a pool retired by a reload moves to the
     /// new pool.
     public func probe(_ target: Target, timeout: Double, allow: ProbeAllowlist?) async -> TargetProbe? {
-        let request = ProbeRequest(target, timeout: timeout)
+        let (prober, identities) = state.withLockedValue { ($0.prober, $0.identities) }
+        var request = ProbeRequest(target, timeout: timeout)
+        request.clientIdentity = target.clientIdentity.flatMap { identities[$0] }
         let cancelled = CancellationFlag()
-        let prober = state.withLockedValue { $0.prober }
-        return await withTaskCancellationHandler { () async -> TargetProbe? in
+        return await withTaskCancellationHandler { [request] () async -> TargetProbe? in
             guard var resolved = await run({ prober.resolve(request, cancelled: { cancelled.isSet }) }, cancelled) else { return nil }
             let host = HostPattern.normalize(request.host)
             if let allow, let refused = resolved.refused(by: allow, host: host, port: request.port) { resolved = refused }
@@ -69,13 +72,15 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
         return cancelled.isSet ? nil : value
     }
 
-    /// Loads the new trust store, then resizes the pool when `concurrency` changed (the old pool finishes
+    /// Loads the new trust store and client identities, then resizes the pool when `concurrency` changed (the old pool finishes
     /// its probes and stops).
     public func reconfigure(for config: ServiceConfig) throws {
         let prober = try TLSProber(caFile: config.caFile)
+        let identities = try ClientIdentity.loadAll(config.targets)
         let wanted = max(config.concurrency, 1)
         let retired = state.withLockedValue { s -> NIOThreadPool? in
             s.prober = prober
+            s.identities = identities
             guard wanted != s.threads else { return nil }
             let old = s.pool
             s.pool = NIOThreadPool(numberOfThreads: wanted)

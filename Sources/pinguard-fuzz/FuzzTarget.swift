@@ -16,6 +16,7 @@ enum FuzzTarget: String, CaseIterable {
     case okhttp
     case hpkp
     case pem
+    case bundle
 
     /// The target named by `PINGUARD_FUZZ_TARGET`; libFuzzer runs one target per process.
     static let selected: FuzzTarget = {
@@ -50,6 +51,18 @@ enum FuzzTarget: String, CaseIterable {
         case .hpkp: importPolicy(.hpkp, bytes)
         case .pem:
             _ = try? CertificateFacts.load(bytes, file: "fuzz.pem")
+        case .bundle:
+            // A signed pin bundle as downloaded: the blob, its HMAC check, and the payload decoder (fed even when
+            // the signature fails, so the decoder is fuzzed too).
+            do {
+                let blob = try SignedBlob.parse(bytes)
+                do { try BundleSignatureVerifier.verify(blob, hmacSecrets: ["fuzz": Array("fuzz-secret".utf8)], ecdsaKeys: [:]) } catch {
+                    Self.checkEcho(error.message)
+                }
+                _ = try RemoteConfigPayload.policySet(blob.payload, name: "fuzz", environment: "prod")
+            } catch {
+                Self.checkEcho(error.message)
+            }
         }
     }
 

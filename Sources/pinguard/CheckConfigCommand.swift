@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PinGuardCore
 import PinGuardConfig
+import PinGuardProbe
 
 /// `pinguard check-config`: validate a config and every policy it loads.
 struct CheckConfigCommand: ParsableCommand {
@@ -15,6 +16,10 @@ struct CheckConfigCommand: ParsableCommand {
     func run() throws {
         do {
             let loaded = try ConfigurationLoader.load(path: file)
+            // The service loads client identities when it starts; a bad key or password fails here first.
+            _ = try ClientIdentity.loadAll(loaded.config.targets)
+            // A rejected bundle is not a configuration error (the apps keep their pins); say what they keep.
+            for b in loaded.bundles { print(b.summary) }
             print("\(file): ok: \(loaded.config.targets.count) targets, \(loaded.policySets.count) policy sets (\(loaded.policySets.map { EchoedInput.bare($0.name, limit: 80) }.joined(separator: ", ")))")
         } catch {
             printError("pinguard: \(error)")

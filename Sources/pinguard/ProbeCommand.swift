@@ -41,6 +41,18 @@ struct ProbeCommand: ParsableCommand {
     @Option(help: "Deadline for resolve + connect + handshake.")
     var timeout = "10s"
 
+    @Option(name: .customLong("client-cert"), help: "mTLS: PEM client certificate, sent when the server asks for one.")
+    var clientCert: String?
+
+    @Option(name: .customLong("client-key"), help: "mTLS: PEM private key of --client-cert (default: the --client-cert file).")
+    var clientKey: String?
+
+    @Option(name: .customLong("client-pkcs12"), help: "mTLS: PKCS#12 client identity instead of --client-cert.")
+    var clientPKCS12: String?
+
+    @Option(name: .customLong("client-pkcs12-password-file"), help: "File holding the --client-pkcs12 password.")
+    var clientPKCS12PasswordFile: String?
+
     @Flag(help: "Print the JSON object described in docs/reference.md (probe --json) instead of a table.")
     var json = false
 
@@ -63,13 +75,32 @@ struct ProbeCommand: ParsableCommand {
             printError("pinguard: \(error)")
             throw Exit.configuration
         }
+        let identity: ClientIdentity?
+        do { identity = try clientIdentity() } catch {
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
         let probe = prober.probeTarget(ProbeRequest(host: host, port: port, connect: connect, timeout: seconds,
-                                                    resolve: resolve, maxAddresses: maxAddresses))
+                                                    resolve: resolve, maxAddresses: maxAddresses, clientIdentity: identity))
         let target = Target(host: HostPattern.normalize(host), port: port, connect: connect, environment: environment,
                             policySets: sets.isEmpty ? nil : sets.map(\.name), resolve: resolve, maxAddresses: maxAddresses)
         let result = TargetResult.evaluate(probe, target: target, sets: sets, now: Date())
         let report = ProbeReport(target: target.name, result: result)
         print(json ? report.json() : report.text(), terminator: json ? "\n" : "")
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
+    }
+
+    /// The identity the `--client-*` options name, read as the service reads `client_cert` / `client_pkcs12`.
+    func clientIdentity() throws -> ClientIdentity? {
+        if let p12 = clientPKCS12 {
+            guard clientCert == nil, clientKey == nil else { throw ValidationError("give --client-cert or --client-pkcs12, not both") }
+            return try ClientIdentity(source: .pkcs12(file: p12, passwordFile: clientPKCS12PasswordFile))
+        }
+        guard clientPKCS12PasswordFile == nil else { throw ValidationError("--client-pkcs12-password-file needs --client-pkcs12") }
+        guard let cert = clientCert else {
+            if clientKey != nil { throw ValidationError("--client-key needs --client-cert") }
+            return nil
+        }
+        return try ClientIdentity(source: .pem(certificate: cert, key: clientKey ?? cert))
     }
 }

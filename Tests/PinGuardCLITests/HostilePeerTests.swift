@@ -57,7 +57,9 @@ final class HostilePeerTests: XCTestCase {
         let facts = s.prober.probe(ProbeRequest(host: "rst.pinguard.test", port: peer.port, connect: ["127.0.0.1"], timeout: 5))
         assertFailed(facts)
         let error = facts.error ?? ""
-        XCTAssertTrue(error.hasPrefix("TLS handshake with 127.0.0.1:\(peer.port): "), error)
+        // On a loaded machine the reset can land while the connection is still being set up.
+        XCTAssertTrue(error.hasPrefix("TLS handshake with 127.0.0.1:\(peer.port): ") || error.hasPrefix("connect to 127.0.0.1:\(peer.port): "),
+                      error)
         XCTAssertTrue(error.contains("Connection reset by peer") || error.contains("eof"), error)
         XCTAssertLessThan(facts.duration, 3)
     }

@@ -247,7 +247,7 @@ final class EventDetectorTests: XCTestCase {
 
     func testMessageIDsAreStableDistinct128BitIDs() {
         let ids = JournalEvent.allCases.map(\.messageID)
-        XCTAssertEqual(JournalEvent.allCases.count, 23, "docs/reference.md, Journal events, lists 23 events")
+        XCTAssertEqual(JournalEvent.allCases.count, 26, "docs/reference.md, Journal events, lists 26 events")
         XCTAssertEqual(Set(ids).count, ids.count, "one MESSAGE_ID per event")
         for (event, id) in zip(JournalEvent.allCases, ids) {
             XCTAssertEqual(id.count, 32, "\(event)")
@@ -260,7 +260,8 @@ final class EventDetectorTests: XCTestCase {
             "pin_mismatch_allowed_by_fallback", "pin_mismatch_permissive", "pin_set_empty", "pin_set_expired", "probe_failed",
             "probe_recovered", "chain_changed", "backup_pin_in_use", "reserve_pin_missing", "expiry_warning",
             "pin_breakage_imminent", "config_loaded", "config_invalid", "policy_lint_finding", "resolution_failed",
-            "address_set_changed", "addresses_over_limit", "chain_divergence",
+            "address_set_changed", "addresses_over_limit", "chain_divergence", "mtls_identity_used", "mtls_identity_missing",
+            "policy_bundle_rejected",
         ])
     }
 

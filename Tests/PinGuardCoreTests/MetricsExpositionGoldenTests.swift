@@ -29,6 +29,9 @@ final class MetricsExpositionGoldenTests: XCTestCase {
         var facts = F.facts(host: "slow.example.com", leafKey: 4, leafCert: 14, leafDays: 12.5)
         facts.duration = 1.0 / 3.0
         facts.finishedAt = F.now.addingTimeInterval(0.125)
+        // The server asked for a client certificate and got the configured one (mTLS).
+        facts.clientAuth = ClientAuthFacts(requested: true, presented: true, certificateSubject: "CN=probe",
+                                           certificateNotAfter: F.day(40))
         // A name with five addresses, three probed (max_addresses): one serves a stale leaf key, one is down.
         var stale = F.facts(host: "pool.example.com", leafKey: 7, leafCert: 17, leafDays: 5)
         stale.address = "127.0.0.3:443"
@@ -51,6 +54,17 @@ final class MetricsExpositionGoldenTests: XCTestCase {
             F.result(F.target("slow", host: "slow.example.com"), facts, [app]),
             F.result(F.target("stage", host: "s.example.com", environment: "staging"), F.facts(host: "s.example.com"), [app, staging]),
             F.result(F.target(quoted, host: "q.example.com"), F.facts(host: "q.example.com", leafSubject: "CN=a \"b\"\\c\nd"), []),
+        ]
+        // Signed pin bundles: one verified, one whose signature fails (clients keep the previously verified pins).
+        let signed = PolicyBundle(name: "remote-ios", environment: "prod", file: "/etc/pinguard/remote-ios.json",
+                                  hmacSecrets: ["key-v1": "/etc/pinguard/key-v1"])
+        let forged = PolicyBundle(name: "remote-android", environment: "prod", file: "/etc/pinguard/remote-android.json",
+                                  ecdsaPublicKeys: ["pins-2026": "/etc/pinguard/pins-2026.pem"])
+        s.bundles = [
+            PolicyBundleStatus(bundle: signed, state: .valid, scheme: .hmacSHA256(secretID: "key-v1"), kept: .bundle,
+                               policySet: app, lastVerified: app),
+            PolicyBundleStatus(bundle: forged, state: .invalidSignature, error: "the ECDSA P-256 signature does not verify",
+                               scheme: .ecdsaP256(keyID: "pins-2026"), kept: .previousVerified, policySet: app, lastVerified: app),
         ]
         // A staged renewal on disk that the app accepts, and a file that could not be read.
         let staged = FileTarget(path: "/etc/pinguard/staged/*.pem", host: "api.example.com")

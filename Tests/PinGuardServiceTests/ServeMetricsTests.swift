@@ -167,6 +167,10 @@ final class ServeMetricsTests: XCTestCase {
         // Families whose series exist only when something applies; their HELP and TYPE are always there.
         let onlyWhenApplicable: [String: String] = [
             "pinguard_policy_lint_findings": "only when lint reports findings on the loaded policies",
+            "pinguard_mtls_client_certificate_presented": "only when a server asks for a client certificate (MTLSClientIdentityTests)",
+            "pinguard_client_certificate_not_after_timestamp_seconds": "only for targets with a client identity (MTLSClientIdentityTests)",
+            "pinguard_policy_bundle_valid": "only with policy_bundles configured (PolicyBundleTests)",
+            "pinguard_policy_bundle_info": "only with policy_bundles configured (PolicyBundleTests)",
             "pinguard_target_info": "only for targets with labels from target_files",
         ].merging(["success", "chain_trusted", "cert_not_after_timestamp_seconds", "chain_earliest_expiry_timestamp_seconds",
                    "policy_accept", "pin_horizon_timestamp_seconds", "reserve_pins"].map { ("pinguard_file_" + $0, "only with files:") },

@@ -8,12 +8,16 @@ public struct TLSSite: Sendable, Equatable {
     public var chainFile: String
     /// The leaf's private key.
     public var keyFile: String
+    /// When set, the site demands a client certificate issued by these CAs (`ssl_verify_client on`,
+    /// `ssl_client_certificate`): nginx sends a CertificateRequest and answers 400 without a valid one.
+    public var clientCAFile: String?
 
     /// Creates a site.
-    public init(serverName: String, chainFile: String, keyFile: String) {
+    public init(serverName: String, chainFile: String, keyFile: String, clientCAFile: String? = nil) {
         self.serverName = serverName
         self.chainFile = chainFile
         self.keyFile = keyFile
+        self.clientCAFile = clientCAFile
     }
 
     /// The test PKI's leaf `name` with its intermediate, served under `serverName(name)` (`NAME.pinguard.test`).
@@ -104,6 +108,12 @@ public final class TLSServerFarm: @unchecked Sendable {
                 ssl_certificate \(site.chainFile);
                 ssl_certificate_key \(site.keyFile);
                 ssl_protocols \(protocols.joined(separator: " "));
+
+            """
+            if let ca = site.clientCAFile {
+                servers += "    ssl_verify_client on;\n    ssl_client_certificate \(ca);\n"
+            }
+            servers += """
                 return 200 "\(site.serverName)\\n";
               }
 

@@ -1,0 +1,210 @@
+import Foundation
+import PinGuardCore
+import PinGuardProbe
+import PinGuardTestSupport
+import XCTest
+
+/// mTLS client identity per target (docs/reference.md, Configuration, target keys): a real nginx with
+/// `ssl_verify_client on` probed without and with an identity (PEM and PKCS#12 made by the openssl CLI).
+final class MTLSClientIdentityTests: XCTestCase {
+    struct World: Sendable {
+        let files: ClientIdentityFiles
+        let farm: TLSServerFarm
+        let prober: TLSProber
+    }
+
+    private static let started: Result<World, HarnessError> = {
+        do {
+            let pki = try WebPKI.make()
+            let files = try ClientIdentityFiles.make(pki: pki)
+            let farm = try TLSServerFarm(sites: [TLSSite(serverName: "localhost", chainFile: pki.serverCertificate,
+                                                         keyFile: pki.serverKey, clientCAFile: pki.clientCA)], ipv6: false)
+            return .success(World(files: files, farm: farm, prober: try TLSProber(caFile: pki.serverCA)))
+        } catch {
+            return .failure(HarnessError("\(error)"))
+        }
+    }()
+
+    func world() throws -> World { try Self.started.get() }
+
+    func probe(_ w: World, identity: ClientIdentity?, port: Int? = nil) -> ProbeFacts {
+        w.prober.probe(ProbeRequest(host: "localhost", port: port ?? w.farm.port, connect: ["127.0.0.1"], timeout: 5,
+                                    clientIdentity: identity))
+    }
+
+    func events(_ facts: ProbeFacts) -> [JournalEvent] {
+        var d = EventDetector(warningDays: 30)
+        let target = Target(host: "localhost", port: facts.port, name: "mtls")
+        return d.observe(TargetResult.evaluate(facts, target: target, sets: [], now: facts.finishedAt))
+            .map(\.event).filter { $0.rawValue.hasPrefix("mtls_") }
+    }
+
+    /// The nginx of these tests really refuses a request without a client certificate and serves one with it.
+    func testTheServerRefusesARequestWithoutAClientCertificate() throws {
+        let w = try world()
+        guard let curl = CommandRunner.which("curl") else { throw XCTSkip("curl is not installed") }
+        let url = "https://localhost:\(w.farm.port)/"
+        let base = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", w.files.pki.serverCA, "--resolve", "localhost:\(w.farm.port):127.0.0.1"]
+        XCTAssertEqual(try CommandRunner.run(curl, base + [url]).stdout, "400")
+        XCTAssertEqual(try CommandRunner.run(curl, base + ["--cert", w.files.pki.clientCertificate, "--key", w.files.pki.clientKey, url]).stdout, "200")
+    }
+
+    func testWithoutAnIdentityTheRequestIsSeenAndReportedAsMissing() throws {
+        let w = try world()
+        let facts = probe(w, identity: nil)
+        XCTAssertNil(facts.error)
+        XCTAssertTrue(facts.success)
+        XCTAssertTrue(facts.clientAuth.requested, "nginx sent a CertificateRequest")
+        XCTAssertFalse(facts.clientAuth.presented)
+        XCTAssertNil(facts.clientAuth.certificateNotAfter)
+        XCTAssertEqual(events(facts), [.mtlsIdentityMissing])
+        let text = String(decoding: MetricsRenderer.render(snapshot(facts)), as: UTF8.self)
+        XCTAssertTrue(text.contains("pinguard_mtls_client_certificate_requested{target=\"mtls\",address=\"127.0.0.1:\(w.farm.port)\"} 1"), text)
+        XCTAssertTrue(text.contains("pinguard_mtls_client_certificate_presented{target=\"mtls\",address=\"127.0.0.1:\(w.farm.port)\"} 0"), text)
+        XCTAssertFalse(text.contains("pinguard_client_certificate_not_after_timestamp_seconds{"))
+    }
+
+    func testAPEMIdentityIsSentWhenAskedAndItsExpiryReported() throws {
+        let w = try world()
+        let identity = try ClientIdentity(source: .pem(certificate: w.files.pki.clientCertificate, key: w.files.pki.clientKey))
+        let facts = probe(w, identity: identity)
+        XCTAssertNil(facts.error)
+        XCTAssertNil(facts.handshakeError)
+        XCTAssertTrue(facts.clientAuth.requested)
+        XCTAssertTrue(facts.clientAuth.presented)
+        XCTAssertEqual(facts.clientAuth.certificateSubject, "CN=prometheus")
+        XCTAssertEqual(facts.clientAuth.certificateNotAfter, try w.files.clientNotAfter())
+        XCTAssertEqual(events(facts), [.mtlsIdentityUsed])
+        let text = String(decoding: MetricsRenderer.render(snapshot(facts)), as: UTF8.self)
+        let notAfter = Int(try w.files.clientNotAfter().timeIntervalSince1970)
+        XCTAssertTrue(text.contains("pinguard_client_certificate_not_after_timestamp_seconds{target=\"mtls\"} \(notAfter)\n"), text)
+        XCTAssertTrue(text.contains("pinguard_mtls_client_certificate_presented{target=\"mtls\",address=\"127.0.0.1:\(w.farm.port)\"} 1"), text)
+        // Certificate and key in one file (client_key defaults to client_cert).
+        let combined = try ClientIdentity(source: .pem(certificate: w.files.combinedPEM, key: w.files.combinedPEM))
+        XCTAssertTrue(probe(w, identity: combined).clientAuth.presented)
+    }
+
+    func testAPKCS12IdentityWithAPasswordFileIsSentWhenAsked() throws {
+        let w = try world()
+        let identity = try ClientIdentity(source: .pkcs12(file: w.files.pkcs12, passwordFile: w.files.passwordFile))
+        XCTAssertEqual(identity.notAfter, try w.files.clientNotAfter())
+        let facts = probe(w, identity: identity)
+        XCTAssertNil(facts.error)
+        XCTAssertTrue(facts.clientAuth.requested)
+        XCTAssertTrue(facts.clientAuth.presented)
+        XCTAssertEqual(events(facts), [.mtlsIdentityUsed])
+    }
+
+    /// A server that does not ask never sees the identity; its expiry is still reported.
+    func testAServerThatDoesNotAskGetsNoCertificate() throws {
+        let w = try world()
+        let plain = try TLSServerFarm(sites: [TLSSite(serverName: "localhost", chainFile: w.files.pki.serverCertificate,
+                                                      keyFile: w.files.pki.serverKey)], ipv6: false)
+        defer { plain.stop() }
+        let identity = try ClientIdentity(source: .pem(certificate: w.files.pki.clientCertificate, key: w.files.pki.clientKey))
+        let facts = probe(w, identity: identity, port: plain.port)
+        XCTAssertTrue(facts.success)
+        XCTAssertFalse(facts.clientAuth.requested)
+        XCTAssertFalse(facts.clientAuth.presented)
+        XCTAssertNotNil(facts.clientAuth.certificateNotAfter)
+        XCTAssertEqual(events(facts), [])
+    }
+
+    /// A TLS 1.2 server that aborts the handshake without a client certificate: the identity decides the outcome.
+    func testTheIdentityDecidesTheHandshakeWithAServerThatAbortsWithoutIt() throws {
+        let w = try world()
+        let server = try TLSServer(certificate: w.files.pki.serverCertificate, key: w.files.pki.serverKey, chain: nil,
+                                   extraArguments: ["-Verify", "1", "-verify_return_error", "-tls1_2", "-CAfile", w.files.pki.clientCA])
+        defer { server.stop() }
+        let without = probe(w, identity: nil, port: server.port)
+        XCTAssertTrue(without.clientAuth.requested)
+        XCTAssertNotNil(without.error ?? without.handshakeError, "the server aborts without a client certificate")
+        XCTAssertEqual(events(without), [.mtlsIdentityMissing])
+        let identity = try ClientIdentity(source: .pkcs12(file: w.files.pkcs12, passwordFile: w.files.passwordFile))
+        let with = probe(w, identity: identity, port: server.port)
+        XCTAssertNil(with.error)
+        XCTAssertNil(with.handshakeError)
+        XCTAssertTrue(with.clientAuth.presented)
+        XCTAssertEqual(with.tlsVersion, "TLSv1.2")
+    }
+
+    func testLoadErrorsNameTheKeyAndTheFile() throws {
+        let w = try world()
+        let p = w.files.pki
+        let cases: [(ClientIdentitySource, String)] = [
+            (.pem(certificate: w.files.brokenPEM, key: p.clientKey), "client_cert \(w.files.brokenPEM): certificate block 1 is broken"),
+            (.pem(certificate: p.clientCertificate, key: p.strangerKey), "client_key \(p.strangerKey): the private key does not belong to the client certificate"),
+            (.pem(certificate: p.clientCertificate, key: p.clientCertificate), "client_key \(p.clientCertificate): no PEM private key in the file"),
+            (.pem(certificate: p.clientCertificate, key: w.files.encryptedKey), "client_key \(w.files.encryptedKey): the private key is encrypted"),
+            (.pkcs12(file: w.files.pkcs12, passwordFile: w.files.wrongPasswordFile), "client_pkcs12 \(w.files.pkcs12): wrong password"),
+            (.pkcs12(file: w.files.notPKCS12, passwordFile: nil), "client_pkcs12 \(w.files.notPKCS12): not a PKCS#12 file"),
+            (.pem(certificate: p.path("missing.pem"), key: p.clientKey), "\(p.path("missing.pem")): cannot read the file"),
+        ]
+        for (source, expected) in cases {
+            do {
+                _ = try ClientIdentity(source: source)
+                XCTFail("\(source) loaded")
+            } catch {
+                XCTAssertTrue(error.message.hasPrefix(expected), "\(error.message) does not start with \(expected)")
+            }
+        }
+    }
+
+    /// `check-config` loads the identities: a wrong password is a configuration error (exit 2) naming target and file.
+    func testCheckConfigRejectsAWrongPKCS12Password() throws {
+        let w = try world()
+        let dir = try TemporaryDirectory.make("pinguard-mtls-config")
+        let config = dir.appendingPathComponent("pinguard.yml")
+        try """
+        policies: []
+        targets:
+          - host: localhost
+            name: api
+            client_pkcs12: \(w.files.pkcs12)
+            client_pkcs12_password_file: \(w.files.wrongPasswordFile)
+        """.write(to: config, atomically: true, encoding: .utf8)
+        let bad = try PinguardCLI.run(["check-config", config.path])
+        XCTAssertEqual(bad.status, 2, "\(bad)")
+        XCTAssertTrue(bad.stderr.contains("target \"api\": client_pkcs12 \(w.files.pkcs12): wrong password"), bad.stderr)
+        try """
+        policies: []
+        targets:
+          - host: localhost
+            client_pkcs12: \(w.files.pkcs12)
+            client_pkcs12_password_file: \(w.files.passwordFile)
+          - host: localhost
+            port: 8443
+            client_cert: missing.pem
+        """.write(to: config, atomically: true, encoding: .utf8)
+        let missing = try PinguardCLI.run(["check-config", config.path])
+        XCTAssertEqual(missing.status, 2, "\(missing)")
+        XCTAssertTrue(missing.stderr.contains("pinguard.yml:8: targets[1].client_cert: cannot read \(dir.path)/missing.pem"), missing.stderr)
+    }
+
+    /// `pinguard probe --client-*`: the identity options of the command line, shown in the table and the JSON.
+    func testProbeCommandSendsTheIdentityItIsGiven() throws {
+        let w = try world()
+        let base = ["probe", "localhost:\(w.farm.port)", "--connect", "127.0.0.1", "--ca-file", w.files.pki.serverCA, "--timeout", "5s"]
+        let without = try PinguardCLI.run(base)
+        XCTAssertEqual(without.status, 0, "\(without)")
+        XCTAssertTrue(without.stdout.contains("client certificate: requested by the server, NONE sent"), without.stdout)
+        let with = try PinguardCLI.run(base + ["--client-pkcs12", w.files.pkcs12, "--client-pkcs12-password-file", w.files.passwordFile, "--json"])
+        XCTAssertEqual(with.status, 0, "\(with)")
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(with.stdout.utf8)) as? [String: Any])
+        let node = try XCTUnwrap((object["addresses"] as? [[String: Any]])?.first, with.stdout)
+        let auth = try XCTUnwrap(node["client_auth"] as? [String: Any], with.stdout)
+        XCTAssertEqual(auth["requested"] as? Bool, true)
+        XCTAssertEqual(auth["presented"] as? Bool, true)
+        XCTAssertEqual(auth["certificate_subject"] as? String, "CN=prometheus")
+        let wrong = try PinguardCLI.run(base + ["--client-pkcs12", w.files.pkcs12, "--client-pkcs12-password-file", w.files.wrongPasswordFile])
+        XCTAssertEqual(wrong.status, 2, "\(wrong)")
+        XCTAssertTrue(wrong.stderr.contains("wrong password"), wrong.stderr)
+    }
+
+    func snapshot(_ facts: ProbeFacts) -> MetricsSnapshot {
+        var s = MetricsSnapshot()
+        s.results = [TargetResult.evaluate(facts, target: Target(host: "localhost", port: facts.port, name: "mtls"), sets: [],
+                                           now: facts.finishedAt)]
+        return s
+    }
+}
