@@ -18,6 +18,9 @@ public struct ChainCertificate: Sendable, Equatable {
     public var spkiSHA256: String
     /// Base64 SHA-256 of the DER certificate.
     public var certSHA256: String
+    /// Base64 SHA-256 of the raw public key bytes (the BIT STRING inside the SPKI), which some SDKs pin by
+    /// mistake; nil when unknown.
+    public var rawKeySHA256: String?
     /// Key algorithm and size as OpenSSL names them, e.g. `RSA-2048`, `RSA-PSS-2048`, `EC-256`, `ED25519-256`.
     public var keyType: String
     /// Whether the certificate's basic constraints mark it as a CA.

@@ -26,6 +26,9 @@ public struct Evaluation: Sendable, Equatable {
     public var daysToPinBreakage: Double?
     /// Days from `now` to `earliestExpiry`.
     public var daysToExpiry: Double?
+    /// Configured pins that equal the SHA-256 of a chain certificate's raw public key instead of its SPKI: an
+    /// SPKI-based client never matches them (docs/reference.md, Evaluation).
+    public var rawKeyPins: [RawKeyPin] = []
 
     /// Whether a chain was retrieved and a host policy found (counts towards backup-pin coverage).
     public var isEvaluated: Bool { policy != nil && reason != .probeFailed && reason != .policyMissing }

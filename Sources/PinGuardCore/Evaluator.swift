@@ -29,6 +29,7 @@ public enum Evaluator {
             return e
         }
         e.matchedPins = matches(policy.pins, in: chain)
+        e.rawKeyPins = RawKeyPin.find(policy.pins, in: chain)
         e.reservePins = reservePins(policy.pins, chain: chain)
         let matchedDepths = Set(e.matchedPins.flatMap(\.depths))
         e.pinHorizon = chain.filter { matchedDepths.contains($0.depth) }.map(\.notAfter).max()

@@ -10,6 +10,7 @@ public struct EventDetector: Sendable {
         var backupInUse: Bool
         var reserveMissing: Bool
         var breakageSoon: Bool
+        var rawKeyPins: [String] = []
     }
 
     /// What was last seen of one address of a target.
@@ -219,7 +220,14 @@ public struct EventDetector: Sendable {
                                         message: "\(who): \(key) pins stop matching in \(Self.days(e.daysToPinBreakage ?? 0)) days (\(e.pinHorizon.map(RFC3339.format) ?? "?")), \(e.reservePins.count) reserve pins",
                                         fields: fields))
             }
-            m.sets[key] = SetMemory(reason: e.reason, backupInUse: backup, reserveMissing: reserveMissing, breakageSoon: breakage)
+            let rawKeys = e.rawKeyPins.map(\.pin.hash)
+            for r in e.rawKeyPins where !(old?.rawKeyPins.contains(r.pin.hash) ?? false) {
+                out.append(JournalEntry(event: .rawKeyPin, message: "\(who): \(key): \(r.message)",
+                                        fields: fields + [("PINGUARD_PIN", r.pin.hash), ("PINGUARD_DEPTH", String(r.depth)),
+                                                          ("PINGUARD_SPKI_SHA256", r.spkiSHA256)]))
+            }
+            m.sets[key] = SetMemory(reason: e.reason, backupInUse: backup, reserveMissing: reserveMissing, breakageSoon: breakage,
+                                    rawKeyPins: rawKeys)
         }
         m.sets = m.sets.filter { seenSets.contains($0.key) }
         return out

@@ -26,6 +26,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
     case mtlsIdentityUsed = "mtls_identity_used"
     case mtlsIdentityMissing = "mtls_identity_missing"
     case policyBundleRejected = "policy_bundle_rejected"
+    case rawKeyPin = "raw_key_pin"
 
     /// Stable `MESSAGE_ID` (32 hex digits); documented in `contrib/journald/pinguard.catalog`.
     public var messageID: String {
@@ -56,6 +57,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .mtlsIdentityUsed: return "380315a18fd24e8f8a007fa3a292af24"
         case .mtlsIdentityMissing: return "a36b98ad64c04676b6cc781a8ec3ea8b"
         case .policyBundleRejected: return "5ccc7ebcb974405fba6b1c8879e04576"
+        case .rawKeyPin: return "b05f025f80062cdc12b0a8418ec7399b"
         }
     }
 
@@ -88,6 +90,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .mtlsIdentityUsed: return 6
         case .mtlsIdentityMissing: return 4
         case .policyBundleRejected: return 3
+        case .rawKeyPin: return 4
         }
     }
 
@@ -120,6 +123,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .mtlsIdentityUsed: return "The server asked for a client certificate; the configured one was sent"
         case .mtlsIdentityMissing: return "The server asked for a client certificate; none was sent"
         case .policyBundleRejected: return "A signed policy bundle fails verification; clients keep their previous pins"
+        case .rawKeyPin: return "A pin is the hash of a raw public key, not of its SubjectPublicKeyInfo"
         }
     }
 }

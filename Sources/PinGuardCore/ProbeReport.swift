@@ -101,6 +101,9 @@ public struct ProbeReport: Sendable {
             "pin_set_expires": e.policy?.expires.map(RFC3339.format) ?? NSNull(),
             "days_to_pin_breakage": num(e.daysToPinBreakage),
             "days_to_expiry": num(e.daysToExpiry),
+            "raw_key_pins": e.rawKeyPins.map { r -> [String: Any] in
+                ["pin": r.pin.hash, "depth": r.depth, "subject": r.subject, "spki_sha256": r.spkiSHA256]
+            },
         ]
     }
 
@@ -166,6 +169,9 @@ public struct ProbeReport: Sendable {
         }
         out += TextTable.render(header: ["policy_set", "env", "pattern", "verdict", "reason", "matched",
                                          "reserve", "days_to_pin_breakage", "days_to_expiry"], rows: rows)
+        for e in evaluations {
+            for r in e.rawKeyPins { out += "raw-key pin: \(e.policySet)/\(e.environment): \(r.message)\n" }
+        }
         if footnote { out += "(days to pin breakage is conservative for spki pins: a renewal that keeps the key keeps matching)\n" }
         return out
     }

@@ -11,7 +11,7 @@ public enum CertificateFacts {
         do { spki = try DER.subjectPublicKeyInfo(ofCertificate: der) } catch {
             throw ProbeError("certificate at depth \(depth): \(error.message)")
         }
-        return ChainCertificate(
+        var facts = ChainCertificate(
             depth: depth,
             subject: name(X509_get_subject_name(x509)),
             issuer: name(X509_get_issuer_name(x509)),
@@ -24,6 +24,8 @@ public enum CertificateFacts {
             isCA: X509_check_ca(x509) > 0,
             selfIssued: X509_check_issued(x509, x509) == X509_V_OK,
             source: source)
+        facts.rawKeySHA256 = (try? DER.subjectPublicKeyBits(ofSPKI: spki)).map(sha256Base64)
+        return facts
     }
 
     /// Parses a PEM bundle or a single DER certificate into facts (depth = order in the file).

@@ -53,6 +53,35 @@ final class CLIProbeEvaluationTests: XCTestCase {
         XCTAssertEqual(number(e["days_to_expiry"]) ?? 0, 90, accuracy: 0.1, "the leaf is the first to expire")
     }
 
+    /// A pin made by hashing the raw public key (as some SDKs do) instead of the SPKI is named with the SPKI
+    /// pin it should be; the raw hash here is computed with the openssl and python command lines.
+    func testAPinOfTheRawPublicKeyIsNamedWithItsSPKIPin() throws {
+        let k = try PKIPins.shared()
+        let pki = try TestPKI.shared()
+        let raw = try CommandRunner.shell(
+            "\(OpenSSLTool.path) x509 -in \(CommandRunner.quote(pki.certificate("valid"))) -pubkey -noout"
+            + " | \(OpenSSLTool.path) pkey -pubin -outform DER | tail -c 65"
+            + " | python3 -c 'import sys,hashlib,base64; print(base64.b64encode(hashlib.sha256(sys.stdin.buffer.read()).digest()).decode())'")
+        let rawPin = raw.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(rawPin.count, 44, "\(raw)")
+        let file = try policy("raw-key", host: "valid", pins: [.spki(rawPin, role: "primary", scope: "leaf"),
+                                                               .spki(k.reserve, role: "backup")])
+        let (r, json) = try probe("valid", policies: [file])
+        XCTAssertEqual(r.status, 1, "the raw-key pin never matches: \(r)")
+        let e = try XCTUnwrap((json["evaluations"] as? [[String: Any]])?.first)
+        XCTAssertEqual(e["reason"] as? String, "pin_mismatch")
+        let found = try XCTUnwrap((e["raw_key_pins"] as? [[String: Any]])?.first, "\(e)")
+        XCTAssertEqual(found["pin"] as? String, rawPin)
+        XCTAssertEqual(found["depth"] as? Int, 0)
+        XCTAssertEqual(found["spki_sha256"] as? String, k.leaf("valid"))
+
+        let table = try runPinguard(args: ["probe", "valid.pinguard.test:\(try LiveServers.shared().farm.port)", "--connect", "127.0.0.1",
+                                           "--policy", file, "--ca-file", pki.caBundle])
+        XCTAssertTrue(table.stdout.contains("raw-key pin: raw-key/prod: pin \(rawPin) is the SHA-256 of the raw public key of the certificate at depth 0"),
+                      table.stdout)
+        XCTAssertTrue(table.stdout.contains("its SPKI pin is \(k.leaf("valid"))"), table.stdout)
+    }
+
     func testCAPinOnTheIntermediateSetsTheHorizonToItsExpiry() throws {
         let k = try PKIPins.shared()
         let file = try policy("int-pin", host: "valid", pins: [PinSpec(type: "ca", hash: k.intermediate, scope: "intermediate")])

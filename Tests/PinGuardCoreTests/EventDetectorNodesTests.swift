@@ -75,4 +75,21 @@ final class EventDetectorNodesTests: XCTestCase {
         XCTAssertEqual(events(d.observe(r)).first, "addresses_over_limit")
         XCTAssertFalse(events(d.observe(r)).contains("addresses_over_limit"))
     }
+
+    func testAPinOfARawPublicKeyIsReportedOnceWithTheSPKIPinItShouldBe() throws {
+        var facts = F.facts()
+        facts.servedChain[0].rawKeySHA256 = F.h(77)
+        facts.verifiedChain[0].rawKeySHA256 = F.h(77)
+        let rawPin = Pin(type: .spki, hash: F.h(77), role: .primary, scope: .leaf)
+        let set = F.set("app", [("api.example.com", HostPolicy(pins: [rawPin, F.leafPin]))])
+        var d = EventDetector(warningDays: 30)
+        let out = d.observe(F.result(target, facts, [set]))
+        let e = try XCTUnwrap(out.first { $0.event == .rawKeyPin })
+        let fields = Dictionary(e.fields, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(fields["PINGUARD_PIN"], F.h(77))
+        XCTAssertEqual(fields["PINGUARD_SPKI_SHA256"], F.h(1))
+        XCTAssertEqual(fields["PINGUARD_DEPTH"], "0")
+        XCTAssertTrue(e.message.contains("its SPKI pin is \(F.h(1))"), e.message)
+        XCTAssertFalse(events(d.observe(F.result(target, facts, [set]))).contains("raw_key_pin"), "once")
+    }
 }
