@@ -50,7 +50,7 @@ public struct Target: Sendable, Equatable {
 
     /// `host:port`, with an IPv6 address in brackets.
     public static func defaultName(host: String, port: Int) -> String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        host.contains(Character(":")) ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }
 
@@ -238,7 +238,7 @@ public enum ServiceConfigParser {
         guard let hv = m["host"] else { throw value.error("missing required key \"host\"") }
         var host = HostPattern.normalize(try hv.nonEmptyString())
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host.contains("/") || host.contains(" ") || (host.contains(":") && !IPv6Literal.isValid(host)) {
+        if host.contains(Character("/")) || host.contains(Character(" ")) || (host.contains(Character(":")) && !IPv6Literal.isValid(host)) {
             throw hv.error("\(EchoedInput.quoted(host)) is not a host name (give the port in \"port\" and the address in \"connect\")")
         }
         var t = Target(host: host, environment: defaults.environment, resolve: defaults.resolve,
@@ -273,7 +273,7 @@ extension ServiceConfigParser {
         for item in items {
             var text = try item.nonEmptyString()
             if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
-            if text.contains("/") || text.contains(" ") || (text.contains(":") && !IPv6Literal.isValid(text)) {
+            if text.contains(Character("/")) || text.contains(Character(" ")) || (text.contains(Character(":")) && !IPv6Literal.isValid(text)) {
                 throw item.error("\(EchoedInput.quoted(text)) is not an address or host name (give the port in \"port\")")
             }
             guard !out.contains(text) else { throw item.error("connect lists \(EchoedInput.quoted(text)) twice") }
@@ -300,7 +300,7 @@ public struct ListenAddress: Sendable, Equatable {
         guard let port = Int(text[text.utf8.index(after: colon)...]), (0...65535).contains(port) else { return nil }
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        else if host.contains(":") { return nil }
+        else if host.contains(Character(":")) { return nil }
         return ListenAddress(host: host.isEmpty ? nil : host, port: port)
     }
 }

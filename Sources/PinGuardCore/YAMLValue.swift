@@ -18,7 +18,10 @@ public struct YAMLValue {
     public static func parse(_ text: String, file: String, limits: YAMLLimits = .standard) throws(ConfigError) -> YAMLValue {
         try YAMLPreflight.check(text, file: file, limits: limits)
         do {
-            guard let node = try Yams.compose(yaml: text) else {
+            // The basic resolver: every plain scalar is read as text (`int()`, `bool()` and `isNull` decide on
+            // the text themselves), so Yams does not run its implicit-type regular expressions on each one,
+            // which cost half of the time of loading a 100,000-target configuration.
+            guard let node = try Yams.compose(yaml: text, .basic) else {
                 throw ConfigError(file: file, line: 1, key: nil, message: "the document is empty")
             }
             return YAMLValue(node: node, file: file, path: "")
@@ -128,7 +131,8 @@ public struct YAMLValue {
     /// Reads a non-empty string.
     public func nonEmptyString() throws(ConfigError) -> String {
         let s = try string()
-        guard !s.trimmingCharacters(in: .whitespaces).isEmpty else { throw error("must not be empty") }
+        // Scalar by scalar, not through NSString: a 100,000-target configuration reads 300,000 of these.
+        guard s.unicodeScalars.contains(where: { !CharacterSet.whitespaces.contains($0) }) else { throw error("must not be empty") }
         return s
     }
 
