@@ -141,14 +141,14 @@ struct LintCommand: ParsableCommand {
         return [UInt8](data)
     }
 
-    /// The key hashes of every certificate in a `--chain` file.
-    func readChain(_ path: String) throws -> [CertificateKeyHashes] {
+    /// Every certificate of a `--chain` file, with its SPKI and raw-key hashes.
+    func readChain(_ path: String) throws -> [ChainCertificate] {
         guard let data = FileManager.default.contents(atPath: path) else {
             printError("pinguard: \(path): cannot read the file")
             throw Exit.configuration
         }
         do {
-            return try CertificateKeyHashReader.load([UInt8](data), file: path)
+            return try CertificateFacts.load([UInt8](data), file: path)
         } catch {
             printError("pinguard: \(error.message)")
             throw Exit.configuration

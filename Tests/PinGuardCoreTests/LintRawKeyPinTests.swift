@@ -20,8 +20,13 @@ final class LintRawKeyPinTests: XCTestCase {
 
     func testRawKeyPinIsAnErrorUnlessTheSPKIPinIsAlsoThere() throws {
         let h = ImportTestSupport.h
-        let chain = [CertificateKeyHashes(position: 0, subject: "CN=leaf", spkiSHA256: h[0], rawKeySHA256: h[1]),
-                     CertificateKeyHashes(position: 1, subject: "CN=int", spkiSHA256: h[2], rawKeySHA256: h[3])]
+        func cert(_ depth: Int, _ subject: String, spki: String, raw: String) -> ChainCertificate {
+            var c = ChainCertificate(depth: depth, subject: subject, issuer: "CN=issuer", notBefore: Date(), notAfter: Date(),
+                                     spkiSHA256: spki, certSHA256: spki)
+            c.rawKeySHA256 = raw
+            return c
+        }
+        let chain = [cert(0, "CN=leaf", spki: h[0], raw: h[1]), cert(1, "CN=int", spki: h[2], raw: h[3])]
         let set = try PolicyParser.parse("""
         name: app
         environments:

@@ -7,9 +7,12 @@ public enum RawKeyPinCheck {
     /// A finding for every `spki` or `ca` pin of `sets` equal to the raw-key hash of a certificate in `chain`.
     ///
     /// - Parameter chainFile: the chain's file name, quoted in messages.
-    public static func findings(_ sets: [PolicySet], chain: [CertificateKeyHashes], chainFile: String) -> [LintFinding] {
-        var byRawKey: [String: CertificateKeyHashes] = [:]
-        for c in chain where c.rawKeySHA256 != c.spkiSHA256 && byRawKey[c.rawKeySHA256] == nil { byRawKey[c.rawKeySHA256] = c }
+    public static func findings(_ sets: [PolicySet], chain: [ChainCertificate], chainFile: String) -> [LintFinding] {
+        var byRawKey: [String: ChainCertificate] = [:]
+        for c in chain {
+            guard let raw = c.rawKeySHA256, raw != c.spkiSHA256, byRawKey[raw] == nil else { continue }
+            byRawKey[raw] = c
+        }
         guard !byRawKey.isEmpty else { return [] }
         var out: [LintFinding] = []
         for set in sets {
@@ -21,7 +24,7 @@ public enum RawKeyPinCheck {
                     for pin in policy.pins where pin.type != .certificate {
                         guard let c = byRawKey[pin.hash] else { continue }
                         let hasSPKI = policy.pins.contains { $0.hash == c.spkiSHA256 && $0.type != .certificate }
-                        let which = c.position == 0 ? "the first certificate (leaf)" : "certificate \(c.position + 1)"
+                        let which = c.depth == 0 ? "the first certificate (leaf)" : "certificate \(c.depth + 1)"
                         let consequence = hasSPKI
                             ? "the policy also pins the SPKI hash, so this pin is only dead weight"
                             : "a client that hashes the SPKI (TrustKit, ATS, OkHttp, Android, HPKP, pinguard) never matches it"
