@@ -48,6 +48,13 @@ public struct Target: Sendable, Equatable {
             && maxAddresses == other.maxAddresses && labels == other.labels && clientIdentity == other.clientIdentity
     }
 
+    /// Whether `text` can be a server name or address to dial: no `/` or space, and a `:` only inside an
+    /// IPv6 literal (ports are given apart). Character by character, not through Foundation's substring search.
+    public static func isServerName(_ text: String) -> Bool {
+        !text.contains(Character("/")) && !text.contains(Character(" "))
+            && (!text.contains(Character(":")) || IPv6Literal.isValid(text))
+    }
+
     /// `host:port`, with an IPv6 address in brackets.
     public static func defaultName(host: String, port: Int) -> String {
         host.contains(Character(":")) ? "[\(host)]:\(port)" : "\(host):\(port)"
@@ -238,7 +245,7 @@ public enum ServiceConfigParser {
         guard let hv = m["host"] else { throw value.error("missing required key \"host\"") }
         var host = HostPattern.normalize(try hv.nonEmptyString())
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host.contains(Character("/")) || host.contains(Character(" ")) || (host.contains(Character(":")) && !IPv6Literal.isValid(host)) {
+        if !Target.isServerName(host) {
             throw hv.error("\(EchoedInput.quoted(host)) is not a host name (give the port in \"port\" and the address in \"connect\")")
         }
         var t = Target(host: host, environment: defaults.environment, resolve: defaults.resolve,
@@ -273,7 +280,7 @@ extension ServiceConfigParser {
         for item in items {
             var text = try item.nonEmptyString()
             if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
-            if text.contains(Character("/")) || text.contains(Character(" ")) || (text.contains(Character(":")) && !IPv6Literal.isValid(text)) {
+            if !Target.isServerName(text) {
                 throw item.error("\(EchoedInput.quoted(text)) is not an address or host name (give the port in \"port\")")
             }
             guard !out.contains(text) else { throw item.error("connect lists \(EchoedInput.quoted(text)) twice") }

@@ -40,7 +40,7 @@ public enum TargetFileParser {
                 case .failure(let e): throw item.error(EchoedInput.bare(e.description))
                 }
                 let host = HostPattern.normalize(hp.host)
-                if host.contains(Character("/")) || host.contains(Character(" ")) || (host.contains(Character(":")) && !IPv6Literal.isValid(host)) {
+                if !Target.isServerName(host) {
                     throw item.error("\(EchoedInput.quoted(host)) is not a host name")
                 }
                 var t = Target(host: host, port: hp.port, environment: defaults.environment, resolve: defaults.resolve,

@@ -60,14 +60,7 @@ public enum BundleSignatureVerifier {
             BN_free(s)
             return nil
         }
-        let length = i2d_ECDSA_SIG(sig, nil)
-        guard length > 0 else { return nil }
-        var out = [UInt8](repeating: 0, count: Int(length))
-        out.withUnsafeMutableBufferPointer { buf in
-            var p: UnsafeMutablePointer<UInt8>? = buf.baseAddress
-            _ = i2d_ECDSA_SIG(sig, &p)
-        }
-        return out
+        return CertificateFacts.der(of: sig, encode: i2d_ECDSA_SIG)
     }
 
     static func ecdsaVerifies(_ payload: [UInt8], _ der: [UInt8], _ key: PublicKey) -> Bool {

@@ -46,7 +46,7 @@ public enum CertificateFacts {
     package static func publicKeyDER(_ key: OpaquePointer) -> [UInt8]? { der(of: key, encode: i2d_PUBKEY) }
 
     /// OpenSSL's two-call i2d pattern: the length first, then the bytes.
-    private static func der(of object: OpaquePointer,
+    package static func der(of object: OpaquePointer,
                             encode: (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) -> [UInt8]? {
         let length = encode(object, nil)
         guard length > 0 else { return nil }

@@ -82,7 +82,8 @@ public final class ClientIdentity: @unchecked Sendable, Equatable {
         return chain.allSatisfy { pg_SSL_add1_chain_cert(ssl, $0) == 1 }
     }
 
-    static func read(_ path: String) throws(ProbeError) -> [UInt8] {
+    /// A key or certificate file's bytes, at most 1 MiB.
+    package static func read(_ path: String) throws(ProbeError) -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw ProbeError("\(path): cannot read the file") }
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: maximumFileSize + 1) else { throw ProbeError("\(path): cannot read the file") }

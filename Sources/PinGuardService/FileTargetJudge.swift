@@ -7,9 +7,6 @@ import PinGuardProbe
 /// read (at most 1 MiB), verified for the entry's host against the trust store or `trust.ca_file` at
 /// `now` (OpenSSL, as a client would when the chain is served), and evaluated against the policy sets.
 enum FileTargetJudge {
-    /// Files larger than this are refused.
-    static let maxFileBytes = 1 << 20
-
     /// One result per matched file (named by its path); an entry matching no file gives one failed result
     /// named by its pattern.
     static func judge(_ config: ServiceConfig, sets: [PolicySet], now: Date) -> [TargetResult] {
@@ -24,7 +21,7 @@ enum FileTargetJudge {
             for file in matches {
                 let facts: ProbeFacts
                 do {
-                    facts = try CandidateChainVerifier.verify([(try read(file), file)], host: entry.host, caFile: config.caFile, at: now)
+                    facts = try CandidateChainVerifier.verify([(try ClientIdentity.read(file), file)], host: entry.host, caFile: config.caFile, at: now)
                 } catch {
                     facts = ProbeFacts(host: entry.host, port: 443, error: "\(error)", finishedAt: now)
                 }
@@ -32,13 +29,5 @@ enum FileTargetJudge {
             }
         }
         return out
-    }
-
-    static func read(_ file: String) throws(ProbeError) -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: file) else { throw ProbeError("\(file): cannot read the file") }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: maxFileBytes + 1) else { throw ProbeError("\(file): cannot read the file") }
-        guard data.count <= maxFileBytes else { throw ProbeError("\(file): larger than 1 MiB") }
-        return [UInt8](data)
     }
 }

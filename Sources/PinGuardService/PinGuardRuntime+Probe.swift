@@ -21,7 +21,7 @@ extension PinGuardRuntime {
         case .failure(let error): return .refused(400, "target: \(EchoedInput.bare(error.description))")
         }
         let host = HostPattern.normalize(parsed.host)
-        guard !host.contains("/"), !host.contains(" "), !host.contains(":") || IPv6Literal.isValid(host), host.utf8.count <= 253 else {
+        guard Target.isServerName(host), host.utf8.count <= 253 else {
             return .refused(400, "target: \(EchoedInput.quoted(host)) is not a host name")
         }
         guard allow.permits(host: host) else {

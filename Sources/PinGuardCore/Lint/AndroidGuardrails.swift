@@ -7,12 +7,8 @@ import Foundation
 /// and the trust anchors of the `domain-config` around it, and finally of `<base-config>`. A finding is raised
 /// to an error when it reaches a pinned domain.
 enum AndroidGuardrails {
-    /// A `<certificates>` trust anchor.
-    struct Anchor {
-        var source: String
-        var overridePins: Bool
-        var line: Int
-    }
+    /// A `<certificates>` trust anchor, read as the importer reads it.
+    typealias Anchor = AndroidNSCImporter.Anchor
 
     /// Settings in force for one `domain-config`.
     struct Scope {
@@ -111,9 +107,7 @@ enum AndroidGuardrails {
     /// The `<certificates>` of an element's `<trust-anchors>`, or nil when it has none (it inherits).
     static func ownAnchors(_ e: XMLElementNode) -> [Anchor]? {
         guard let t = e.children(named: "trust-anchors").first else { return nil }
-        return t.children(named: "certificates").map {
-            Anchor(source: $0.attributes["src"] ?? "", overridePins: $0.attributes["overridePins"] == "true", line: $0.line)
-        }
+        return AndroidNSCImporter.anchors(t, defaultOverride: false)
     }
 
     /// Records the scope of `config` and, recursively, of its nested `domain-config`s (depth is bounded by the parser).
