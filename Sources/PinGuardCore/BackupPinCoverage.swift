@@ -26,4 +26,19 @@ public struct BackupPinCoverage: Sendable, Equatable {
         }
         return acc.values.sorted { ($0.policySet, $0.environment) < ($1.policySet, $1.environment) }
     }
+
+    /// The coverage of the union of disjoint groups of targets, from each group's `compute`.
+    public static func combine(_ parts: [[BackupPinCoverage]]) -> [BackupPinCoverage] {
+        var acc: [String: BackupPinCoverage] = [:]
+        for part in parts {
+            for c in part {
+                let key = c.policySet + "\u{0}" + c.environment
+                var sum = acc[key] ?? BackupPinCoverage(policySet: c.policySet, environment: c.environment, evaluated: 0, covered: 0)
+                sum.evaluated += c.evaluated
+                sum.covered += c.covered
+                acc[key] = sum
+            }
+        }
+        return acc.values.sorted { ($0.policySet, $0.environment) < ($1.policySet, $1.environment) }
+    }
 }

@@ -15,11 +15,12 @@ struct ExpositionWriter {
     /// Labels written in the current sample.
     private var labelsWritten = 0
 
-    /// A writer with room for about `capacity` bytes that starts with the HELP and TYPE lines of `family`.
-    init(_ family: MetricFamily, capacity: Int) {
+    /// A writer with room for about `capacity` bytes that starts with the HELP and TYPE lines of `family`
+    /// (or, without `header`, with its first sample: a slice of a family whose lines are sent elsewhere).
+    init(_ family: MetricFamily, capacity: Int, header: Bool = true) {
         self.family = family
         buffer.reserveCapacity(capacity + 512)
-        writeHeader()
+        if header { writeHeader() }
     }
 
     /// Writes the HELP and TYPE lines of `family` and makes it the family of the following samples.

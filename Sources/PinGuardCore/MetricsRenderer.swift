@@ -46,39 +46,65 @@ public enum MetricsRenderer {
         }
     }
 
+    /// The families whose series grow with the targets, in exposition order (the order of
+    /// `renderTargetFamilies`' buffers).
+    public static let targetFamilies: [MetricFamily] = {
+        typealias M = PinGuardMetrics
+        return [M.probeSuccess, M.probeDuration, M.probeTimestamp, M.tlsVersionInfo, M.chainTrusted, M.certNotAfter,
+                M.certNotBefore, M.certInfo, M.chainEarliestExpiry, M.targetInfo, M.targetAddresses, M.targetAddressesSkipped,
+                M.targetDistinctChains, M.addressPolicyAccept, M.policyAccept, M.policyDecisionInfo, M.pinMatched, M.pinHorizon,
+                M.reservePins, M.pinSetExpiry, M.mtlsClientCertificateRequested, M.mtlsClientCertificatePresented,
+                M.clientCertificateNotAfter]
+    }()
+
+    /// The HELP and TYPE lines of `family`.
+    public static func header(_ family: MetricFamily) -> [UInt8] {
+        ExpositionWriter(family, capacity: 0).buffer
+    }
+
     /// The exposition as consecutive chunks (one or more families each), to be sent in order; without
     /// `serviceFamilies`, only the per-target families (what `GET /probe` answers).
     public static func renderChunks(_ s: MetricsSnapshot, serviceFamilies: Bool = true) -> [[UInt8]] {
+        let perTarget = renderTargetFamilies(s.results, certificates: s.certificates, headers: true)
+        guard serviceFamilies else { return perTarget }
+        return perTarget + [renderServiceFamilies(s, coverage: BackupPinCoverage.compute(s.results))]
+    }
+
+    /// The series of `results` in the families of `targetFamilies`, one buffer per family in that order;
+    /// without `headers`, samples only, so that the buffers of consecutive slices of the targets concatenate
+    /// to the family's samples for all of them (what `/metrics` caches per slice).
+    public static func renderTargetFamilies(_ results: some Collection<TargetResult>, certificates: CertificateSeries,
+                                            headers: Bool) -> [[UInt8]] {
         typealias M = PinGuardMetrics
-        let n = s.results.count
+        let n = results.count
         // Generous per-target estimates: capacity that is never written costs address space, not memory,
         // while a buffer that has to grow holds its old and new copies at once.
-        var success = ExpositionWriter(M.probeSuccess, capacity: n * 96)
-        var duration = ExpositionWriter(M.probeDuration, capacity: n * 128)
-        var timestamp = ExpositionWriter(M.probeTimestamp, capacity: n * 128)
-        var tls = ExpositionWriter(M.tlsVersionInfo, capacity: n * 128)
-        var trusted = ExpositionWriter(M.chainTrusted, capacity: n * 96)
-        var notAfter = ExpositionWriter(M.certNotAfter, capacity: n * 512)
-        var notBefore = ExpositionWriter(M.certNotBefore, capacity: n * 512)
-        var certInfo = ExpositionWriter(M.certInfo, capacity: n * 1600)
-        var earliest = ExpositionWriter(M.chainEarliestExpiry, capacity: n * 160)
-        var accept = ExpositionWriter(M.policyAccept, capacity: n * 320)
-        var decision = ExpositionWriter(M.policyDecisionInfo, capacity: n * 400)
-        var pinMatched = ExpositionWriter(M.pinMatched, capacity: n * 1200)
-        var horizon = ExpositionWriter(M.pinHorizon, capacity: n * 384)
-        var reserve = ExpositionWriter(M.reservePins, capacity: n * 256)
-        var pinSetExpiry = ExpositionWriter(M.pinSetExpiry, capacity: 1024)
-        var clientAuth = ExpositionWriter(M.mtlsClientCertificateRequested, capacity: 1024)
-        var clientPresented = ExpositionWriter(M.mtlsClientCertificatePresented, capacity: 1024)
-        var clientNotAfter = ExpositionWriter(M.clientCertificateNotAfter, capacity: 1024)
+        var success = ExpositionWriter(M.probeSuccess, capacity: n * 96, header: headers)
+        var duration = ExpositionWriter(M.probeDuration, capacity: n * 128, header: headers)
+        var timestamp = ExpositionWriter(M.probeTimestamp, capacity: n * 128, header: headers)
+        var tls = ExpositionWriter(M.tlsVersionInfo, capacity: n * 128, header: headers)
+        var trusted = ExpositionWriter(M.chainTrusted, capacity: n * 96, header: headers)
+        var notAfter = ExpositionWriter(M.certNotAfter, capacity: n * 512, header: headers)
+        var notBefore = ExpositionWriter(M.certNotBefore, capacity: n * 512, header: headers)
+        var certInfo = ExpositionWriter(M.certInfo, capacity: n * 1600, header: headers)
+        var earliest = ExpositionWriter(M.chainEarliestExpiry, capacity: n * 160, header: headers)
+        var accept = ExpositionWriter(M.policyAccept, capacity: n * 320, header: headers)
+        var decision = ExpositionWriter(M.policyDecisionInfo, capacity: n * 400, header: headers)
+        var pinMatched = ExpositionWriter(M.pinMatched, capacity: n * 1200, header: headers)
+        var horizon = ExpositionWriter(M.pinHorizon, capacity: n * 384, header: headers)
+        var reserve = ExpositionWriter(M.reservePins, capacity: n * 256, header: headers)
+        var pinSetExpiry = ExpositionWriter(M.pinSetExpiry, capacity: 1024, header: headers)
+        var clientAuth = ExpositionWriter(M.mtlsClientCertificateRequested, capacity: n * 128, header: headers)
+        var clientPresented = ExpositionWriter(M.mtlsClientCertificatePresented, capacity: 1024, header: headers)
+        var clientNotAfter = ExpositionWriter(M.clientCertificateNotAfter, capacity: 1024, header: headers)
 
-        var info = ExpositionWriter(M.targetInfo, capacity: 1024)
-        var addresses = ExpositionWriter(M.targetAddresses, capacity: n * 96)
-        var skipped = ExpositionWriter(M.targetAddressesSkipped, capacity: n * 96)
-        var distinct = ExpositionWriter(M.targetDistinctChains, capacity: n * 96)
-        var nodeAccept = ExpositionWriter(M.addressPolicyAccept, capacity: n * 320)
+        var info = ExpositionWriter(M.targetInfo, capacity: 1024, header: headers)
+        var addresses = ExpositionWriter(M.targetAddresses, capacity: n * 96, header: headers)
+        var skipped = ExpositionWriter(M.targetAddressesSkipped, capacity: n * 96, header: headers)
+        var distinct = ExpositionWriter(M.targetDistinctChains, capacity: n * 96, header: headers)
+        var nodeAccept = ExpositionWriter(M.addressPolicyAccept, capacity: n * 320, header: headers)
 
-        for r in s.results {
+        for r in results {
             let name = r.target.name
             for node in r.nodes {
                 let facts = node.facts
@@ -95,7 +121,7 @@ public enum MetricsRenderer {
                 var earliestExpiry: Date?
                 for c in facts.evaluatedChain {
                     earliestExpiry = min(earliestExpiry ?? c.notAfter, c.notAfter)
-                    if s.certificates == .leaf && c.depth > 0 { continue }
+                    if certificates == .leaf && c.depth > 0 { continue }
                     notAfter.begin(); notAfter.label(name); notAfter.label(address); notAfter.label(c.depth); notAfter.end(c.notAfter)
                     notBefore.begin(); notBefore.label(name); notBefore.label(address); notBefore.label(c.depth); notBefore.end(c.notBefore)
                     certInfo.begin(); certInfo.label(name); certInfo.label(address); certInfo.label(c.depth); certInfo.label(c.subject)
@@ -163,12 +189,19 @@ public enum MetricsRenderer {
         let perTarget = [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest,
                          info, addresses, skipped, distinct, nodeAccept, accept, decision, pinMatched, horizon, reserve, pinSetExpiry,
                          clientAuth, clientPresented, clientNotAfter]
-        guard serviceFamilies else { return perTarget.map(\.buffer) }
+        assert(perTarget.count == targetFamilies.count, "targetFamilies lists every per-target family in order")
+        return perTarget.map(\.buffer)
+    }
+
+    /// The families that do not grow with the targets, in one buffer: files, coverage (given, since it
+    /// sums over every target), bundles, lint, build, config, counters, round and process.
+    public static func renderServiceFamilies(_ s: MetricsSnapshot, coverage: [BackupPinCoverage]) -> [UInt8] {
+        typealias M = PinGuardMetrics
         // The families that do not grow with the targets share one buffer.
         var w = ExpositionWriter(M.fileSuccess, capacity: 4096 + s.lintFindings.count * 100 + s.files.count * 2048)
         writeFiles(s.files, into: &w)
         w.start(M.backupPinCoverage)
-        for c in BackupPinCoverage.compute(s.results) {
+        for c in coverage {
             if let ratio = c.ratio {
                 w.begin(); w.label(c.policySet); w.label(c.environment); w.end(ratio)
             }
@@ -217,6 +250,6 @@ public enum MetricsRenderer {
             if let value { w.begin(); w.end(value) }
         }
 
-        return (perTarget + [w]).map(\.buffer)
+        return w.buffer
     }
 }

@@ -8,6 +8,11 @@ import PinGuardCore
 public protocol EndpointBackend: Sendable {
     /// The current metrics, rendered by `/metrics`.
     func snapshot() -> MetricsSnapshot
+    /// The `/metrics` body, a gzip member when `gzip`; called off the event loop.
+    func metricsBody(gzip: Bool) -> ResponseBody
+    /// Brings what `metricsBody` keeps between scrapes up to date (called in the background every few
+    /// seconds, so that a scrape finds little to render).
+    func refreshMetrics()
     /// Whether the first probe round has finished (`/-/ready`).
     var isReady: Bool { get }
     /// Re-reads the configuration; a rejected one leaves the running one in place.
@@ -17,6 +22,14 @@ public protocol EndpointBackend: Sendable {
 }
 
 extension EndpointBackend {
+    /// `/metrics` rendered whole from `snapshot()`, gzipped here when the client takes it.
+    public func metricsBody(gzip: Bool) -> ResponseBody {
+        ResponseBody(chunks: MetricsRenderer.renderChunks(snapshot()), gzip: gzip)
+    }
+
+    /// Nothing is kept between scrapes: nothing to bring up to date.
+    public func refreshMetrics() {}
+
     /// A backend that cannot probe on request refuses.
     public func probe(_ query: ProbeQuery) async -> ProbeAnswer { .refused(404, "/probe is not available") }
 }

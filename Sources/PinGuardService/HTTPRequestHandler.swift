@@ -26,8 +26,6 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
         let authenticator: BasicAuthenticator
     }
 
-    /// Marks a response the compressor may gzip; it removes the header before sending.
-    static let compressibleMarker = "X-PinGuard-Compressible"
     static let pieceSize = 1 << 20
 
     let shared: Shared
@@ -77,6 +75,12 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
         headDeadline = context.eventLoop.scheduleTask(in: Self.amount(options.readHeaderTimeout)) {
             channel.close(promise: nil)
         }
+    }
+
+    /// Whether to gzip the answer to `h`: only for GET (a HEAD response announces the length of the plain
+    /// body) and when its `Accept-Encoding` takes gzip.
+    static func takesGzip(_ h: HTTPRequestHead) -> Bool {
+        h.method == .GET && AcceptEncoding.allowsGzip(h.headers[canonicalForm: "accept-encoding"].map(String.init))
     }
 
     static func amount(_ seconds: Double) -> TimeAmount { .milliseconds(Int64(max(seconds, 0.001) * 1000)) }
@@ -185,15 +189,15 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
                            extra: [("Retry-After", "5")])
         }
         let backend = shared.backend
+        let gzip = Self.takesGzip(h)
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         shared.renderer.runIfActive(eventLoop: context.eventLoop) {
-            MetricsRenderer.renderChunks(backend.snapshot())
+            backend.metricsBody(gzip: gzip)
         }.whenComplete { result in
             let (handler, context) = bound.value
             switch result {
             case .success(let body):
-                // gzip only for GET: a HEAD response must announce the length of the uncompressed body.
-                let extra = [("Vary", "Accept-Encoding")] + (h.method == .GET ? [(Self.compressibleMarker, "1")] : [])
+                let extra = [("Vary", "Accept-Encoding")] + (body.gzip ? [("Content-Encoding", "gzip")] : [])
                 handler.respond(context, h, .ok, body, contentType: MetricsRenderer.contentType, extra: extra,
                                 done: { limits.endScrape(client: client) })
             case .failure:
@@ -228,13 +232,15 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
         let loop = context.eventLoop
         let bound = NIOLoopBound((self, context), eventLoop: loop)
         let backend = shared.backend
+        let gzip = Self.takesGzip(h)
         let promise = loop.makePromise(of: ProbeAnswer.self)
         promise.completeWithTask { await backend.probe(query) }
         promise.futureResult.whenSuccess { answer in
             let (handler, context) = bound.value
             switch answer {
-            case .metrics(let body):
-                let extra = [("Vary", "Accept-Encoding")] + (h.method == .GET ? [(Self.compressibleMarker, "1")] : [])
+            case .metrics(let chunks):
+                let body = ResponseBody(chunks: chunks, gzip: gzip)
+                let extra = [("Vary", "Accept-Encoding")] + (body.gzip ? [("Content-Encoding", "gzip")] : [])
                 handler.respond(context, h, .ok, body, contentType: MetricsRenderer.contentType, extra: extra)
             case .refused(let code, let reason):
                 handler.respond(context, h, HTTPResponseStatus(statusCode: code), reason + "\n")
@@ -252,12 +258,16 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     private func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, _ body: [[UInt8]],
+                         contentType: String, extra: [(String, String)] = [], close: Bool = false) {
+        respond(context, h, status, ResponseBody(chunks: body, gzip: false), contentType: contentType, extra: extra, close: close)
+    }
+
+    private func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, _ body: ResponseBody,
                          contentType: String, extra: [(String, String)] = [], close: Bool = false,
                          done: @escaping @Sendable () -> Void = {}) {
         let keepAlive = h.isKeepAlive && !close
-        let length = body.reduce(0) { $0 + $1.count }
         var headers = HTTPHeaders(configHeaders)
-        for (name, value) in [("Content-Type", contentType), ("Content-Length", String(length))] + extra {
+        for (name, value) in [("Content-Type", contentType), ("Content-Length", String(body.length))] + extra {
             headers.replaceOrAdd(name: name, value: value)
         }
         headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
@@ -268,7 +278,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
             channel.close(promise: nil)
         }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: status, headers: headers))), promise: nil)
-        writeBody(context, h.method == .HEAD ? [] : body, chunk: 0, offset: 0, keepAlive: keepAlive, done: {
+        writeBody(context, h.method == .HEAD ? [] : body.parts, next: 0, pending: [], keepAlive: keepAlive, done: {
             deadline.cancel()
             done()
         })
@@ -284,25 +294,29 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     /// Writes the body a piece (at most 1 MiB) at a time, each after the previous one left, so that a
-    /// 30 MB exposition is not copied into NIO buffers (or the compressor) all at once.
-    private func writeBody(_ context: ChannelHandlerContext, _ body: [[UInt8]], chunk: Int, offset: Int, keepAlive: Bool,
-                           done: @escaping @Sendable () -> Void) {
-        var chunk = chunk
-        var offset = offset
-        while chunk < body.count && offset >= body[chunk].count {
-            chunk += 1
-            offset = 0
+    /// large exposition is not copied into NIO buffers all at once; a part to inflate is inflated when its
+    /// turn comes, so a plain response holds one piece of the exposition at a time.
+    private func writeBody(_ context: ChannelHandlerContext, _ parts: [ResponseBody.Part], next: Int, pending: ArraySlice<UInt8>,
+                           keepAlive: Bool, done: @escaping @Sendable () -> Void) {
+        var next = next
+        var pending = pending
+        while pending.isEmpty && next < parts.count {
+            switch parts[next] {
+            case .bytes(let b): pending = b[...]
+            case .inflating(let piece): pending = piece.inflated()[...]
+            }
+            next += 1
         }
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        if chunk < body.count {
-            let end = min(offset + Self.pieceSize, body[chunk].count)
-            let piece = context.channel.allocator.buffer(bytes: body[chunk][offset..<end])
+        if !pending.isEmpty {
+            let piece = context.channel.allocator.buffer(bytes: pending.prefix(Self.pieceSize))
+            let rest = pending.dropFirst(Self.pieceSize)
             let written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(piece))))
-            let current = chunk
+            let following = next
             written.whenComplete { result in
                 let (handler, context) = bound.value
                 switch result {
-                case .success: handler.writeBody(context, body, chunk: current, offset: end, keepAlive: keepAlive, done: done)
+                case .success: handler.writeBody(context, parts, next: following, pending: rest, keepAlive: keepAlive, done: done)
                 case .failure:
                     done()
                     context.close(promise: nil)

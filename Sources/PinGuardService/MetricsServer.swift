@@ -1,6 +1,5 @@
 import NIOCore
 import NIOHTTP1
-import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 import PinGuardCore
@@ -79,6 +78,13 @@ public struct MetricsServer: Service {
             channel = try await bootstrap.bind(host: "0.0.0.0", port: address.port).get()
         }
         if let local = channel.localAddress { onBound(local) }
+        // Keeps what /metrics caches current between scrapes, on the renderer's thread (so never beside a
+        // scrape's own rendering), so that a scrape finds at most a few seconds of changes to render.
+        let backend = self.backend
+        let refresh = channel.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(2), delay: Self.refreshInterval) { _ in
+            _ = renderer.runIfActive(eventLoop: channel.eventLoop) { backend.refreshMetrics() }
+        }
+        defer { refresh.cancel() }
         // Close on graceful shutdown, and also when the group cancels us because another service failed.
         try await withTaskCancellationHandler {
             try await withGracefulShutdownHandler {
@@ -91,17 +97,14 @@ public struct MetricsServer: Service {
         }
     }
 
+    /// How often the background refresh of `/metrics` runs.
+    static let refreshInterval = TimeAmount.seconds(3)
+
     /// The HTTP handlers of one connection, after TLS when there is TLS.
     static func configure(_ pipeline: ChannelPipeline.SynchronousOperations, shared: HTTPRequestHandler.Shared,
                           client: String) throws {
         try pipeline.addHandler(IdleStateHandler(allTimeout: HTTPRequestHandler.amount(shared.limits.options.idleTimeout)))
         try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
-        // Streams: each 1 MiB piece the handler flushes is compressed and sent on its own.
-        try pipeline.addHandler(HTTPResponseCompressor(responseCompressionPredicate: { head, _ in
-            let marked = head.headers.contains(name: HTTPRequestHandler.compressibleMarker)
-            head.headers.remove(name: HTTPRequestHandler.compressibleMarker)
-            return marked ? .compressIfPossible : .doNotCompress
-        }))
         try pipeline.addHandler(HTTPRequestHandler(shared, client: client))
     }
 }

@@ -28,6 +28,8 @@ public final class PinGuardRuntime: Sendable {
     private let state: NIOLockedValueBox<State>
     /// Latest results by target.
     public let store: ResultStore
+    /// `/metrics`, kept rendered and compressed per slice of the store's targets.
+    private let exposition: ExpositionCache
     /// What probes the targets.
     public let executor: any ProbeExecutor
     /// Every time the runtime reads or waits for.
@@ -60,6 +62,7 @@ public final class PinGuardRuntime: Sendable {
         self.journal = journal
         self.notifier = notifier
         store = ResultStore(config: loaded.config, sets: loaded.policySets)
+        exposition = ExpositionCache(store: store)
         state = NIOLockedValueBox(State(loaded: loaded, lastReloadSuccess: clock.now))
         reloader = ConfigurationReloader(loader: loader)
         announceLoad(loaded)
@@ -76,9 +79,25 @@ public final class PinGuardRuntime: Sendable {
 
     /// What /metrics renders.
     public func snapshot() -> MetricsSnapshot {
+        var m = serviceSnapshot()
+        m.results = store.results
+        return m
+    }
+
+    /// `/metrics` from the slices the cache keeps, with everything but the per-target results read now.
+    public func metricsBody(gzip: Bool) -> ResponseBody {
+        exposition.body(service: serviceSnapshot(), gzip: gzip)
+    }
+
+    /// Renders the slices whose results changed since the last scrape or refresh.
+    public func refreshMetrics() {
+        exposition.refresh(certificates: state.withLockedValue { $0.loaded.config.certificateSeries })
+    }
+
+    /// The snapshot without the per-target results (which the exposition cache reads from the store).
+    func serviceSnapshot() -> MetricsSnapshot {
         let counters = store.counters
         var m = MetricsSnapshot()
-        m.results = store.results
         m.version = PinGuardVersion.current
         m.openSSLVersion = TLSProber.openSSLVersion
         m.probesTotal = counters.probes

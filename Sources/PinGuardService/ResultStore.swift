@@ -12,6 +12,11 @@ public final class ResultStore: Sendable {
         /// Targets of the configuration in force, by name, and that configuration's generation.
         var targets: [String: Target] = [:]
         var order: [String] = []
+        /// Each target's position in `order`, and the version of each slice of `sliceSize` positions: the
+        /// value of `clock` when a result in it last changed (what `/metrics` re-renders by).
+        var position: [String: Int] = [:]
+        var sliceVersions: [UInt64] = []
+        var clock: UInt64 = 0
         var sets: [PolicySet] = []
         var generation = 0
         var results: [String: TargetResult] = [:]
@@ -36,6 +41,22 @@ public final class ResultStore: Sendable {
             }
         }
 
+        /// Takes the targets of a configuration: every slice gets a new version.
+        mutating func take(_ config: ServiceConfig) {
+            targets = Dictionary(config.targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            order = config.targets.map(\.name)
+            position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            clock += 1
+            sliceVersions = Array(repeating: clock, count: (order.count + ResultStore.sliceSize - 1) / ResultStore.sliceSize)
+        }
+
+        /// Marks the slice of target `name` changed.
+        mutating func touch(_ name: String) {
+            guard let p = position[name] else { return }
+            clock += 1
+            sliceVersions[p / ResultStore.sliceSize] = clock
+        }
+
         /// The target of the configuration in force that probes the same endpoint as `result` did.
         func sameEndpoint(_ result: TargetResult) -> Target? {
             guard let t = targets[result.target.name], t.probesSameEndpoint(as: result.target) else { return nil }
@@ -48,8 +69,7 @@ public final class ResultStore: Sendable {
     /// Creates an empty store for `config` and `sets`.
     public init(config: ServiceConfig, sets: [PolicySet]) {
         var s = State(detector: EventDetector(warningDays: config.expiryWarningDays))
-        s.targets = Dictionary(config.targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        s.order = config.targets.map(\.name)
+        s.take(config)
         s.sets = sets
         state = NIOLockedValueBox(s)
     }
@@ -60,6 +80,25 @@ public final class ResultStore: Sendable {
     /// Results of the configured targets, in configuration order (targets not probed yet are left out).
     public var results: [TargetResult] {
         state.withLockedValue { s in s.order.compactMap { s.results[$0] } }
+    }
+
+    /// Targets per slice: `/metrics` keeps each slice's series rendered and compressed, and redoes a slice
+    /// only when one of its results changed.
+    public static let sliceSize = 1024
+
+    /// The version of each slice of `sliceSize` targets in configuration order; a slice's version changes
+    /// whenever one of its results does (or the configuration is replaced).
+    public var sliceVersions: [UInt64] { state.withLockedValue { $0.sliceVersions } }
+
+    /// The results of slice `index` in configuration order (targets not probed yet are left out), and
+    /// the slice's version; nil when there is no such slice (the configuration was replaced meanwhile).
+    public func slice(_ index: Int) -> (version: UInt64, results: [TargetResult])? {
+        state.withLockedValue { s in
+            guard index < s.sliceVersions.count else { return nil }
+            let start = index * ResultStore.sliceSize
+            let end = min(start + ResultStore.sliceSize, s.order.count)
+            return (s.sliceVersions[index], s.order[start..<end].compactMap { s.results[$0] })
+        }
     }
 
     /// The result of the target named `name`.
@@ -93,6 +132,7 @@ public final class ResultStore: Sendable {
                 result = TargetResult.evaluate(result.probe, target: target, sets: s.sets, now: now)
             }
             s.results[result.target.name] = result
+            s.touch(result.target.name)
             return s.detector.observe(result)
         }
     }
@@ -102,8 +142,7 @@ public final class ResultStore: Sendable {
     /// series of a removed target, set or endpoint survives. Returns the events of the re-judged results.
     public func apply(config: ServiceConfig, sets: [PolicySet], now: Date) -> [JournalEntry] {
         state.withLockedValue { s in
-            s.targets = Dictionary(config.targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-            s.order = config.targets.map(\.name)
+            s.take(config)
             s.sets = sets
             s.generation += 1
             s.detector.warningDays = Double(config.expiryWarningDays)
