@@ -45,7 +45,7 @@ let package = Package(
             "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "PinGuardDemo", "PinGuardService",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "pinguard-bench", dependencies: ["PinGuardCore"]),
+        .executableTarget(name: "pinguard-bench", dependencies: ["PinGuardCore", "PinGuardService"]),
         // libFuzzer targets for every reader of untrusted input; built by scripts/fuzz.sh with
         // -sanitize=fuzzer in .build-fuzz, a replay tool (`pinguard-fuzz TARGET FILE...`) otherwise.
         .executableTarget(name: "pinguard-fuzz", dependencies: ["PinGuardCore", "PinGuardProbe"]),

@@ -86,8 +86,10 @@ public final class Deflater {
             }
         }
         guard status == Z_OK else { return .stored(bytes) }
-        out.removeLast(Int(stream.avail_out))
-        return DeflatePiece(deflated: out, crc: DeflatePiece.crc32(of: bytes), length: bytes.count)
+        // A copy of the exact size: the output buffer has room for the whole input, and a piece is kept
+        // for as long as its targets' results do not change.
+        let deflated = Array(out[..<(out.count - Int(stream.avail_out))])
+        return DeflatePiece(deflated: deflated, crc: DeflatePiece.crc32(of: bytes), length: bytes.count)
     }
 }
 

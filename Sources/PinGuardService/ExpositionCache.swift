@@ -22,9 +22,8 @@ public final class ExpositionCache: Sendable {
         var coverage: [BackupPinCoverage]
     }
 
-    /// zlib level of the cached pieces: compressed once per change, sent many times, so smaller is worth
-    /// a little more time; level 6 costs about 3× level 1 and saves about a quarter of the bytes.
-    static let level: Int32 = 6
+    /// zlib level of the cached pieces (default 6): compressed once per change, sent many times.
+    public let level: Int32
 
     private let store: ResultStore
     private let slices = NIOLockedValueBox<[Slice?]>([])
@@ -33,9 +32,10 @@ public final class ExpositionCache: Sendable {
     private let refreshing = NIOLock()
     private let headers: [DeflatePiece] = MetricsRenderer.targetFamilies.map { DeflatePiece.stored(MetricsRenderer.header($0)) }
 
-    /// A cache of `store`'s results.
-    public init(store: ResultStore) {
+    /// A cache of `store`'s results, compressed at zlib `level`.
+    public init(store: ResultStore, level: Int32 = 6) {
         self.store = store
+        self.level = level
     }
 
     /// Brings every slice up to date with the store, rendering the changed ones on all cores; returns them.
@@ -54,8 +54,9 @@ public final class ExpositionCache: Sendable {
             if !stale.isEmpty {
                 let rendered = NIOLockedValueBox<[Int: Slice]>([:])
                 let store = self.store
+                let level = self.level
                 DispatchQueue.concurrentPerform(iterations: min(stale.count, ExpositionCache.workers)) { worker in
-                    let deflater = Deflater(level: ExpositionCache.level)
+                    let deflater = Deflater(level: level)
                     for i in stride(from: worker, to: stale.count, by: ExpositionCache.workers) {
                         guard let (version, results) = store.slice(stale[i]) else { continue }
                         let buffers = MetricsRenderer.renderTargetFamilies(results, certificates: certificates, headers: false)
@@ -72,11 +73,11 @@ public final class ExpositionCache: Sendable {
     }
 
     /// Threads that render slices: one per core, at most 4.
-    static let workers = max(1, min(4, System.coreCount))
+    public static let workers = max(1, min(4, System.coreCount))
 
     /// The exposition for `service` (the snapshot of everything but the per-target results): a gzip
     /// member, or the plain bytes as parts to inflate while sending.
-    func body(service: MetricsSnapshot, gzip: Bool) -> ResponseBody {
+    public func body(service: MetricsSnapshot, gzip: Bool) -> ResponseBody {
         let current = refresh(certificates: service.certificates)
         let tail = DeflatePiece.stored(MetricsRenderer.renderServiceFamilies(service, coverage: BackupPinCoverage.combine(current.map(\.coverage))))
         var ordered: [DeflatePiece] = []

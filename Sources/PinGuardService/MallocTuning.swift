@@ -4,19 +4,19 @@ import Glibc
 #endif
 
 /// glibc allocator tuning; `mallopt` is not exported by the Glibc module, so it is looked up at run time.
-enum MallocTuning {
+public enum MallocTuning {
     /// `mallopt(M_ARENA_MAX, n)`; M_ARENA_MAX is -8 in glibc's malloc.h.
-    static func limitArenas(_ n: Int32) { mallopt(-8, n) }
+    public static func limitArenas(_ n: Int32) { mallopt(-8, n) }
 
     /// `mallopt(M_MMAP_THRESHOLD, bytes)` (-3): the /metrics buffers (megabytes each, every scrape) are
     /// always mapped and unmapped, instead of glibc's sliding threshold moving them into the heap where
     /// freed pages stay resident.
-    static func fixMmapThreshold(_ bytes: Int32) { mallopt(-3, bytes) }
+    public static func fixMmapThreshold(_ bytes: Int32) { mallopt(-3, bytes) }
 
     /// `malloc_trim(0)`: hands the free pages of every arena back to the kernel. Called after a reload and
     /// after each round, when a large configuration or round has just freed its temporaries (glibc keeps
     /// freed heap pages resident otherwise, so memory would not come back after a big config is replaced).
-    static func trim() {
+    public static func trim() {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
         typealias MallocTrim = @convention(c) (Int) -> Int32
         _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)

@@ -82,6 +82,23 @@ public final class ResultStore: Sendable {
         state.withLockedValue { s in s.order.compactMap { s.results[$0] } }
     }
 
+    /// `TargetResult.evaluate` of each probe, in order, on one thread per core (at most 4).
+    static func judge(_ work: [(probe: TargetProbe, target: Target)], sets: [PolicySet], now: Date) -> [TargetResult] {
+        guard work.count > 256 else { return work.map { TargetResult.evaluate($0.probe, target: $0.target, sets: sets, now: now) } }
+        let workers = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        var out = [TargetResult?](repeating: nil, count: work.count)
+        out.withUnsafeMutableBufferPointer { buffer in
+            // Each worker writes only its own indices.
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                for i in stride(from: w, to: work.count, by: workers) {
+                    slots[i] = TargetResult.evaluate(work[i].probe, target: work[i].target, sets: sets, now: now)
+                }
+            }
+        }
+        return out.compactMap { $0 }
+    }
+
     /// Targets per slice: `/metrics` keeps each slice's series rendered and compressed, and redoes a slice
     /// only when one of its results changed.
     public static let sliceSize = 1024
@@ -147,16 +164,23 @@ public final class ResultStore: Sendable {
             s.generation += 1
             s.detector.warningDays = Double(config.expiryWarningDays)
             s.detector.retain(targets: Set(s.order))
-            var events: [JournalEntry] = []
-            var kept: [String: TargetResult] = [:]
-            kept.reserveCapacity(s.results.count)
-            for (name, old) in s.results {
+            var work: [(probe: TargetProbe, target: Target)] = []
+            work.reserveCapacity(s.results.count)
+            for name in s.order {
+                guard let old = s.results[name] else { continue }
                 guard let target = s.sameEndpoint(old) else {
                     s.detector.forget(target: name)
                     continue
                 }
-                let result = TargetResult.evaluate(old.probe, target: target, sets: sets, now: now)
-                kept[name] = result
+                work.append((old.probe, target))
+            }
+            // Judging is most of a reload's work (100,000 results, each against every set): on every core.
+            let judged = ResultStore.judge(work, sets: sets, now: now)
+            var events: [JournalEntry] = []
+            var kept: [String: TargetResult] = [:]
+            kept.reserveCapacity(judged.count)
+            for result in judged {
+                kept[result.target.name] = result
                 events += s.detector.observe(result)
             }
             s.results = kept

@@ -2,9 +2,25 @@
 // Usage: pinguard-bench [TARGETS] [POLICY_SETS] [REPEATS]
 import Foundation
 import PinGuardCore
+import PinGuardService
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// Current resident set size of this process in MiB.
+func residentMiB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+    return kib / 1024
+}
+
+/// Milliseconds `body` takes.
+func milliseconds(_ body: () -> Void) -> Double {
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    body()
+    return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+}
 
 /// Peak resident set size of this process in MiB (getrusage maxrss is KiB on Linux).
 func peakRSSMiB() -> Double {
@@ -19,6 +35,9 @@ func hash(_ i: Int, _ salt: UInt8) -> String {
     return Base64.encode(bytes)
 }
 
+// As `pinguard serve` sets the allocator up.
+MallocTuning.limitArenas(4)
+MallocTuning.fixMmapThreshold(1 << 20)
 let args = CommandLine.arguments
 let targets = args.count > 1 ? Int(args[1]) ?? 10_000 : 10_000
 let setCount = args.count > 2 ? Int(args[2]) ?? 2 : 2
@@ -38,6 +57,8 @@ for s in 0..<setCount {
     sets.append(PolicySet(name: "app-\(s)", environments: ["prod": PolicyEnvironment(rules: [
         PatternRule(pattern: .anyDepth("bench.pinguard.test"), policy: policy)])]))
 }
+var config = ServiceConfig()
+config.targets = (0..<targets).map { Target(host: "t\($0).bench.pinguard.test", name: "target-\($0)") }
 var snapshot = MetricsSnapshot()
 snapshot.version = "bench"
 snapshot.openSSLVersion = "bench"
@@ -53,6 +74,7 @@ for i in 0..<targets {
     snapshot.results.append(TargetResult.evaluate(facts, target: Target(host: host, name: "target-\(i)"), sets: sets, now: now))
 }
 let evalSeconds = Date().timeIntervalSince(evalStart)
+let rssResults = residentMiB()
 var times: [Double] = []
 var size = 0
 for _ in 0..<repeats {
@@ -67,7 +89,45 @@ print("metrics: \(targets) targets x \(setCount) policy sets")
 print(String(format: "  evaluate all targets:   %.1f ms", evalSeconds * 1000))
 print(String(format: "  render /metrics:        median %.1f ms, min %.1f ms, max %.1f ms over %d renders", times[times.count / 2], times[0], times[times.count - 1], repeats))
 print(String(format: "  exposition size:        %.1f MiB, %d lines", Double(size) / 1_048_576, lines))
-print(String(format: "  peak RSS:               %.1f MiB (%.1f MiB before building results)", peakRSSMiB(), rssBefore))
+print(String(format: "  peak RSS:               %.1f MiB (%.1f MiB before building results, %.1f MiB resident with the results)",
+             peakRSSMiB(), rssBefore, rssResults))
+
+// What a live service does: results in a ResultStore, /metrics from the per-slice compressed cache.
+let store = ResultStore(config: config, sets: sets)
+for r in snapshot.results { _ = store.record(r, generation: 0, now: now) }
+let cache = ExpositionCache(store: store, level: Int32(ProcessInfo.processInfo.environment["BENCH_ZLIB_LEVEL"] ?? "") ?? 6)
+var service = MetricsSnapshot()
+service.version = "bench"
+var wire = 0
+let cold = milliseconds { wire = cache.body(service: service, gzip: true).length }
+var hot: [Double] = []
+for _ in 0..<repeats { hot.append(milliseconds { _ = cache.body(service: service, gzip: true) }) }
+hot.sort()
+// A round in progress (probes run in configuration order): the next 1% of the targets got a new result
+// since the last scrape; and the worst case, every 100th target changed (every slice to render again).
+var warm: [Double] = []
+let step = max(1, targets / 100)
+for k in 0..<max(1, repeats / 2) {
+    for i in (k * step % targets)..<min(targets, k * step % targets + step) { _ = store.record(snapshot.results[i], generation: 0, now: now) }
+    warm.append(milliseconds { _ = cache.body(service: service, gzip: true) })
+}
+warm.sort()
+for i in stride(from: 0, to: targets, by: 100) { _ = store.record(snapshot.results[i], generation: 0, now: now) }
+let scattered = milliseconds { _ = cache.body(service: service, gzip: true) }
+print("cached gzip /metrics (slices of \(ResultStore.sliceSize) targets, zlib level \(cache.level), \(ExpositionCache.workers) threads):")
+print(String(format: "  body on the wire:       %.1f MiB", Double(wire) / 1_048_576))
+print(String(format: "  every slice rendered:   %.1f ms (after a reload, or the first scrape)", cold))
+print(String(format: "  nothing changed:        median %.1f ms, max %.1f ms", hot[hot.count / 2], hot[hot.count - 1]))
+print(String(format: "  next 1%% of targets changed: median %.1f ms, max %.1f ms", warm[warm.count / 2], warm[warm.count - 1]))
+print(String(format: "  every 100th target changed: %.1f ms", scattered))
+var rejudge: [Double] = []
+for _ in 0..<3 { rejudge.append(milliseconds { _ = store.apply(config: config, sets: sets, now: now) }) }
+rejudge.sort()
+print(String(format: "reload: every result re-judged by the new policies (ResultStore.apply): min %.1f ms, median %.1f ms, max %.1f ms",
+             rejudge[0], rejudge[1], rejudge[2]))
+snapshot.results = []
+MallocTuning.trim()
+print(String(format: "  resident with the store and the cache: %.1f MiB (peak %.1f MiB)", residentMiB(), peakRSSMiB()))
 
 if ProcessInfo.processInfo.environment["BENCH_CHUNKS"] != nil {
     for c in MetricsRenderer.renderChunks(snapshot) {
