@@ -65,11 +65,20 @@ pg_lookup *pg_lookup_start(const char *name, const char *service, int numeric, i
 }
 
 int pg_lookup_wait(pg_lookup *l, int timeout_ms, struct addrinfo **result) {
+    // Polls gai_error instead of calling gai_suspend. glibc's resolver thread stores the result outside its
+    // lock and only then, under the lock, walks the waiters of the request; a gai_suspend that times out in
+    // between sees the result, skips unlinking its waiter (which lives on its stack) and returns, and the
+    // resolver thread then writes through that stale stack pointer (seen as SIGSEGV in __gai_notify under
+    // load). Polling reads only the gaicb's result field, which glibc never touches again once it is set.
     int rc = gai_error(&l->request);
-    if (rc == EAI_INPROGRESS && timeout_ms > 0) {
-        const struct gaicb *list[1] = { &l->request };
-        struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L };
-        gai_suspend(list, 1, &ts);
+    long waited_us = 0, step_us = 200;
+    while (rc == EAI_INPROGRESS && waited_us < (long)timeout_ms * 1000) {
+        long nap = step_us;
+        if (nap > (long)timeout_ms * 1000 - waited_us) nap = (long)timeout_ms * 1000 - waited_us;
+        struct timespec ts = { nap / 1000000, (nap % 1000000) * 1000 };
+        nanosleep(&ts, NULL);
+        waited_us += nap;
+        if (step_us < 10000) step_us *= 2;  // 0.2 ms doubling to 10 ms: fast answers are seen quickly
         rc = gai_error(&l->request);
     }
     if (rc == EAI_INPROGRESS) return PG_LOOKUP_IN_PROGRESS;

@@ -36,4 +36,25 @@ final class ResolutionDeadlineTests: XCTestCase {
         let threads = try XCTUnwrap(m.value("process_threads"))
         XCTAssertLessThanOrEqual(threads, 64 + 20 + 16, "probe pool (64) + glibc's resolver pool (20) + HTTP and runtime")
     }
+
+    /// Answers that arrive while a lookup is between two of its waits (every 100 ms, to see cancellation)
+    /// are picked up, round after round, and the process stays up. (glibc's gai_suspend, when it times out
+    /// just as the answer arrives, leaves a stale waiter that the resolver thread then writes through; the
+    /// window is too narrow to hit on demand, so this checks the waiting itself, not that race.)
+    func testAnswersArrivingBetweenWaitsResolveWithoutHarm() throws {
+        let world = try ServiceWorld.shared()
+        let dns = try DelayedNameServer(delay: 0.07...0.13)
+        defer { dns.stop() }
+        let dir = try TemporaryDirectory.make("pinguard-slow-dns")
+        let targets = (1...150).map { ServiceWorld.Target(name: "s\($0)", host: "s\($0).slow.pinguard.test", port: world.farm.port, connect: nil) }
+        let config = try world.writeConfig(in: dir, targets: targets, interval: "3s", timeout: "3s", concurrency: 64)
+        let serve = try ServeProcess(arguments: ["--config", config], mode: .noJournal, resolvConf: dns.resolvConf.path)
+        defer { serve.stop() }
+        let m = try serve.waitForMetrics(timeout: 60) { ($0.value("pinguard_probes_total") ?? 0) >= 450 }
+        XCTAssertGreaterThanOrEqual(m.value("pinguard_probes_total") ?? 0, 450, serve.stderr)
+        XCTAssertEqual(m.value("pinguard_probe_failures_total"), 0, "every delayed answer was read: \(serve.stderr)")
+        XCTAssertEqual(m.value("pinguard_probe_success", ["target": "s150", "address": "127.0.0.1:\(world.farm.port)"]), 1)
+        XCTAssertTrue(serve.isRunning, serve.stderr)
+    }
 }
+
