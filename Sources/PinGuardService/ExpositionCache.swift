@@ -44,8 +44,7 @@ public final class ExpositionCache: Sendable {
         refreshing.withLock {
             let versions = store.sliceVersions
             var current = slices.withLockedValue { cached -> [Slice?] in
-                if cached.count != versions.count { cached = Array(cached.prefix(versions.count)) + Array(repeating: nil, count: max(0, versions.count - cached.count)) }
-                return cached
+                Array(cached.prefix(versions.count)) + Array(repeating: nil, count: max(0, versions.count - cached.count))
             }
             let stale = versions.indices.filter { i in
                 guard let s = current[i] else { return true }

@@ -313,13 +313,20 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
             let rest = pending.dropFirst(Self.pieceSize)
             let written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(piece))))
             let following = next
+            let loop = context.eventLoop
             written.whenComplete { result in
-                let (handler, context) = bound.value
                 switch result {
-                case .success: handler.writeBody(context, parts, next: following, pending: rest, keepAlive: keepAlive, done: done)
+                case .success:
+                    // A write the socket took at once completes inline: continuing from here would nest one
+                    // call per piece, each holding its piece, so a plain response would hold all of them.
+                    // Continuing from the event loop's queue lets this call (and its piece) go first.
+                    loop.execute {
+                        let (handler, context) = bound.value
+                        handler.writeBody(context, parts, next: following, pending: rest, keepAlive: keepAlive, done: done)
+                    }
                 case .failure:
                     done()
-                    context.close(promise: nil)
+                    bound.value.1.close(promise: nil)
                 }
             }
             return
