@@ -188,7 +188,8 @@ public final class PinGuardRuntime: Sendable {
 
     /// Summary of one round.
     public struct RoundSummary: Sendable {
-        /// Results of this round, in target order.
+        /// Results of the targets this round probed, in target order, as the store holds them (judged by
+        /// the configuration in force).
         public var results: [TargetResult]
         /// Seconds the round took.
         public var duration: Double
@@ -224,10 +225,10 @@ public final class PinGuardRuntime: Sendable {
             }
             relint()
             MallocTuning.trim()
-            let c = OnceSummary.counts(outcome.results)
-            notifier.status("last round: \(outcome.results.count) targets (\(c.addresses) addresses), \(c.rejects) rejected by a client, \(c.failed) probes failed, \(String(format: "%.2f", outcome.duration))s; next in \(PromDuration.format(loaded.config.interval))")
+            let c = outcome.counts
+            notifier.status("last round: \(outcome.probed.count) targets (\(c.addresses) addresses), \(c.rejects) rejected by a client, \(c.failed) probes failed, \(String(format: "%.2f", outcome.duration))s; next in \(PromDuration.format(loaded.config.interval))")
         }
-        return RoundSummary(results: outcome.results, duration: outcome.duration)
+        return RoundSummary(results: store.results.filter { outcome.probed.contains($0.target.name) }, duration: outcome.duration)
     }
 
     /// Judges the certificate files of `files:` again (each round, and at once after a reload).

@@ -15,9 +15,12 @@ struct ProbeRound {
     /// Progress for systemd's status line: (probed, total).
     let progress: @Sendable (Int, Int) -> Void
 
-    /// Results of this round in target order, its duration, and whether every target was probed.
+    /// The targets this round probed, what their results came to, its duration, and whether every
+    /// target was probed. The results themselves are in the store only: holding a second copy of 100,000
+    /// results until the round ends doubled the peak, and freeing it left the heap full of holes.
     struct Outcome {
-        var results: [TargetResult]
+        var probed: Set<String>
+        var counts: (rejects: Int, failed: Int, addresses: Int)
         var duration: Double
         var complete: Bool
     }
@@ -43,7 +46,8 @@ struct ProbeRound {
         let start = clock.now
         let spacing = Self.spacing(targets: targets.count, interval: config.interval, spread: spread)
         let limit = max(config.concurrency, 1)
-        var collected: [String: TargetResult] = [:]
+        var probed = Set<String>()
+        var counts = (rejects: 0, failed: 0, addresses: 0)
         let executor = executor, sets = sets, clock = clock, timeout = config.timeout
         await withTaskGroup(of: TargetResult?.self) { group in
             var next = 0
@@ -65,11 +69,13 @@ struct ProbeRound {
             }
             for await result in group {
                 if let result {
-                    collected[result.target.name] = result
+                    probed.insert(result.target.name)
+                    let c = OnceSummary.counts([result])
+                    counts = (counts.rejects + c.rejects, counts.failed + c.failed, counts.addresses + c.addresses)
                     emit(store.record(result, generation: generation, now: clock.now))
                 }
                 if Task.isCancelled { group.cancelAll(); continue }
-                progress(collected.count, targets.count)
+                progress(probed.count, targets.count)
                 if next < targets.count && !configurationChanged() {
                     await pause()
                     // A reload during the pause ends the round's launches too.
@@ -78,7 +84,6 @@ struct ProbeRound {
             }
         }
         let duration = clock.now.timeIntervalSince(start)
-        return Outcome(results: config.targets.compactMap { collected[$0.name] }, duration: duration,
-                       complete: collected.count == targets.count)
+        return Outcome(probed: probed, counts: counts, duration: duration, complete: probed.count == targets.count)
     }
 }
