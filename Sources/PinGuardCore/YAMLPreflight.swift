@@ -1,15 +1,16 @@
 import CYaml
 
-/// Reads a YAML document's event stream once, before any node is built, and rejects what would make
-/// building it expensive or its error messages unsafe: more bytes, depth, nodes
-/// or value length than `YAMLLimits`, any anchor or alias, a repeated mapping key, and syntax errors
-/// (reported without echoing input).
+/// Reads a YAML document's event stream once and rejects what would make reading it expensive or its
+/// error messages unsafe: more bytes, depth, nodes or value length than `YAMLLimits`, any anchor or
+/// alias, a repeated mapping key, and syntax errors (reported without echoing input). The same pass
+/// hands every event that passed to a `YAMLTreeBuilder`, which builds the document `YAMLValue` reads;
+/// a finding anywhere in the stream wins over the builder's refusals.
 ///
 /// Aliases are refused outright rather than counted: an alias shares a node, and everything that
-/// walks the tree afterwards (Yams' duplicate-key check hashes keys, the policy reader copies rules
-/// per environment) pays for it once per reference, so a few kilobytes of `*E` become millions of
+/// walks the tree afterwards (the duplicate-key checks, the policy reader copying rules per
+/// environment) pays for it once per reference, so a few kilobytes of `*E` become millions of
 /// rules. Policies and configs are short enough to write out. The scan uses libyaml's events
-/// directly because Yams resolves aliases while composing, which is exactly the expansion to avoid.
+/// directly because a composer resolves aliases, which is exactly the expansion to avoid.
 enum YAMLPreflight {
     /// What the scan found wrong, with the 1-based line.
     enum Finding: Equatable {
@@ -30,14 +31,15 @@ enum YAMLPreflight {
         var keys: [String: Int] = [:]
     }
 
-    /// Throws when `text` breaks `limits`, uses an anchor or alias, repeats a key or is not YAML.
-    static func check(_ text: String, file: String, limits: YAMLLimits) throws(ConfigError) {
+    /// Throws when `text` breaks `limits`, uses an anchor or alias, repeats a key or is not YAML; every
+    /// event goes to `builder`.
+    static func check(_ text: String, file: String, limits: YAMLLimits, into builder: inout YAMLTreeBuilder) throws(ConfigError) {
         let size = text.utf8.count
         guard size <= limits.maxBytes else {
             throw ConfigError(file: file, line: nil, key: nil,
                               message: "the file has \(size) bytes; the limit is \(limits.maxBytes) bytes")
         }
-        guard let finding = scan(text, limits: limits) else { return }
+        guard let finding = scan(text, limits: limits, into: &builder) else { return }
         throw error(finding, file: file, limits: limits)
     }
 
@@ -66,6 +68,13 @@ enum YAMLPreflight {
 
     /// The first finding, or nil when the document is within limits.
     static func scan(_ text: String, limits: YAMLLimits) -> Finding? {
+        var builder = YAMLTreeBuilder()
+        return scan(text, limits: limits, into: &builder)
+    }
+
+    /// The first finding, or nil when the document is within limits; every event up to the finding
+    /// goes to `builder`.
+    static func scan(_ text: String, limits: YAMLLimits, into builder: inout YAMLTreeBuilder) -> Finding? {
         var text = text
         return text.withUTF8 { bytes in
             var parser = yaml_parser_t()
@@ -99,8 +108,10 @@ enum YAMLPreflight {
                     opens = Frame(isMapping: true)
                 case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                     _ = stack.popLast()
+                    builder.add(event, line: line)
                     continue
                 default:
+                    builder.add(event, line: line)
                     continue
                 }
                 if let anchor { return .anchor(name: name(anchor), line: line) }
@@ -122,6 +133,7 @@ enum YAMLPreflight {
                     stack.append(opens)
                     if stack.count > limits.maxDepth { return .tooDeep(line: line) }
                 }
+                builder.add(event, line: line)
             }
         }
     }
