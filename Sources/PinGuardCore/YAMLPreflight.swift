@@ -28,8 +28,15 @@ enum YAMLPreflight {
     private struct Frame {
         var isMapping: Bool
         var atKey = true
-        var keys: [String: Int] = [:]
+        /// Where the mapping's keys start in the list the open mappings share, while it has few.
+        var firstKey: Int
+        /// The keys of a mapping with more than `listedKeys` of them.
+        var table: [String: Int]?
     }
+
+    /// Up to this many keys a mapping's keys are compared one by one in a shared list: most mappings have
+    /// a few, and a hash table for each of the 100,000 targets of a large config cost a tenth of loading it.
+    private static let listedKeys = 16
 
     /// Throws when `text` breaks `limits`, uses an anchor or alias, repeats a key or is not YAML; every
     /// event goes to `builder`.
@@ -83,6 +90,7 @@ enum YAMLPreflight {
             yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
             var stack: [Frame] = []
+            var keys: [(text: String, line: Int)] = []
             var nodes = 0
             while true {
                 var event = yaml_event_t()
@@ -102,12 +110,12 @@ enum YAMLPreflight {
                     if value.count > limits.maxScalarBytes { return .scalarTooLong(bytes: value.count, line: line) }
                 case YAML_SEQUENCE_START_EVENT:
                     anchor = event.data.sequence_start.anchor
-                    opens = Frame(isMapping: false)
+                    opens = Frame(isMapping: false, firstKey: keys.count)
                 case YAML_MAPPING_START_EVENT:
                     anchor = event.data.mapping_start.anchor
-                    opens = Frame(isMapping: true)
+                    opens = Frame(isMapping: true, firstKey: keys.count)
                 case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                    _ = stack.popLast()
+                    if let closed = stack.popLast() { keys.removeSubrange(min(closed.firstKey, keys.count)...) }
                     builder.add(event, line: line)
                     continue
                 default:
@@ -124,8 +132,24 @@ enum YAMLPreflight {
                         let key = String(decoding: UnsafeBufferPointer(start: event.data.scalar.value,
                                                                        count: Int(clamping: event.data.scalar.length)),
                                          as: UTF8.self)
-                        if let first = stack[top].keys[key] { return .duplicateKey(key: key, line: line, firstLine: first) }
-                        stack[top].keys[key] = line
+                        if stack[top].table != nil {
+                            if let first = stack[top].table![key] { return .duplicateKey(key: key, line: line, firstLine: first) }
+                            stack[top].table![key] = line
+                        } else {
+                            let listed = keys[stack[top].firstKey...]
+                            if let first = listed.first(where: { $0.text == key }) {
+                                return .duplicateKey(key: key, line: line, firstLine: first.line)
+                            }
+                            if listed.count < listedKeys {
+                                keys.append((key, line))
+                            } else {
+                                var table = [String: Int](minimumCapacity: 2 * listedKeys)
+                                for (text, line) in listed { table[text] = line }
+                                table[key] = line
+                                keys.removeSubrange(stack[top].firstKey...)
+                                stack[top].table = table
+                            }
+                        }
                     }
                     stack[top].atKey.toggle()
                 }
