@@ -136,17 +136,18 @@ enum YAMLPreflight {
                             if let first = stack[top].table![key] { return .duplicateKey(key: key, line: line, firstLine: first) }
                             stack[top].table![key] = line
                         } else {
-                            let listed = keys[stack[top].firstKey...]
-                            if let first = listed.first(where: { $0.text == key }) {
-                                return .duplicateKey(key: key, line: line, firstLine: first.line)
+                            // By index: a slice of `keys` alive at the append would copy the list per key.
+                            let listed = stack[top].firstKey..<keys.count
+                            if let first = listed.first(where: { keys[$0].text == key }) {
+                                return .duplicateKey(key: key, line: line, firstLine: keys[first].line)
                             }
                             if listed.count < listedKeys {
                                 keys.append((key, line))
                             } else {
                                 var table = [String: Int](minimumCapacity: 2 * listedKeys)
-                                for (text, line) in listed { table[text] = line }
+                                for i in listed { table[keys[i].text] = keys[i].line }
                                 table[key] = line
-                                keys.removeSubrange(stack[top].firstKey...)
+                                keys.removeSubrange(listed)
                                 stack[top].table = table
                             }
                         }
