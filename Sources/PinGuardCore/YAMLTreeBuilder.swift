@@ -71,9 +71,10 @@ struct YAMLTreeBuilder {
             let index = append(YAMLDocument.Node(start: 0, count: 0, line: Int32(clamping: line),
                                                  kind: isMapping ? .mapping : .sequence))
             if isKey { openKeys += 1 }
-            let start = event.data.sequence_start
-            if openKeys > 0, start.implicit == 0,
-               let tag = Self.explicitTag(start.tag, default: isMapping ? "tag:yaml.org,2002:map" : "tag:yaml.org,2002:seq") {
+            let (implicit, tag) = isMapping ? (event.data.mapping_start.implicit, event.data.mapping_start.tag)
+                : (event.data.sequence_start.implicit, event.data.sequence_start.tag)
+            if openKeys > 0, implicit == 0,
+               let tag = Self.explicitTag(tag, default: isMapping ? "tag:yaml.org,2002:map" : "tag:yaml.org,2002:seq") {
                 tags[index] = tag
             }
             open.append(Open(node: index, firstChild: pending.count, isMapping: isMapping, isKey: isKey))
