@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark: one probe round over N loopback TLS targets (one nginx, N server names); a round over
 # NODE_NAMES names (default 1000) that each resolve to 3 addresses (127.0.0.1-3, through a private
-# /etc/hosts); and /metrics rendering for 10,000 targets x 2 policy sets. Prints figures; asserts nothing.
+# /etc/hosts); check-config and the live service with SERVICE_TARGETS (default 10000) inline targets; and
+# /metrics rendering for 10,000 targets x 2 policy sets. Prints figures; asserts nothing.
 # Usage: scripts/bench.sh [TARGETS=1000] [RUNS=3]    (root, for the private /etc/hosts)
 # Needs nginx, openssl and python3 (apt-get install -y nginx-light openssl).
 set -euo pipefail
@@ -102,6 +103,14 @@ http_port=$(python3 scripts/lib/free_port.py)
   echo "trust: {ca_file: $pki/ca-bundle.pem}"; echo "journal: {enabled: false}"; echo "targets:"
   for i in $(seq 1 10); do echo "  - {host: t$i.bench.pinguard.test, port: $port, connect: 127.0.0.1, name: t$i}"; done
 } > "$work/cfg/small.yml"
+echo
+echo "config: check-config of $big inline targets and 2 policy files (what loading or reloading them costs)"
+for run in $(seq 1 "$runs"); do
+  start=$(date +%s.%N)
+  "$bin/pinguard" check-config "$work/cfg/big.yml" >/dev/null
+  done_at=$(date +%s.%N)
+  awk -v a="$done_at" -v b="$start" 'BEGIN { printf "  check-config: %.2f s\n", a - b }'
+done
 cp "$work/cfg/big.yml" "$work/cfg/live.yml"
 "$bin/pinguard" serve --config "$work/cfg/live.yml" --web.enable-lifecycle 2>/dev/null &
 serve_pid=$!

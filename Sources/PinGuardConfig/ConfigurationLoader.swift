@@ -80,7 +80,8 @@ public enum ConfigurationLoader {
     /// Reads every file matching `target_files` (a glob that matches nothing adds nothing, as file_sd) and
     /// appends their targets; a target name used twice is an error naming both places.
     static func appendTargetFiles(to config: inout ServiceConfig, path: String, base: String) throws(ConfigError) {
-        var seen: [String: String] = [:]
+        guard !config.targetFiles.isEmpty else { return }
+        var seen: [String: String] = Dictionary(minimumCapacity: config.targets.count)
         for t in config.targets { seen[t.name] = path }
         var done = Set<String>()
         for pattern in config.targetFiles {

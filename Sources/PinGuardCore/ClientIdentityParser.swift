@@ -2,12 +2,15 @@
 enum ClientIdentityParser {
     /// The target keys this parser reads.
     static let keys: Set<String> = ["client_cert", "client_key", "client_pkcs12", "client_pkcs12_password_file"]
+    private static let sortedKeys = keys.sorted()
 
     /// The identity the keys of target mapping `m` describe, nil when none is set; records the line of each
     /// file key (`targets[N].client_cert`, ...) for errors found when the files are read.
     static func parse(_ m: [String: YAMLValue], lines: inout [String: Int]) throws(ConfigError) -> ClientIdentitySource? {
+        // Most targets have no identity; sorting the keys for each of 100,000 targets showed in profiles.
+        guard keys.contains(where: { m[$0] != nil }) else { return nil }
         var paths: [String: String] = [:]
-        for key in keys.sorted() {
+        for key in sortedKeys {
             guard let v = m[key], !v.isNull else { continue }
             paths[key] = try v.nonEmptyString()
             lines[v.path] = v.line

@@ -1,15 +1,16 @@
 import CYaml
 
-/// Reads a YAML document's event stream once, before any node is built, and rejects what would make
-/// building it expensive or its error messages unsafe: more bytes, depth, nodes
-/// or value length than `YAMLLimits`, any anchor or alias, a repeated mapping key, and syntax errors
-/// (reported without echoing input).
+/// Reads a YAML document's event stream once and rejects what would make reading it expensive or its
+/// error messages unsafe: more bytes, depth, nodes or value length than `YAMLLimits`, any anchor or
+/// alias, a repeated mapping key, and syntax errors (reported without echoing input). The same pass
+/// hands every event that passed to a `YAMLTreeBuilder`, which builds the document `YAMLValue` reads;
+/// a finding anywhere in the stream wins over the builder's refusals.
 ///
 /// Aliases are refused outright rather than counted: an alias shares a node, and everything that
-/// walks the tree afterwards (Yams' duplicate-key check hashes keys, the policy reader copies rules
-/// per environment) pays for it once per reference, so a few kilobytes of `*E` become millions of
+/// walks the tree afterwards (the duplicate-key checks, the policy reader copying rules per
+/// environment) pays for it once per reference, so a few kilobytes of `*E` become millions of
 /// rules. Policies and configs are short enough to write out. The scan uses libyaml's events
-/// directly because Yams resolves aliases while composing, which is exactly the expansion to avoid.
+/// directly because a composer resolves aliases, which is exactly the expansion to avoid.
 enum YAMLPreflight {
     /// What the scan found wrong, with the 1-based line.
     enum Finding: Equatable {
@@ -27,17 +28,25 @@ enum YAMLPreflight {
     private struct Frame {
         var isMapping: Bool
         var atKey = true
-        var keys: [String: Int] = [:]
+        /// Where the mapping's keys start in the list the open mappings share, while it has few.
+        var firstKey: Int
+        /// The keys of a mapping with more than `listedKeys` of them.
+        var table: [String: Int]?
     }
 
-    /// Throws when `text` breaks `limits`, uses an anchor or alias, repeats a key or is not YAML.
-    static func check(_ text: String, file: String, limits: YAMLLimits) throws(ConfigError) {
+    /// Up to this many keys a mapping's keys are compared one by one in a shared list: most mappings have
+    /// a few, and a hash table for each of the 100,000 targets of a large config cost a tenth of loading it.
+    private static let listedKeys = 16
+
+    /// Throws when `text` breaks `limits`, uses an anchor or alias, repeats a key or is not YAML; every
+    /// event goes to `builder`.
+    static func check(_ text: String, file: String, limits: YAMLLimits, into builder: inout YAMLTreeBuilder) throws(ConfigError) {
         let size = text.utf8.count
         guard size <= limits.maxBytes else {
             throw ConfigError(file: file, line: nil, key: nil,
                               message: "the file has \(size) bytes; the limit is \(limits.maxBytes) bytes")
         }
-        guard let finding = scan(text, limits: limits) else { return }
+        guard let finding = scan(text, limits: limits, into: &builder) else { return }
         throw error(finding, file: file, limits: limits)
     }
 
@@ -66,6 +75,13 @@ enum YAMLPreflight {
 
     /// The first finding, or nil when the document is within limits.
     static func scan(_ text: String, limits: YAMLLimits) -> Finding? {
+        var builder = YAMLTreeBuilder()
+        return scan(text, limits: limits, into: &builder)
+    }
+
+    /// The first finding, or nil when the document is within limits; every event up to the finding
+    /// goes to `builder`.
+    static func scan(_ text: String, limits: YAMLLimits, into builder: inout YAMLTreeBuilder) -> Finding? {
         var text = text
         return text.withUTF8 { bytes in
             var parser = yaml_parser_t()
@@ -74,6 +90,7 @@ enum YAMLPreflight {
             yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
             var stack: [Frame] = []
+            var keys: [(text: String, line: Int)] = []
             var nodes = 0
             while true {
                 var event = yaml_event_t()
@@ -93,14 +110,16 @@ enum YAMLPreflight {
                     if value.count > limits.maxScalarBytes { return .scalarTooLong(bytes: value.count, line: line) }
                 case YAML_SEQUENCE_START_EVENT:
                     anchor = event.data.sequence_start.anchor
-                    opens = Frame(isMapping: false)
+                    opens = Frame(isMapping: false, firstKey: keys.count)
                 case YAML_MAPPING_START_EVENT:
                     anchor = event.data.mapping_start.anchor
-                    opens = Frame(isMapping: true)
+                    opens = Frame(isMapping: true, firstKey: keys.count)
                 case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                    _ = stack.popLast()
+                    if let closed = stack.popLast() { keys.removeSubrange(min(closed.firstKey, keys.count)...) }
+                    builder.add(event, line: line)
                     continue
                 default:
+                    builder.add(event, line: line)
                     continue
                 }
                 if let anchor { return .anchor(name: name(anchor), line: line) }
@@ -113,8 +132,25 @@ enum YAMLPreflight {
                         let key = String(decoding: UnsafeBufferPointer(start: event.data.scalar.value,
                                                                        count: Int(clamping: event.data.scalar.length)),
                                          as: UTF8.self)
-                        if let first = stack[top].keys[key] { return .duplicateKey(key: key, line: line, firstLine: first) }
-                        stack[top].keys[key] = line
+                        if stack[top].table != nil {
+                            if let first = stack[top].table![key] { return .duplicateKey(key: key, line: line, firstLine: first) }
+                            stack[top].table![key] = line
+                        } else {
+                            // By index: a slice of `keys` alive at the append would copy the list per key.
+                            let listed = stack[top].firstKey..<keys.count
+                            if let first = listed.first(where: { keys[$0].text == key }) {
+                                return .duplicateKey(key: key, line: line, firstLine: keys[first].line)
+                            }
+                            if listed.count < listedKeys {
+                                keys.append((key, line))
+                            } else {
+                                var table = [String: Int](minimumCapacity: 2 * listedKeys)
+                                for i in listed { table[keys[i].text] = keys[i].line }
+                                table[key] = line
+                                keys.removeSubrange(listed)
+                                stack[top].table = table
+                            }
+                        }
                     }
                     stack[top].atKey.toggle()
                 }
@@ -122,6 +158,7 @@ enum YAMLPreflight {
                     stack.append(opens)
                     if stack.count > limits.maxDepth { return .tooDeep(line: line) }
                 }
+                builder.add(event, line: line)
             }
         }
     }
