@@ -99,16 +99,21 @@ public struct EventDetector: Sendable {
             m.divergence = nil
         }
 
-        var seen = Set<String>()
+        var seen: [String] = []
+        seen.reserveCapacity(result.nodes.count)
         for node in result.nodes {
             let address = node.address
-            seen.insert(address)
+            seen.append(address)
             var nm = m.nodes[address] ?? NodeMemory()
             out += observe(node, of: t, base: base + [("PINGUARD_ADDRESS", address)],
                            who: result.nodes.count > 1 ? "\(t.name) (\(address))" : t.name, memory: &nm)
             m.nodes[address] = nm
         }
-        m.nodes = m.nodes.filter { seen.contains($0.key) }
+        // Forgetting is rare (an address went away): no new dictionary per result otherwise.
+        if m.nodes.count != seen.count {
+            let keep = Set(seen)
+            m.nodes = m.nodes.filter { keep.contains($0.key) }
+        }
         return out
     }
 
@@ -193,43 +198,55 @@ public struct EventDetector: Sendable {
             return out
         }
         m.uncovered = false
-        var seenSets = Set<String>()
+        var seenSets: [String] = []
+        seenSets.reserveCapacity(node.evaluations.count)
         for e in node.evaluations {
             let key = e.policySet + "/" + e.environment
-            seenSets.insert(key)
+            seenSets.append(key)
             let old = m.sets[key]
-            let fields = withLeaf + Self.evaluationFields(e)
+            // The journal fields are built only for an event: a reload observes every result again, and
+            // almost none of them changed.
+            var built: [(String, String)]?
+            func fields() -> [(String, String)] {
+                if let built { return built }
+                let f = withLeaf + Self.evaluationFields(e)
+                built = f
+                return f
+            }
             if old?.reason != e.reason {
-                out.append(JournalEntry(event: Self.event(for: e.reason), message: Self.message(who, t, e), fields: fields))
+                out.append(JournalEntry(event: Self.event(for: e.reason), message: Self.message(who, t, e), fields: fields()))
             }
             let backup = e.backupInUse
             if backup && old?.backupInUse != true {
                 out.append(JournalEntry(event: .backupPinInUse,
                                         message: "\(who): \(key) matches only backup pins: a rotation happened; ship a new backup pin",
-                                        fields: fields))
+                                        fields: fields()))
             }
             let reserveMissing = e.isEvaluated && e.reservePins.isEmpty && !(e.policy?.pins.isEmpty ?? true)
             if reserveMissing && old?.reserveMissing != true {
                 out.append(JournalEntry(event: .reservePinMissing,
                                         message: "\(who): \(key) has no reserve pin: every configured pin is in the served chain, nothing to rotate to",
-                                        fields: fields))
+                                        fields: fields()))
             }
             let breakage = e.reason == .pinMatch && (e.daysToPinBreakage ?? .infinity) < warningDays
             if breakage && old?.breakageSoon != true {
                 out.append(JournalEntry(event: .pinBreakageImminent,
                                         message: "\(who): \(key) pins stop matching in \(Self.days(e.daysToPinBreakage ?? 0)) days (\(e.pinHorizon.map(RFC3339.format) ?? "?")), \(e.reservePins.count) reserve pins",
-                                        fields: fields))
+                                        fields: fields()))
             }
             let rawKeys = e.rawKeyPins.map(\.pin.hash)
             for r in e.rawKeyPins where !(old?.rawKeyPins.contains(r.pin.hash) ?? false) {
                 out.append(JournalEntry(event: .rawKeyPin, message: "\(who): \(key): \(r.message)",
-                                        fields: fields + [("PINGUARD_PIN", r.pin.hash), ("PINGUARD_DEPTH", String(r.depth)),
+                                        fields: fields() + [("PINGUARD_PIN", r.pin.hash), ("PINGUARD_DEPTH", String(r.depth)),
                                                           ("PINGUARD_SPKI_SHA256", r.spkiSHA256)]))
             }
             m.sets[key] = SetMemory(reason: e.reason, backupInUse: backup, reserveMissing: reserveMissing, breakageSoon: breakage,
                                     rawKeyPins: rawKeys)
         }
-        m.sets = m.sets.filter { seenSets.contains($0.key) }
+        if m.sets.count != seenSets.count {
+            let keep = Set(seenSets)
+            m.sets = m.sets.filter { keep.contains($0.key) }
+        }
         return out
     }
 

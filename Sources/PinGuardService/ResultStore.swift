@@ -16,6 +16,8 @@ public final class ResultStore: Sendable {
         /// value of `clock` when a result in it last changed (what `/metrics` re-renders by).
         var position: [String: Int] = [:]
         var sliceVersions: [UInt64] = []
+        /// The slice versions before the last `take`.
+        var previousVersions: [UInt64] = []
         var clock: UInt64 = 0
         var sets: [PolicySet] = []
         var generation = 0
@@ -47,7 +49,19 @@ public final class ResultStore: Sendable {
             order = config.targets.map(\.name)
             position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
             clock += 1
+            previousVersions = sliceVersions
             sliceVersions = Array(repeating: clock, count: (order.count + ResultStore.sliceSize - 1) / ResultStore.sliceSize)
+        }
+
+        /// After `take`, gives back their previous versions to the slices that hold the same targets in the
+        /// same places as under `oldOrder` (and so, unless a result is touched, the same series).
+        mutating func keepVersions(of oldOrder: [String]) {
+            let size = ResultStore.sliceSize
+            for i in sliceVersions.indices where i < previousVersions.count {
+                let now = (i * size)..<min((i + 1) * size, order.count)
+                let before = (i * size)..<min((i + 1) * size, oldOrder.count)
+                if now == before && order[now].elementsEqual(oldOrder[before]) { sliceVersions[i] = previousVersions[i] }
+            }
         }
 
         /// Marks the slice of target `name` changed.
@@ -157,30 +171,45 @@ public final class ResultStore: Sendable {
     /// Takes a new configuration: results of endpoints that did not change are kept and judged by the new
     /// policies at once; the rest are dropped (a new endpoint under an old name is reported afresh), so no
     /// series of a removed target, set or endpoint survives. Returns the events of the re-judged results.
+    ///
+    /// When neither the policy sets nor the expiry warning window changed, a target whose definition is the
+    /// same keeps its result as judged at its probe (judging it again would give the same verdicts; only
+    /// `days_to_*` fields would move, and the next probe moves them), so adding or removing a few targets
+    /// of 100,000 costs no judging and leaves `/metrics` slices of untouched targets as they are.
     public func apply(config: ServiceConfig, sets: [PolicySet], now: Date) -> [JournalEntry] {
         state.withLockedValue { s in
+            let rejudgeAll = sets != s.sets || Double(config.expiryWarningDays) != s.detector.warningDays
+            let oldOrder = s.order
             s.take(config)
             s.sets = sets
             s.generation += 1
             s.detector.warningDays = Double(config.expiryWarningDays)
             s.detector.retain(targets: Set(s.order))
             var work: [(probe: TargetProbe, target: Target)] = []
-            work.reserveCapacity(s.results.count)
+            var kept: [String: TargetResult] = [:]
+            kept.reserveCapacity(s.results.count)
+            var dropped: [String] = []
             for name in s.order {
                 guard let old = s.results[name] else { continue }
                 guard let target = s.sameEndpoint(old) else {
                     s.detector.forget(target: name)
+                    dropped.append(name)
                     continue
                 }
-                work.append((old.probe, target))
+                if !rejudgeAll && old.target == target {
+                    kept[name] = old
+                } else {
+                    work.append((old.probe, target))
+                }
             }
+            s.keepVersions(of: oldOrder)
+            for name in dropped { s.touch(name) }
             // Judging is most of a reload's work (100,000 results, each against every set): on every core.
             let judged = ResultStore.judge(work, sets: sets, now: now)
             var events: [JournalEntry] = []
-            var kept: [String: TargetResult] = [:]
-            kept.reserveCapacity(judged.count)
             for result in judged {
                 kept[result.target.name] = result
+                s.touch(result.target.name)
                 events += s.detector.observe(result)
             }
             s.results = kept

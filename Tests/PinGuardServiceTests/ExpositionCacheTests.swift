@@ -116,4 +116,38 @@ final class ExpositionCacheTests: XCTestCase {
         XCTAssertFalse(String(decoding: small, as: UTF8.self).contains("target=\"t10\""), "no series of a removed target survives")
         XCTAssertEqual(try gunzip(cached(cache, gzip: true)), expected(store))
     }
+
+    func testAReloadRejudgesOnlyWhatChangedAndKeepsTheOtherSlices() throws {
+        let count = ResultStore.sliceSize * 2 + 10
+        let store = ResultStore(config: config(count), sets: sets)
+        let cache = ExpositionCache(store: store)
+        for i in 0..<count { _ = store.record(result(i), generation: 0, now: now) }
+        XCTAssertEqual(cached(cache, gzip: false), expected(store))
+        let before = store.sliceVersions
+        let judgedAt = store.result(named: "t1")?.evaluations.first?.daysToExpiry
+
+        let later = now.addingTimeInterval(86_400)
+        XCTAssertEqual(store.apply(config: config(count), sets: sets, now: later).count, 0, "nothing changed: no events")
+        XCTAssertEqual(store.sliceVersions, before, "same targets, same policies: every slice kept")
+        XCTAssertEqual(store.result(named: "t1")?.evaluations.first?.daysToExpiry, judgedAt, "kept as judged at the probe")
+
+        var moved = config(count)
+        moved.targets[ResultStore.sliceSize + 3].environment = "staging"
+        _ = store.apply(config: moved, sets: sets, now: later)
+        XCTAssertEqual(zip(before, store.sliceVersions).map { $0 != $1 }, [false, true, false], "only the changed target's slice")
+        XCTAssertEqual(store.result(named: "t\(ResultStore.sliceSize + 3)")?.evaluations.isEmpty, true,
+                       "judged again: no set covers environment staging")
+        XCTAssertNotEqual(store.result(named: "t1")?.evaluations.first?.daysToExpiry, nil)
+        XCTAssertEqual(cached(cache, gzip: false), expected(store))
+
+        var rotated = sets
+        rotated[0].environments["prod"]?.rules[0].policy.pins.append(Pin(type: .spki, hash: Base64.encode([UInt8](repeating: 8, count: 32)), role: .backup))
+        let afterMove = store.sliceVersions
+        _ = store.apply(config: moved, sets: rotated, now: later)
+        XCTAssertTrue(zip(afterMove, store.sliceVersions).allSatisfy { $0 != $1 }, "new policies: every result judged again")
+        XCTAssertNotEqual(store.result(named: "t1")?.evaluations.first?.daysToExpiry, judgedAt, "judged at the reload's time")
+        let text = cached(cache, gzip: false)
+        XCTAssertEqual(text, expected(store))
+        XCTAssertTrue(String(decoding: text, as: UTF8.self).contains(Base64.encode([UInt8](repeating: 8, count: 32))), "the new pin's series")
+    }
 }
