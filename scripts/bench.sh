@@ -135,22 +135,22 @@ for i in 1 2 3 4 5; do
 done
 grep -E 'VmHWM' "/proc/$serve_pid/status" | sed 's/^/  after the gzip scrapes: /'
 for i in 1 2 3; do
-  curl -s -o /dev/null -X POST -w '  reload (POST /-/reload), nothing changed: results kept %{time_total}s\n' "http://127.0.0.1:$http_port/-/reload"
+  curl -s -o /dev/null -X POST -w '  reload (POST /-/reload), nothing changed: results kept %{time_total}s (HTTP %{http_code})\n' "http://127.0.0.1:$http_port/-/reload"
 done
 # A policy edit (a backup pin added, then removed): every result is judged again by the new policies.
 cp "$work/cfg/policies/ios-app.yml" "$work/ios-app.yml.orig"
 for i in 1 2 3 4; do
   if [ $((i % 2)) -eq 1 ]; then
-    echo "          - {type: spki, hash: \"$(openssl rand -base64 32)\", role: backup}" >> "$work/cfg/policies/ios-app.yml"
+    echo "            - {type: spki, hash: \"$(openssl rand -base64 32)\", role: backup}" >> "$work/cfg/policies/ios-app.yml"
   else
     cp "$work/ios-app.yml.orig" "$work/cfg/policies/ios-app.yml"
   fi
-  curl -s -o /dev/null -X POST -w '  reload (POST /-/reload) after a policy edit: every result judged again %{time_total}s\n' "http://127.0.0.1:$http_port/-/reload"
+  curl -s -o /dev/null -X POST -w '  reload (POST /-/reload) after a policy edit: every result judged again %{time_total}s (HTTP %{http_code})\n' "http://127.0.0.1:$http_port/-/reload"
   curl -s --compressed -o /dev/null -w '    the next scrape with gzip (slices rendered again) %{time_total}s\n' "http://127.0.0.1:$http_port/metrics"
 done
 grep -E 'VmHWM|VmRSS' "/proc/$serve_pid/status" | sed 's/^/  after the reloads: /'
 cp "$work/cfg/small.yml" "$work/cfg/live.yml"
-curl -s -o /dev/null -X POST -w "  reload to a 10-target config %{time_total}s\n" "http://127.0.0.1:$http_port/-/reload"
+curl -s -o /dev/null -X POST -w "  reload to a 10-target config %{time_total}s (HTTP %{http_code})\n" "http://127.0.0.1:$http_port/-/reload"
 sleep 2
 grep -E 'VmRSS' "/proc/$serve_pid/status" | sed 's/^/  after replacing the configuration with 10 targets: /'
 kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true

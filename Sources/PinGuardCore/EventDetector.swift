@@ -25,12 +25,15 @@ public struct EventDetector: Sendable {
     }
 
     /// What was last seen of one target: its addresses and each address's state.
-    struct TargetMemory: Sendable {
+    public struct TargetMemory: Sendable {
         /// Resolved addresses; empty after a failed resolution, nil before the first observation.
         var addresses: [String]?
         var overLimit: Bool?
         var divergence: String?
         var nodes: [String: NodeMemory] = [:]
+
+        /// Nothing seen yet.
+        public init() {}
     }
 
     var memory: [String: TargetMemory] = [:]
@@ -51,9 +54,21 @@ public struct EventDetector: Sendable {
     /// The events `result` causes given what was seen before: the target's resolution, address set and chain
     /// divergence, then each address on its own (every event of an address carries `PINGUARD_ADDRESS`).
     public mutating func observe(_ result: TargetResult) -> [JournalEntry] {
+        var m = memory(of: result.target.name)
+        defer { remember(m, of: result.target.name) }
+        return observe(result, memory: &m)
+    }
+
+    /// What the detector remembers of target `name` (nothing for a target not seen yet).
+    public func memory(of name: String) -> TargetMemory { memory[name] ?? TargetMemory() }
+
+    /// Keeps `m` as what was last seen of target `name`.
+    public mutating func remember(_ m: TargetMemory, of name: String) { memory[name] = m }
+
+    /// `observe(_:)` of one target against its memory `m` (updated), touching nothing else of the detector:
+    /// many targets can be observed at once, each with its own memory (a reload observes all of them).
+    public func observe(_ result: TargetResult, memory m: inout TargetMemory) -> [JournalEntry] {
         let t = result.target
-        var m = memory[t.name] ?? TargetMemory()
-        defer { memory[t.name] = m }
         var out: [JournalEntry] = []
         let base: [(String, String)] = [("PINGUARD_TARGET", t.name), ("PINGUARD_HOST", t.host), ("PINGUARD_PORT", String(t.port))]
         let resolution = result.resolution
@@ -146,7 +161,7 @@ public struct EventDetector: Sendable {
     }
 
     /// The events of one address: probe failure and recovery, chain change, expiry and each policy set's decision.
-    mutating func observe(_ node: NodeResult, of t: Target, base: [(String, String)], who: String,
+    func observe(_ node: NodeResult, of t: Target, base: [(String, String)], who: String,
                           memory m: inout NodeMemory) -> [JournalEntry] {
         let f = node.facts
         var out = Self.clientAuthEvents(t, f, who: who, memory: &m.clientAuth, fields: base)

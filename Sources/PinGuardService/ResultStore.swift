@@ -9,8 +9,9 @@ import PinGuardCore
 /// results in one pass under the lock that `/metrics` also takes.
 public final class ResultStore: Sendable {
     private struct State {
-        /// Targets of the configuration in force, by name, and that configuration's generation.
-        var targets: [String: Target] = [:]
+        /// Targets of the configuration in force (the configuration's own array, not a copy), found by name
+        /// through `position`.
+        var targets: [Target] = []
         var order: [String] = []
         /// Each target's position in `order`, and the version of each slice of `sliceSize` positions: the
         /// value of `clock` when a result in it last changed (what `/metrics` re-renders by).
@@ -45,7 +46,7 @@ public final class ResultStore: Sendable {
 
         /// Takes the targets of a configuration: every slice gets a new version.
         mutating func take(_ config: ServiceConfig) {
-            targets = Dictionary(config.targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            targets = config.targets
             order = config.targets.map(\.name)
             position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
             clock += 1
@@ -73,7 +74,8 @@ public final class ResultStore: Sendable {
 
         /// The target of the configuration in force that probes the same endpoint as `result` did.
         func sameEndpoint(_ result: TargetResult) -> Target? {
-            guard let t = targets[result.target.name], t.probesSameEndpoint(as: result.target) else { return nil }
+            guard let p = position[result.target.name], targets[p].probesSameEndpoint(as: result.target) else { return nil }
+            let t = targets[p]
             return t
         }
     }
@@ -96,17 +98,32 @@ public final class ResultStore: Sendable {
         state.withLockedValue { s in s.order.compactMap { s.results[$0] } }
     }
 
-    /// `TargetResult.evaluate` of each probe, in order, on one thread per core (at most 4).
-    static func judge(_ work: [(probe: TargetProbe, target: Target)], sets: [PolicySet], now: Date) -> [TargetResult] {
-        guard work.count > 256 else { return work.map { TargetResult.evaluate($0.probe, target: $0.target, sets: sets, now: now) } }
+    /// One target to judge again on a reload: its probe, its definition, and what the detector remembers.
+    struct Rejudge {
+        var probe: TargetProbe
+        var target: Target
+        var memory: EventDetector.TargetMemory
+    }
+
+    /// `TargetResult.evaluate` of each probe and the events of the new result against the target's memory
+    /// (updated in place), in order, on one thread per core (at most 4): judging and detecting are most of
+    /// a reload's work, and each target's are independent of the others'.
+    static func judge(_ work: inout [Rejudge], sets: [PolicySet], now: Date, detector: EventDetector) -> [(TargetResult, [JournalEntry])] {
+        @Sendable func one(_ w: inout Rejudge) -> (TargetResult, [JournalEntry]) {
+            let result = TargetResult.evaluate(w.probe, target: w.target, sets: sets, now: now)
+            return (result, detector.observe(result, memory: &w.memory))
+        }
+        guard work.count > 256 else { return work.indices.map { one(&work[$0]) } }
         let workers = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        var out = [TargetResult?](repeating: nil, count: work.count)
-        out.withUnsafeMutableBufferPointer { buffer in
-            // Each worker writes only its own indices.
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                for i in stride(from: w, to: work.count, by: workers) {
-                    slots[i] = TargetResult.evaluate(work[i].probe, target: work[i].target, sets: sets, now: now)
+        var out = [(TargetResult, [JournalEntry])?](repeating: nil, count: work.count)
+        let count = work.count
+        work.withUnsafeMutableBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                // Each worker reads and writes only its own indices.
+                nonisolated(unsafe) let items = input
+                nonisolated(unsafe) let slots = output
+                DispatchQueue.concurrentPerform(iterations: workers) { w in
+                    for i in stride(from: w, to: count, by: workers) { slots[i] = one(&items[i]) }
                 }
             }
         }
@@ -185,7 +202,7 @@ public final class ResultStore: Sendable {
             s.generation += 1
             s.detector.warningDays = Double(config.expiryWarningDays)
             s.detector.retain(targets: Set(s.order))
-            var work: [(probe: TargetProbe, target: Target)] = []
+            var work: [Rejudge] = []
             var kept: [String: TargetResult] = [:]
             kept.reserveCapacity(s.results.count)
             var dropped: [String] = []
@@ -199,18 +216,18 @@ public final class ResultStore: Sendable {
                 if !rejudgeAll && old.target == target {
                     kept[name] = old
                 } else {
-                    work.append((old.probe, target))
+                    work.append(Rejudge(probe: old.probe, target: target, memory: s.detector.memory(of: name)))
                 }
             }
             s.keepVersions(of: oldOrder)
             for name in dropped { s.touch(name) }
-            // Judging is most of a reload's work (100,000 results, each against every set): on every core.
-            let judged = ResultStore.judge(work, sets: sets, now: now)
+            let judged = ResultStore.judge(&work, sets: sets, now: now, detector: s.detector)
             var events: [JournalEntry] = []
-            for result in judged {
+            for (i, (result, found)) in judged.enumerated() {
                 kept[result.target.name] = result
                 s.touch(result.target.name)
-                events += s.detector.observe(result)
+                s.detector.remember(work[i].memory, of: result.target.name)
+                events += found
             }
             s.results = kept
             return events
