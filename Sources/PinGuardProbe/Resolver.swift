@@ -14,6 +14,7 @@ import Glibc
 enum Resolver {
     static func resolve(_ name: String, port: Int, deadline: Deadline) throws(ProbeError) -> [ResolvedAddress] {
         let numeric = Dialer.isIPLiteral(name)
+        if numeric { return try literal(name, port: port) }
         var error: Int32 = 0
         guard let lookup = pg_lookup_start(name, String(port), numeric ? 1 : 0, &error) else {
             throw ProbeError("resolve \(name): \(String(cString: gai_strerror(error)))")
@@ -31,6 +32,20 @@ enum Resolver {
             }
             return addresses(first)
         }
+    }
+
+    /// An address literal, converted at once (AI_NUMERICHOST never asks a name server): no resolver thread.
+    static func literal(_ name: String, port: Int) throws(ProbeError) -> [ResolvedAddress] {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_protocol = Int32(IPPROTO_TCP)
+        hints.ai_flags = AI_NUMERICHOST
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(name, String(port), &hints, &list)
+        defer { if let list { freeaddrinfo(list) } }
+        guard rc == 0, let first = list else { throw ProbeError("resolve \(name): \(String(cString: gai_strerror(rc)))") }
+        return addresses(first)
     }
 
     /// Lookups abandoned at their deadline that glibc has not finished yet.
