@@ -9,13 +9,12 @@ public final class DelayedNameServer: @unchecked Sendable {
     /// The resolv.conf to bind over /etc/resolv.conf.
     public let resolvConf: URL
     private let process: ChildProcess
-    private let log: URL
 
     /// Starts the server answering after `delay` (seconds, uniformly at random); waits (bounded) until bound.
     public init(delay: ClosedRange<Double>) throws {
         let dir = try TemporaryDirectory.make("pinguard-delayed-dns")
         resolvConf = dir.appendingPathComponent("resolv.conf")
-        log = dir.appendingPathComponent("server.log")
+        let log = dir.appendingPathComponent("server.log")
         try "nameserver \(Self.address)\noptions timeout:5 attempts:1\n".write(to: resolvConf, atomically: true, encoding: .utf8)
         let script = """
         import random, socket, struct, threading
@@ -43,13 +42,7 @@ public final class DelayedNameServer: @unchecked Sendable {
             query, peer = s.recvfrom(4096)
             threading.Timer(random.uniform(\(delay.lowerBound), \(delay.upperBound)), answer, (query, peer)).start()
         """
-        process = try ChildProcess(executable: CommandRunner.which("python3") ?? "/usr/bin/python3", arguments: ["-c", script],
-                                   logFile: log)
-        let end = Date().addingTimeInterval(10)
-        while !process.log.contains("ready") {
-            guard process.isRunning, Date() < end else { throw HarnessError("the delayed name server did not start: \(process.log)") }
-            usleep(20_000)
-        }
+        process = try NameServerProcess.start(script, log: log, what: "delayed name server")
     }
 
     deinit { process.stop() }

@@ -23,13 +23,7 @@ public final class SilentNameServer: @unchecked Sendable {
         while True:
             s.recvfrom(4096)
         """
-        process = try ChildProcess(executable: CommandRunner.which("python3") ?? "/usr/bin/python3", arguments: ["-c", script],
-                                   logFile: dir.appendingPathComponent("server.log"))
-        let end = Date().addingTimeInterval(10)
-        while !process.log.contains("ready") {
-            guard process.isRunning, Date() < end else { throw HarnessError("the silent name server did not start: \(process.log)") }
-            usleep(20_000)
-        }
+        process = try NameServerProcess.start(script, log: dir.appendingPathComponent("server.log"), what: "silent name server")
     }
 
     deinit { process.stop() }
