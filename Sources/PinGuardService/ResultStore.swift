@@ -75,8 +75,7 @@ public final class ResultStore: Sendable {
         /// The target of the configuration in force that probes the same endpoint as `result` did.
         func sameEndpoint(_ result: TargetResult) -> Target? {
             guard let p = position[result.target.name], targets[p].probesSameEndpoint(as: result.target) else { return nil }
-            let t = targets[p]
-            return t
+            return targets[p]
         }
     }
 

@@ -46,11 +46,19 @@ final class HTTPRequestHandlerTests: XCTestCase {
         return channel
     }
 
-    /// Everything the server wrote so far, as text.
+    /// Everything the server wrote so far, as text. The handler continues a body from the event loop's
+    /// queue after each piece, so the embedded loop runs until the writes stop.
     func written(_ channel: EmbeddedChannel) throws -> String {
         var out = ""
-        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { out += String(buffer: buffer) }
-        return out
+        while true {
+            channel.embeddedEventLoop.run()
+            var more = false
+            while let buffer = try channel.readOutbound(as: ByteBuffer.self) {
+                out += String(buffer: buffer)
+                more = true
+            }
+            if !more { return out }
+        }
     }
 
     func send(_ channel: EmbeddedChannel, _ text: String) throws {
