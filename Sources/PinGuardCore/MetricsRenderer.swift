@@ -2,9 +2,10 @@ import Foundation
 
 /// Renders a `MetricsSnapshot` in the Prometheus text format 0.0.4, family by family, with HELP and TYPE.
 ///
-/// /metrics for 10,000 targets is rendered on every scrape, so the targets are walked once (not once per
-/// family) and each family is written into its own byte buffer without intermediate strings per series;
-/// the buffers, in family order (`PinGuardMetrics.all`), are the exposition.
+/// The targets are walked once (not once per family) and each family is written into its own byte buffer
+/// without intermediate strings per series; the buffers, in family order (`PinGuardMetrics.all`), are the
+/// exposition. The service renders the per-target families a slice of targets at a time, without their
+/// HELP and TYPE lines (`renderTargetFamilies`), and keeps them compressed between scrapes.
 public enum MetricsRenderer {
     /// The content type of the exposition.
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
