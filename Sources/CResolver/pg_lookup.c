@@ -43,7 +43,7 @@ static void sweep(void) {
     pthread_mutex_unlock(&abandoned_lock);
 }
 
-pg_lookup *pg_lookup_start(const char *name, const char *service, int numeric, int *error) {
+pg_lookup *pg_lookup_start(const char *name, const char *service, int *error) {
     sweep();
     struct pg_lookup *l = calloc(1, sizeof *l);
     if (!l) { *error = EAI_MEMORY; return NULL; }
@@ -53,7 +53,6 @@ pg_lookup *pg_lookup_start(const char *name, const char *service, int numeric, i
     l->hints.ai_family = AF_UNSPEC;
     l->hints.ai_socktype = SOCK_STREAM;
     l->hints.ai_protocol = IPPROTO_TCP;
-    if (numeric) l->hints.ai_flags = AI_NUMERICHOST;
     l->request.ar_name = l->name;
     l->request.ar_service = l->service;
     l->request.ar_request = &l->hints;

@@ -76,7 +76,6 @@ public enum ConfigurationLoader {
         }
     }
 
-
     /// Reads every file matching `target_files` (a glob that matches nothing adds nothing, as file_sd) and
     /// appends their targets; a target name used twice is an error naming both places.
     static func appendTargetFiles(to config: inout ServiceConfig, path: String, base: String) throws(ConfigError) {

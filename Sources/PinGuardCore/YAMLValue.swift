@@ -22,7 +22,7 @@ public struct YAMLValue {
     public var path: String {
         switch step {
         case .root: return parentPath
-        case .key(let key): return parentPath.isEmpty ? key : "\(parentPath).\(key)"
+        case .key(let key): return YAMLValue.keyPath(parentPath, key)
         case .item(let i): return "\(parentPath)[\(i)]"
         }
     }

@@ -13,10 +13,9 @@ import Glibc
 /// finishes it. Address literals are converted at once.
 enum Resolver {
     static func resolve(_ name: String, port: Int, deadline: Deadline) throws(ProbeError) -> [ResolvedAddress] {
-        let numeric = Dialer.isIPLiteral(name)
-        if numeric { return try literal(name, port: port) }
+        if Dialer.isIPLiteral(name) { return try literal(name, port: port) }
         var error: Int32 = 0
-        guard let lookup = pg_lookup_start(name, String(port), numeric ? 1 : 0, &error) else {
+        guard let lookup = pg_lookup_start(name, String(port), &error) else {
             throw ProbeError("resolve \(name): \(String(cString: gai_strerror(error)))")
         }
         defer { pg_lookup_release(lookup) }

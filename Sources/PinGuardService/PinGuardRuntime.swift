@@ -188,11 +188,16 @@ public final class PinGuardRuntime: Sendable {
 
     /// Summary of one round.
     public struct RoundSummary: Sendable {
-        /// Results of the targets this round probed, in target order, as the store holds them (judged by
-        /// the configuration in force).
-        public var results: [TargetResult]
+        /// The targets this round probed.
+        let probed: Set<String>
+        let store: ResultStore
         /// Seconds the round took.
         public var duration: Double
+
+        /// Results of the targets this round probed, in target order, as the store holds them (judged by
+        /// the configuration in force). Read from the store when asked: the scheduler never asks, and a
+        /// copy of 100,000 results per round would be made for nothing.
+        public var results: [TargetResult] { store.results.filter { probed.contains($0.target.name) } }
     }
 
     /// Probes every configured target once, at most `concurrency` at a time.
@@ -228,7 +233,7 @@ public final class PinGuardRuntime: Sendable {
             let c = outcome.counts
             notifier.status("last round: \(outcome.probed.count) targets (\(c.addresses) addresses), \(c.rejects) rejected by a client, \(c.failed) probes failed, \(String(format: "%.2f", outcome.duration))s; next in \(PromDuration.format(loaded.config.interval))")
         }
-        return RoundSummary(results: store.results.filter { outcome.probed.contains($0.target.name) }, duration: outcome.duration)
+        return RoundSummary(probed: outcome.probed, store: store, duration: outcome.duration)
     }
 
     /// Judges the certificate files of `files:` again (each round, and at once after a reload).

@@ -78,9 +78,10 @@ public enum ServeRunner {
         }
         if options.once {
             let round = await runtime.runRound(spread: false)
-            print(OnceSummary.render(round.results, duration: round.duration), terminator: "")
+            let results = round.results
+            print(OnceSummary.render(results, duration: round.duration), terminator: "")
             await runtime.shutdown()
-            return round.results.allSatisfy(\.allAccept) && round.results.count == loaded.config.targets.count ? 0 : 1
+            return results.allSatisfy(\.allAccept) && results.count == loaded.config.targets.count ? 0 : 1
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var logger = Logger(label: "pinguard")

@@ -7,9 +7,10 @@
 /// One lookup in flight.
 typedef struct pg_lookup pg_lookup;
 
-/// Starts resolving NAME (TCP, any family; AI_NUMERICHOST when NUMERIC) for SERVICE (a port number).
+/// Starts resolving NAME (TCP, any family) for SERVICE (a port number); address literals are converted by
+/// the caller without a lookup.
 /// Returns NULL and sets *ERROR to an EAI_* code when the lookup cannot be started.
-pg_lookup *pg_lookup_start(const char *name, const char *service, int numeric, int *error);
+pg_lookup *pg_lookup_start(const char *name, const char *service, int *error);
 
 /// Returned by pg_lookup_wait while the lookup runs (EAI_INPROGRESS is a GNU extension Swift cannot see).
 #define PG_LOOKUP_IN_PROGRESS 1
