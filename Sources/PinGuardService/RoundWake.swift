@@ -2,7 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import PinGuardCore
 
-/// Lets a reload start the next round early: the scheduler waits for its due time or a wake, whichever
+/// Lets a reload ask for a catch-up at once: the scheduler waits for its due time or a wake, whichever
 /// comes first. A wake while no one waits is kept for the next wait.
 final class RoundWake: Sendable {
     private struct State {
@@ -23,14 +23,14 @@ final class RoundWake: Sendable {
         waiter?.resume()
     }
 
-    /// Returns at `due` on `clock`, on a wake, or on cancellation. One waiter at a time.
-    func wait(until due: Date, clock: any ServiceClock) async {
-        if box.withLockedValue({ s -> Bool in defer { s.pending = false }; return s.pending }) { return }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await clock.sleep(until: due) }
-            group.addTask { await self.nextWake() }
-            await group.next()
-            group.cancelAll()
+    /// Returns at `due` on `clock` (false), on a wake (true), or on cancellation. One waiter at a time.
+    func wait(until due: Date, clock: any ServiceClock) async -> Bool {
+        if box.withLockedValue({ s -> Bool in defer { s.pending = false }; return s.pending }) { return true }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask { try? await clock.sleep(until: due); return false }
+            group.addTask { await self.nextWake(); return true }
+            defer { group.cancelAll() }
+            return await group.next() ?? false
         }
     }
 

@@ -64,19 +64,63 @@ final class RuntimeScheduleTests: XCTestCase {
                        "the next round starts one interval after this one started, not after it ended")
     }
 
-    func testAReloadStartsTheNextRoundAtOnce() async throws {
+    func testAReloadProbesOnlyTheNewTargetsAtOnceAndKeepsTheSchedule() async throws {
         let s = try service()
+        let start = s.clock.now
         let scheduler = startScheduler(s)
         defer { scheduler.cancel() }
         try await s.clock.waitForSleepers()
-        let before = s.executor.probes.count
+        s.clock.advance(by: 10)
         try s.rewrite("pinguard.yml", InProcessService.config(hosts: ["a.test", "b.test", "c.test"]))
         s.serve("c.test", key: pinA)
         _ = try await s.runtime.reload(trigger: "test").get()
-        try await s.executor.waitForProbes(before + 1)
-        let hosts = s.executor.probes.dropFirst(before).map(\.host)
-        XCTAssertEqual(hosts.first, "c.test", "the new target was never probed, so it goes first")
+        try await s.executor.waitForProbes(3)
+        try await s.clock.waitForSleepers()
+        for _ in 0..<50 { await Task.yield() }
+        XCTAssertEqual(s.executor.probes.map(\.host), ["a.test", "b.test", "c.test"],
+                       "only the target that has no result is probed after the reload")
+        XCTAssertEqual(s.clock.deadlines, [start.addingTimeInterval(60)], "the next full round is still due one interval after the first")
         XCTAssertEqual(s.runtime.configuration.config.targets.count, 3)
+
+        s.clock.advance(by: 50)
+        try await s.executor.waitForProbes(4)
+        XCTAssertEqual(s.executor.probes.dropFirst(3).first?.host, "a.test", "at its due time the full round probes every target")
+        XCTAssertEqual(try XCTUnwrap(s.runtime.snapshot().roundLateness), 0, accuracy: 0.001, "a catch-up does not make the round late")
+    }
+
+    func testAPolicyEditProbesNothingUntilTheRoundIsDue() async throws {
+        let s = try service()
+        let start = s.clock.now
+        let scheduler = startScheduler(s)
+        defer { scheduler.cancel() }
+        try await s.clock.waitForSleepers()
+        try s.rewrite("policies/app.yml", InProcessService.policy(name: "app", pattern: "**.test", pins: [pinB]))
+        _ = try await s.runtime.reload(trigger: "test").get()
+        XCTAssertEqual(s.runtime.store.result(named: "a.test")?.evaluations.first?.verdict, .reject,
+                       "the kept result is judged by the edited policy without a probe")
+        for _ in 0..<50 { await Task.yield() }
+        try await s.clock.waitForSleepers()
+        XCTAssertEqual(s.executor.probes.count, 2, "every target was probed in this round: the reload probes nothing")
+        XCTAssertEqual(s.clock.deadlines, [start.addingTimeInterval(60)])
+    }
+
+    func testACatchUpFinishesARoundCutShortByAReload() async throws {
+        let hosts = ["a.test", "b.test", "c.test"]
+        let s = try service(hosts: hosts, concurrency: 1)
+        s.executor.hold("a.test")
+        let scheduler = startScheduler(s)
+        defer { scheduler.cancel() }
+        while s.executor.heldProbes < 1 { await Task.yield() }
+        try s.rewrite("pinguard.yml", InProcessService.config(hosts: hosts, concurrency: 1))
+        _ = try await s.runtime.reload(trigger: "test").get()
+        XCTAssertFalse(s.runtime.isReady)
+        s.clock.advance(by: 5)
+        s.executor.release("a.test")
+        try await s.executor.waitForProbes(3)
+        try await s.clock.waitForSleepers()
+        XCTAssertEqual(s.executor.probes.map(\.host), hosts, "the catch-up probes what the cut round never reached, and nothing twice")
+        XCTAssertTrue(s.runtime.isReady, "the round, finished by the catch-up, is complete")
+        XCTAssertEqual(try XCTUnwrap(s.runtime.snapshot().roundDuration), 5, accuracy: 0.001, "counted from the cut round's start")
     }
 
     func testConcurrencyBoundsProbesInFlight() async throws {

@@ -28,16 +28,20 @@ final class ServeReloadEffectsTests: XCTestCase {
         XCTAssertEqual(peer.acceptedConnections, 1, "still the first probe: the reload did not wait for it")
     }
 
-    /// A reload that raises `concurrency` resizes the probe pool: the next round runs the probes side by side.
+    /// A reload that raises `concurrency` resizes the probe pool: the catch-up after it runs its probes side
+    /// by side.
     func testReloadResizesTheProbePool() throws {
         let w = try ServiceWorld.shared()
         let first = try HostilePeer(.silent)
         defer { first.stop() }
         let second = try HostilePeer(.silent)
         defer { second.stop() }
+        let third = try HostilePeer(.silent)
+        defer { third.stop() }
         let dir = try TemporaryDirectory.make("pinguard-svc-reload-pool")
         let targets = [ServiceWorld.Target(name: "a", host: "a.pinguard.test", port: first.port),
-                       ServiceWorld.Target(name: "b", host: "b.pinguard.test", port: second.port)]
+                       ServiceWorld.Target(name: "b", host: "b.pinguard.test", port: second.port),
+                       ServiceWorld.Target(name: "c", host: "c.pinguard.test", port: third.port)]
         let config = try w.writeConfig(in: dir, targets: targets, interval: "1h", timeout: "1s", concurrency: 1, journal: false)
         let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle"], mode: .direct)
         defer { serve.stop() }
@@ -45,21 +49,21 @@ final class ServeReloadEffectsTests: XCTestCase {
 
         try w.writeConfig(in: dir, targets: targets, interval: "1h", timeout: "1s", concurrency: 2, journal: false)
         XCTAssertEqual(try ServiceHTTP.request(port: serve.port, method: "POST", path: "/-/reload").status, 200)
-        // The reload stops the round in progress from launching more probes; the reload's round follows,
-        // least recently probed first: b (never probed) and a again, side by side on the larger pool.
-        let secondBefore = second.acceptedConnections
-        var firstAt: Date?
+        // The reload stops the round in progress from launching more probes; the catch-up that follows
+        // probes the targets the round never reached, b and c, side by side on the larger pool.
         var secondAt: Date?
+        var thirdAt: Date?
         let until = Date().addingTimeInterval(8)
-        while (firstAt == nil || secondAt == nil) && Date() < until {
-            if firstAt == nil && first.acceptedConnections >= 2 { firstAt = Date() }
-            if secondAt == nil && second.acceptedConnections > secondBefore { secondAt = Date() }
+        while (secondAt == nil || thirdAt == nil) && Date() < until {
+            if secondAt == nil && second.acceptedConnections > 0 { secondAt = Date() }
+            if thirdAt == nil && third.acceptedConnections > 0 { thirdAt = Date() }
             usleep(5_000)
         }
-        XCTAssertNotNil(firstAt, "the reload's round probed a again: \(serve.stderr)")
-        XCTAssertNotNil(secondAt, "the reload's round probed b: \(serve.stderr)")
-        let gap = abs((firstAt ?? .distantFuture).timeIntervalSince(secondAt ?? .distantPast))
-        // Probes start 250 ms apart in a spread round; with one pool thread the second would wait 1 s.
+        XCTAssertNotNil(secondAt, "the catch-up probed b: \(serve.stderr)")
+        XCTAssertNotNil(thirdAt, "the catch-up probed c: \(serve.stderr)")
+        let gap = abs((secondAt ?? .distantFuture).timeIntervalSince(thirdAt ?? .distantPast))
+        // Probes start 250 ms apart at most; with one pool thread the second would wait 1 s.
         XCTAssertLessThan(gap, 0.7, "the second probe waited \(gap) s for a free pool thread")
+        XCTAssertEqual(first.acceptedConnections, 1, "a, probed in this round already, is not probed again")
     }
 }
