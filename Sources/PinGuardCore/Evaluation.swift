@@ -40,4 +40,13 @@ public struct Evaluation: Sendable, Equatable {
     public var backupInUse: Bool {
         !matchedPins.isEmpty && matchedPins.allSatisfy { $0.pin.role == .backup }
     }
+
+    /// This decision with its day counts taken at `now` instead of at the probe (the decision itself is
+    /// kept): what a reload gives a set whose policies did not change.
+    public func measured(at now: Date) -> Evaluation {
+        var e = self
+        e.daysToExpiry = earliestExpiry.map { $0.timeIntervalSince(now) / Evaluator.secondsPerDay }
+        e.daysToPinBreakage = pinHorizon.map { $0.timeIntervalSince(now) / Evaluator.secondsPerDay }
+        return e
+    }
 }

@@ -36,6 +36,18 @@ public struct TargetResult: Sendable {
         })
     }
 
+    /// Judges this result's probe again for `target` by `sets` at `now`, taking the decisions of the sets
+    /// named in `unchanged` from this result when the target's environment and named sets are the same.
+    public func rejudged(for target: Target, sets: [PolicySet], unchanged: Set<String>, now: Date) -> TargetResult {
+        let reusable = !unchanged.isEmpty && target.environment == self.target.environment
+            && target.policySets == self.target.policySets
+        return TargetResult(target: target, resolution: resolution, nodes: nodes.map { node in
+            NodeResult(facts: node.facts, evaluations: TargetEvaluation.evaluate(
+                node.facts, environment: target.environment, namedSets: target.policySets, sets: sets, now: now,
+                reuse: reusable ? (node.evaluations, unchanged) : nil))
+        })
+    }
+
     /// Evaluates a single-address probe.
     public static func evaluate(_ facts: ProbeFacts, target: Target, sets: [PolicySet], now: Date) -> TargetResult {
         evaluate(TargetProbe(single: facts), target: target, sets: sets, now: now)

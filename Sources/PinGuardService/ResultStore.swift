@@ -97,19 +97,21 @@ public final class ResultStore: Sendable {
         state.withLockedValue { s in s.order.compactMap { s.results[$0] } }
     }
 
-    /// One target to judge again on a reload: its probe, its definition, and what the detector remembers.
+    /// One target to judge again on a reload: its result, its definition, and what the detector remembers.
     struct Rejudge {
-        var probe: TargetProbe
+        var old: TargetResult
         var target: Target
         var memory: EventDetector.TargetMemory
     }
 
-    /// `TargetResult.evaluate` of each probe and the events of the new result against the target's memory
-    /// (updated in place), in order, on one thread per core (at most 4): judging and detecting are most of
-    /// a reload's work, and each target's are independent of the others'.
-    static func judge(_ work: inout [Rejudge], sets: [PolicySet], now: Date, detector: EventDetector) -> [(TargetResult, [JournalEntry])] {
+    /// `TargetResult.rejudged` of each result (the decisions of the sets in `unchanged` are kept) and the
+    /// events of the new result against the target's memory (updated in place), in order, on one thread
+    /// per core (at most 4): judging and detecting are most of a reload's work, and each target's are
+    /// independent of the others'.
+    static func judge(_ work: inout [Rejudge], sets: [PolicySet], unchanged: Set<String>, now: Date,
+                      detector: EventDetector) -> [(TargetResult, [JournalEntry])] {
         @Sendable func one(_ w: inout Rejudge) -> (TargetResult, [JournalEntry]) {
-            let result = TargetResult.evaluate(w.probe, target: w.target, sets: sets, now: now)
+            let result = w.old.rejudged(for: w.target, sets: sets, unchanged: unchanged, now: now)
             return (result, detector.observe(result, memory: &w.memory))
         }
         guard work.count > 256 else { return work.indices.map { one(&work[$0]) } }
@@ -195,6 +197,9 @@ public final class ResultStore: Sendable {
     public func apply(config: ServiceConfig, sets: [PolicySet], now: Date) -> [JournalEntry] {
         state.withLockedValue { s in
             let rejudgeAll = sets != s.sets || Double(config.expiryWarningDays) != s.detector.warningDays
+            // Sets whose policies are the same before and after: their decisions are kept.
+            let before = Dictionary(s.sets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            let unchanged = Set(sets.filter { before[$0.name] == $0 }.map(\.name))
             let oldOrder = s.order
             s.take(config)
             s.sets = sets
@@ -215,12 +220,12 @@ public final class ResultStore: Sendable {
                 if !rejudgeAll && old.target == target {
                     kept[name] = old
                 } else {
-                    work.append(Rejudge(probe: old.probe, target: target, memory: s.detector.memory(of: name)))
+                    work.append(Rejudge(old: old, target: target, memory: s.detector.memory(of: name)))
                 }
             }
             s.keepVersions(of: oldOrder)
             for name in dropped { s.touch(name) }
-            let judged = ResultStore.judge(&work, sets: sets, now: now, detector: s.detector)
+            let judged = ResultStore.judge(&work, sets: sets, unchanged: unchanged, now: now, detector: s.detector)
             var events: [JournalEntry] = []
             for (i, (result, found)) in judged.enumerated() {
                 kept[result.target.name] = result
