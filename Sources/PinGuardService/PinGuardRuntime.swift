@@ -187,7 +187,7 @@ public final class PinGuardRuntime: Sendable {
         wake.wake()
         announceLoad(loaded)
         send(events)
-        MallocTuning.trim()
+        // The store frees the replaced results and trims the heap on a background thread.
     }
 
     /// Summary of one round.

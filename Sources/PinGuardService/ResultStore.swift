@@ -2,11 +2,13 @@ import Foundation
 import NIOConcurrencyHelpers
 import PinGuardCore
 
-/// The latest result of every target, indexed by target name, with the state-change detector that turns
-/// results into journal events and the probe counters.
+/// The latest result of every target and what the event detector remembers of it, kept by the target's
+/// position in the configuration (found by name through one index), with the detector that turns results
+/// into journal events and the probe counters.
 ///
 /// Every operation is O(1) per result, and a reload is O(targets): a 100,000-target service re-judges its
-/// results in one pass under the lock that `/metrics` also takes.
+/// results in one pass (one name lookup per target, the judging on every core) under the lock that
+/// `/metrics` also takes.
 public final class ResultStore: Sendable {
     private struct State {
         /// Targets of the configuration in force (the configuration's own array, not a copy), found by name
@@ -22,7 +24,10 @@ public final class ResultStore: Sendable {
         var clock: UInt64 = 0
         var sets: [PolicySet] = []
         var generation = 0
-        var results: [String: TargetResult] = [:]
+        /// The latest result and what the event detector remembers of each target, by position.
+        var results: [TargetResult?] = []
+        var memories: [EventDetector.TargetMemory] = []
+        /// Judges events; the store keeps each target's memory itself, next to its result.
         var detector: EventDetector
         var probesTotal: UInt64 = 0
         var probeFailuresTotal: UInt64 = 0
@@ -65,17 +70,17 @@ public final class ResultStore: Sendable {
             }
         }
 
-        /// Marks the slice of target `name` changed.
-        mutating func touch(_ name: String) {
-            guard let p = position[name] else { return }
+        /// Marks the slice of the target at position `p` changed.
+        mutating func touch(_ p: Int) {
             clock += 1
             sliceVersions[p / ResultStore.sliceSize] = clock
         }
 
-        /// The target of the configuration in force that probes the same endpoint as `result` did.
-        func sameEndpoint(_ result: TargetResult) -> Target? {
+        /// The position of the target of the configuration in force that probes the same endpoint as
+        /// `result` did.
+        func sameEndpoint(_ result: TargetResult) -> Int? {
             guard let p = position[result.target.name], targets[p].probesSameEndpoint(as: result.target) else { return nil }
-            return targets[p]
+            return p
         }
     }
 
@@ -85,6 +90,8 @@ public final class ResultStore: Sendable {
     public init(config: ServiceConfig, sets: [PolicySet]) {
         var s = State(detector: EventDetector(warningDays: config.expiryWarningDays))
         s.take(config)
+        s.results = Array(repeating: nil, count: s.targets.count)
+        s.memories = Array(repeating: EventDetector.TargetMemory(), count: s.targets.count)
         s.sets = sets
         state = NIOLockedValueBox(s)
     }
@@ -94,7 +101,7 @@ public final class ResultStore: Sendable {
 
     /// Results of the configured targets, in configuration order (targets not probed yet are left out).
     public var results: [TargetResult] {
-        state.withLockedValue { s in s.order.compactMap { s.results[$0] } }
+        state.withLockedValue { s in s.results.compactMap { $0 } }
     }
 
     /// One target to judge again on a reload: its result, its definition, and what the detector remembers.
@@ -116,19 +123,27 @@ public final class ResultStore: Sendable {
         }
         guard work.count > 256 else { return work.indices.map { one(&work[$0]) } }
         let workers = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        var out = [(TargetResult, [JournalEntry])?](repeating: nil, count: work.count)
         let count = work.count
-        work.withUnsafeMutableBufferPointer { input in
-            out.withUnsafeMutableBufferPointer { output in
-                // Each worker reads and writes only its own indices.
-                nonisolated(unsafe) let items = input
+        return work.withUnsafeMutableBufferPointer { input in
+            // Each worker reads and writes only its own indices, and initializes each output slot once.
+            nonisolated(unsafe) let items = input
+            return [(TargetResult, [JournalEntry])](unsafeUninitializedCapacity: count) { output, initialized in
                 nonisolated(unsafe) let slots = output
                 DispatchQueue.concurrentPerform(iterations: workers) { w in
-                    for i in stride(from: w, to: count, by: workers) { slots[i] = one(&items[i]) }
+                    for i in stride(from: w, to: count, by: workers) { (slots.baseAddress! + i).initialize(to: one(&items[i])) }
                 }
+                initialized = count
             }
         }
-        return out.compactMap { $0 }
+    }
+
+    /// Frees `garbage` (the results a reload replaced) and hands the freed pages back, on a background
+    /// thread: releasing 100,000 results is a tenth of a reload's work and need not keep it waiting.
+    private static func release(_ garbage: [TargetResult?]) {
+        DispatchQueue.global(qos: .utility).async {
+            withExtendedLifetime(garbage) {}
+            MallocTuning.trim()
+        }
     }
 
     /// Targets per slice: `/metrics` keeps each slice's series rendered and compressed, and redoes a slice
@@ -146,16 +161,23 @@ public final class ResultStore: Sendable {
             guard index < s.sliceVersions.count else { return nil }
             let start = index * ResultStore.sliceSize
             let end = min(start + ResultStore.sliceSize, s.order.count)
-            return (s.sliceVersions[index], s.order[start..<end].compactMap { s.results[$0] })
+            return (s.sliceVersions[index], s.results[start..<end].compactMap { $0 })
         }
     }
 
     /// The result of the target named `name`.
-    public func result(named name: String) -> TargetResult? { state.withLockedValue { $0.results[name] } }
+    public func result(named name: String) -> TargetResult? {
+        state.withLockedValue { s in s.position[name].flatMap { s.results[$0] } }
+    }
 
     /// When each target was last probed (targets never probed are absent).
     public func lastProbed() -> [String: Date] {
-        state.withLockedValue { s in s.results.mapValues(\.finishedAt) }
+        state.withLockedValue { s in
+            var last: [String: Date] = [:]
+            last.reserveCapacity(s.results.count)
+            for case let r? in s.results { last[r.target.name] = r.finishedAt }
+            return last
+        }
     }
 
     /// Address probes recorded, and of those failed, since start.
@@ -176,13 +198,18 @@ public final class ResultStore: Sendable {
                 s.probesTotal += 1
                 if !result.nodes[i].facts.success { s.probeFailuresTotal += 1 }
             }
+            let p: Int
             if s.generation != generation {
-                guard let target = s.sameEndpoint(result) else { return [] }
-                result = TargetResult.evaluate(result.probe, target: target, sets: s.sets, now: now)
+                guard let same = s.sameEndpoint(result) else { return [] }
+                p = same
+                result = TargetResult.evaluate(result.probe, target: s.targets[p], sets: s.sets, now: now)
+            } else {
+                guard let same = s.position[result.target.name] else { return [] }
+                p = same
             }
-            s.results[result.target.name] = result
-            s.touch(result.target.name)
-            return s.detector.observe(result)
+            s.results[p] = result
+            s.touch(p)
+            return s.detector.observe(result, memory: &s.memories[p])
         }
     }
 
@@ -195,46 +222,53 @@ public final class ResultStore: Sendable {
     /// `days_to_*` fields would move, and the next probe moves them), so adding or removing a few targets
     /// of 100,000 costs no judging and leaves `/metrics` slices of untouched targets as they are.
     public func apply(config: ServiceConfig, sets: [PolicySet], now: Date) -> [JournalEntry] {
-        state.withLockedValue { s in
+        let (events, replaced) = state.withLockedValue { s -> ([JournalEntry], [TargetResult?]) in
             let rejudgeAll = sets != s.sets || Double(config.expiryWarningDays) != s.detector.warningDays
             // Sets whose policies are the same before and after: their decisions are kept.
             let before = Dictionary(s.sets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
             let unchanged = Set(sets.filter { before[$0.name] == $0 }.map(\.name))
-            let oldOrder = s.order
+            let oldOrder = s.order, oldPosition = s.position
+            let oldResults = s.results, oldMemories = s.memories
             s.take(config)
             s.sets = sets
             s.generation += 1
             s.detector.warningDays = Double(config.expiryWarningDays)
-            s.detector.retain(targets: Set(s.order))
+            // Targets no longer configured, and endpoints that changed, start with no result and no memory.
+            var results = [TargetResult?](repeating: nil, count: s.targets.count)
+            var memories = [EventDetector.TargetMemory](repeating: EventDetector.TargetMemory(), count: s.targets.count)
             var work: [Rejudge] = []
-            var kept: [String: TargetResult] = [:]
-            kept.reserveCapacity(s.results.count)
-            var dropped: [String] = []
-            for name in s.order {
-                guard let old = s.results[name] else { continue }
-                guard let target = s.sameEndpoint(old) else {
-                    s.detector.forget(target: name)
-                    dropped.append(name)
+            var workPositions: [Int] = []
+            var dropped: [Int] = []
+            for (p, target) in s.targets.enumerated() {
+                guard let q = oldPosition[target.name], let old = oldResults[q] else { continue }
+                guard target.probesSameEndpoint(as: old.target) else {
+                    dropped.append(p)
                     continue
                 }
                 if !rejudgeAll && old.target == target {
-                    kept[name] = old
+                    results[p] = old
+                    memories[p] = oldMemories[q]
                 } else {
-                    work.append(Rejudge(old: old, target: target, memory: s.detector.memory(of: name)))
+                    work.append(Rejudge(old: old, target: target, memory: oldMemories[q]))
+                    workPositions.append(p)
                 }
             }
             s.keepVersions(of: oldOrder)
-            for name in dropped { s.touch(name) }
+            for p in dropped { s.touch(p) }
             let judged = ResultStore.judge(&work, sets: sets, unchanged: unchanged, now: now, detector: s.detector)
             var events: [JournalEntry] = []
-            for (i, (result, found)) in judged.enumerated() {
-                kept[result.target.name] = result
-                s.touch(result.target.name)
-                s.detector.remember(work[i].memory, of: result.target.name)
-                events += found
+            for (i, p) in workPositions.enumerated() {
+                results[p] = judged[i].0
+                memories[p] = work[i].memory
+                s.touch(p)
+                events += judged[i].1
             }
-            s.results = kept
-            return events
+            s.results = results
+            s.memories = memories
+            work = []
+            return (events, oldResults)
         }
+        ResultStore.release(replaced)
+        return events
     }
 }
