@@ -104,37 +104,54 @@ public final class ResultStore: Sendable {
         state.withLockedValue { s in s.results.compactMap { $0 } }
     }
 
-    /// One target to judge again on a reload: its result, its definition, and what the detector remembers.
+    /// One target to judge again on a reload: its position in the new configuration and in the old one.
     struct Rejudge {
-        var old: TargetResult
-        var target: Target
-        var memory: EventDetector.TargetMemory
+        var position: Int
+        var previous: Int
     }
 
-    /// `TargetResult.rejudged` of each result (the decisions of the sets in `unchanged` are kept) and the
-    /// events of the new result against the target's memory (updated in place), in order, on one thread
-    /// per core (at most 4): judging and detecting are most of a reload's work, and each target's are
-    /// independent of the others'.
-    static func judge(_ work: inout [Rejudge], sets: [PolicySet], unchanged: Set<String>, now: Date,
-                      detector: EventDetector) -> [(TargetResult, [JournalEntry])] {
-        @Sendable func one(_ w: inout Rejudge) -> (TargetResult, [JournalEntry]) {
-            let result = w.old.rejudged(for: w.target, sets: sets, unchanged: unchanged, now: now)
-            return (result, detector.observe(result, memory: &w.memory))
-        }
-        guard work.count > 256 else { return work.indices.map { one(&work[$0]) } }
-        let workers = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        let count = work.count
-        return work.withUnsafeMutableBufferPointer { input in
-            // Each worker reads and writes only its own indices, and initializes each output slot once.
-            nonisolated(unsafe) let items = input
-            return [(TargetResult, [JournalEntry])](unsafeUninitializedCapacity: count) { output, initialized in
-                nonisolated(unsafe) let slots = output
-                DispatchQueue.concurrentPerform(iterations: workers) { w in
-                    for i in stride(from: w, to: count, by: workers) { (slots.baseAddress! + i).initialize(to: one(&items[i])) }
+    /// What a reload judges again, read in place by every worker: the old results and memories by old
+    /// position, the new targets by new position.
+    struct RejudgeInput: Sendable {
+        var targets: [Target]
+        var results: [TargetResult?]
+        var memories: [EventDetector.TargetMemory]
+        var sets: [PolicySet]
+        var unchanged: Set<String>
+        var now: Date
+        var detector: EventDetector
+    }
+
+    /// `TargetResult.rejudged` of each old result (the decisions of the sets in `unchanged` are kept)
+    /// written to `results` at its new position, with the target's memory after observing it to
+    /// `memories`; returns the events in work order. On one thread per core (at most 4): judging and
+    /// detecting are most of a reload's work, each target's are independent of the others', and the
+    /// workers copy nothing but what they judge.
+    static func judge(_ work: [Rejudge], _ input: RejudgeInput, results: inout [TargetResult?],
+                      memories: inout [EventDetector.TargetMemory]) -> [JournalEntry] {
+        let workers = work.count > 256 ? min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) : 1
+        var events = [[JournalEntry]](repeating: [], count: work.count)
+        results.withUnsafeMutableBufferPointer { r in
+            memories.withUnsafeMutableBufferPointer { m in
+                events.withUnsafeMutableBufferPointer { e in
+                    // Each worker writes only the slots of its own work items (positions are distinct).
+                    nonisolated(unsafe) let (results, memories, events) = (r, m, e)
+                    DispatchQueue.concurrentPerform(iterations: workers) { w in
+                        for i in stride(from: w, to: work.count, by: workers) {
+                            let item = work[i]
+                            guard let old = input.results[item.previous] else { continue }
+                            var memory = input.memories[item.previous]
+                            let result = old.rejudged(for: input.targets[item.position], sets: input.sets,
+                                                      unchanged: input.unchanged, now: input.now)
+                            events[i] = input.detector.observe(result, memory: &memory)
+                            results[item.position] = result
+                            memories[item.position] = memory
+                        }
+                    }
                 }
-                initialized = count
             }
         }
+        return events.flatMap { $0 }
     }
 
     /// Frees `garbage` (the results a reload replaced) and hands the freed pages back, on a background
@@ -237,35 +254,26 @@ public final class ResultStore: Sendable {
             var results = [TargetResult?](repeating: nil, count: s.targets.count)
             var memories = [EventDetector.TargetMemory](repeating: EventDetector.TargetMemory(), count: s.targets.count)
             var work: [Rejudge] = []
-            var workPositions: [Int] = []
             var dropped: [Int] = []
-            for (p, target) in s.targets.enumerated() {
-                guard let q = oldPosition[target.name], let old = oldResults[q] else { continue }
-                guard target.probesSameEndpoint(as: old.target) else {
+            for p in s.targets.indices {
+                guard let q = oldPosition[s.targets[p].name], let old = oldResults[q] else { continue }
+                if !s.targets[p].probesSameEndpoint(as: old.target) {
                     dropped.append(p)
-                    continue
-                }
-                if !rejudgeAll && old.target == target {
+                } else if !rejudgeAll && old.target == s.targets[p] {
                     results[p] = old
                     memories[p] = oldMemories[q]
                 } else {
-                    work.append(Rejudge(old: old, target: target, memory: oldMemories[q]))
-                    workPositions.append(p)
+                    work.append(Rejudge(position: p, previous: q))
                 }
             }
             s.keepVersions(of: oldOrder)
             for p in dropped { s.touch(p) }
-            let judged = ResultStore.judge(&work, sets: sets, unchanged: unchanged, now: now, detector: s.detector)
-            var events: [JournalEntry] = []
-            for (i, p) in workPositions.enumerated() {
-                results[p] = judged[i].0
-                memories[p] = work[i].memory
-                s.touch(p)
-                events += judged[i].1
-            }
+            for w in work { s.touch(w.position) }
+            let events = ResultStore.judge(work, RejudgeInput(targets: s.targets, results: oldResults, memories: oldMemories,
+                                                              sets: sets, unchanged: unchanged, now: now, detector: s.detector),
+                                           results: &results, memories: &memories)
             s.results = results
             s.memories = memories
-            work = []
             return (events, oldResults)
         }
         ResultStore.release(replaced)
