@@ -149,6 +149,20 @@ for i in 1 2 3 4; do
   curl -s --compressed -o /dev/null -w '    the next scrape with gzip (slices rendered again) %{time_total}s\n' "http://127.0.0.1:$http_port/metrics"
 done
 grep -E 'VmHWM|VmRSS' "/proc/$serve_pid/status" | sed 's/^/  after the reloads: /'
+probes() { curl -s "http://127.0.0.1:$http_port/metrics" | awk '$1 == "pinguard_probes_total" { printf "%d\n", $2 }'; }
+before=$(probes); sleep 5; after=$(probes)
+echo "  probes in the 5 s after the policy-edit reloads: $((after - before)) (a reload probes only targets without a current result)"
+# Adding targets: the catch-up after the reload probes just those.
+cp "$work/cfg/live.yml" "$work/live.yml.orig"
+for i in $(seq $((big + 1)) $((big + 100))); do echo "  - {host: t$i.bench.pinguard.test, port: $port, connect: 127.0.0.1, name: t$i}"; done >> "$work/cfg/live.yml"
+before=$(probes)
+start=$(date +%s.%N)
+curl -s -o /dev/null -X POST -w '  reload adding 100 targets %{time_total}s (HTTP %{http_code})' "http://127.0.0.1:$http_port/-/reload"
+for _ in $(seq 200); do [ "$(( $(probes) - before ))" -ge 100 ] && break; sleep 0.1; done
+done_at=$(date +%s.%N)
+after=$(probes)
+awk -v a="$done_at" -v b="$start" -v n="$((after - before))" 'BEGIN { printf ", then %d probes in %.1f s\n", n, a - b }'
+cp "$work/live.yml.orig" "$work/cfg/live.yml"
 cp "$work/cfg/small.yml" "$work/cfg/live.yml"
 curl -s -o /dev/null -X POST -w "  reload to a 10-target config %{time_total}s (HTTP %{http_code})\n" "http://127.0.0.1:$http_port/-/reload"
 sleep 2
