@@ -22,7 +22,11 @@ public final class ResultStore: Sendable {
         var clock: UInt64 = 0
         var sets: [PolicySet] = []
         var generation = 0
-        var results: [String: TargetResult] = [:]
+        /// The latest result of each configured target at its position in `order` (an array: a dictionary of
+        /// 100,000 results keeps 262,144 buckets of 216 bytes), and by name those of targets the configuration
+        /// does not list (rare: a result recorded for a name it does not hold), kept until the next `apply`.
+        var slots: [TargetResult?] = []
+        var unplaced: [String: TargetResult] = [:]
         var detector: EventDetector
         var probesTotal: UInt64 = 0
         var probeFailuresTotal: UInt64 = 0
@@ -52,19 +56,32 @@ public final class ResultStore: Sendable {
         /// Drops the certificates that no result holds any more (only this table does), so the table stays
         /// within about twice the certificates in use, at an amortized O(1) per certificate interned.
         mutating func pruneCertificates() {
-            var unused: [String] = []
-            for i in certificates.values.indices where certificates.values[i].holdsFactsAlone() {
-                unused.append(certificates.keys[i])
+            // Through the subscript by key, which mutates the value in place (`values[i]` works on a copy,
+            // which would never be alone).
+            for hash in Array(certificates.keys) where certificates[hash]?.holdsFactsAlone() == true {
+                certificates[hash] = nil
             }
-            for hash in unused { certificates[hash] = nil }
             certificatesKept = certificates.count
         }
 
-        /// Takes the targets of a configuration: every slice gets a new version.
+        /// The result of target `name`.
+        func result(_ name: String) -> TargetResult? {
+            guard let p = position[name] else { return unplaced[name] }
+            return slots[p]
+        }
+
+        /// Keeps `r` as the result of its target.
+        mutating func keep(_ r: TargetResult) {
+            if let p = position[r.target.name] { slots[p] = r } else { unplaced[r.target.name] = r }
+        }
+
+        /// Takes the targets of a configuration, with no results: every slice gets a new version.
         mutating func take(_ config: ServiceConfig) {
             targets = config.targets
             order = config.targets.map(\.name)
             position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            slots = Array(repeating: nil, count: order.count)
+            unplaced = [:]
             clock += 1
             previousVersions = sliceVersions
             sliceVersions = Array(repeating: clock, count: (order.count + ResultStore.sliceSize - 1) / ResultStore.sliceSize)
@@ -110,7 +127,7 @@ public final class ResultStore: Sendable {
 
     /// Results of the configured targets, in configuration order (targets not probed yet are left out).
     public var results: [TargetResult] {
-        state.withLockedValue { s in s.order.compactMap { s.results[$0] } }
+        state.withLockedValue { s in s.order.compactMap { s.result($0) } }
     }
 
     /// One target to judge again on a reload: its probe, its definition, and what the detector remembers.
@@ -160,16 +177,23 @@ public final class ResultStore: Sendable {
             guard index < s.sliceVersions.count else { return nil }
             let start = index * ResultStore.sliceSize
             let end = min(start + ResultStore.sliceSize, s.order.count)
-            return (s.sliceVersions[index], s.order[start..<end].compactMap { s.results[$0] })
+            return (s.sliceVersions[index], s.order[start..<end].compactMap { s.result($0) })
         }
     }
 
+    /// Certificates the store keeps for sharing (the table `record` interns by), in use or not yet pruned.
+    var certificatesKept: Int { state.withLockedValue { $0.certificates.count } }
+
     /// The result of the target named `name`.
-    public func result(named name: String) -> TargetResult? { state.withLockedValue { $0.results[name] } }
+    public func result(named name: String) -> TargetResult? { state.withLockedValue { $0.result(name) } }
 
     /// When each target was last probed (targets never probed are absent).
     public func lastProbed() -> [String: Date] {
-        state.withLockedValue { s in s.results.mapValues(\.finishedAt) }
+        state.withLockedValue { s in
+            var out = s.unplaced.mapValues(\.finishedAt)
+            for case let r? in s.slots { out[r.target.name] = r.finishedAt }
+            return out
+        }
     }
 
     /// Address probes recorded, and of those failed, since start.
@@ -194,7 +218,7 @@ public final class ResultStore: Sendable {
                 guard let target = s.sameEndpoint(result) else { return [] }
                 result = TargetResult.evaluate(result.probe, target: target, sets: s.sets, now: now)
             }
-            s.results[result.target.name] = result
+            s.keep(result)
             s.touch(result.target.name)
             return s.detector.observe(result)
         }
@@ -212,24 +236,28 @@ public final class ResultStore: Sendable {
         state.withLockedValue { s in
             let rejudgeAll = sets != s.sets || Double(config.expiryWarningDays) != s.detector.warningDays
             let oldOrder = s.order
+            // The results under the old positions: `take` replaces these three (nothing is copied).
+            let (oldPosition, oldSlots, oldUnplaced) = (s.position, s.slots, s.unplaced)
+            func previous(_ name: String) -> TargetResult? {
+                guard let p = oldPosition[name] else { return oldUnplaced[name] }
+                return oldSlots[p]
+            }
             s.take(config)
             s.sets = sets
             s.generation += 1
             s.detector.warningDays = Double(config.expiryWarningDays)
             s.detector.retain(targets: Set(s.order))
             var work: [Rejudge] = []
-            var kept: [String: TargetResult] = [:]
-            kept.reserveCapacity(s.results.count)
             var dropped: [String] = []
             for name in s.order {
-                guard let old = s.results[name] else { continue }
+                guard let old = previous(name) else { continue }
                 guard let target = s.sameEndpoint(old) else {
                     s.detector.forget(target: name)
                     dropped.append(name)
                     continue
                 }
                 if !rejudgeAll && old.target == target {
-                    kept[name] = old
+                    s.keep(old)
                 } else {
                     work.append(Rejudge(probe: old.probe, target: target, memory: s.detector.memory(of: name)))
                 }
@@ -239,12 +267,11 @@ public final class ResultStore: Sendable {
             let judged = ResultStore.judge(&work, sets: sets, now: now, detector: s.detector)
             var events: [JournalEntry] = []
             for (i, (result, found)) in judged.enumerated() {
-                kept[result.target.name] = result
+                s.keep(result)
                 s.touch(result.target.name)
                 s.detector.remember(work[i].memory, of: result.target.name)
                 events += found
             }
-            s.results = kept
             return events
         }
     }

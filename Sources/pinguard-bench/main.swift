@@ -99,6 +99,12 @@ do {
     withExtendedLifetime(fresh) { heldMiB = residentMiB() - beforeStore }
 }
 MallocTuning.trim()
+let heldLine = String(format: "  a fresh ResultStore holds %.0f bytes per result (resident %.1f MiB more with %d results)",
+                      heldMiB * 1_048_576 / Double(max(targets, 1)), heldMiB, targets)
+if ProcessInfo.processInfo.environment["BENCH_STORE_ONLY"] != nil {  // for a heap profiler: the store phase alone
+    print(heldLine)
+    exit(0)
+}
 
 let evalStart = Date()
 for i in 0..<targets { snapshot.results.append(result(i)) }
@@ -162,6 +168,11 @@ print(String(format: "reload with nothing changed, results kept (ResultStore.app
 snapshot.results = []
 MallocTuning.trim()
 print(String(format: "  resident with the store and the cache: %.1f MiB (peak %.1f MiB)", residentMiB(), peakRSSMiB()))
+print(heldLine)
 
-print(String(format: "  a fresh ResultStore holds %.0f bytes per result (resident %.1f MiB more with %d results)",
-             heldMiB * 1_048_576 / Double(max(targets, 1)), heldMiB, targets))
+if ProcessInfo.processInfo.environment["BENCH_CHUNKS"] != nil {
+    for c in MetricsRenderer.renderChunks(snapshot) {
+        let name = String(decoding: c.prefix(80), as: UTF8.self).split(separator: " ")[2]
+        print("  \(name): \(c.count / max(targets, 1)) bytes/target")
+    }
+}
