@@ -87,9 +87,14 @@ public enum Evaluator {
             let depths = chain.filter { cert in
                 inScope(pin, depth: cert.depth, anchorDepth: anchorDepth) && hashMatches(pin, cert)
             }.map(\.depth)
-            return depths.isEmpty ? nil : PinMatch(pin: pin, depths: depths)
+            guard !depths.isEmpty else { return nil }
+            return PinMatch(pin: pin, depths: depths.count == 1 && depths[0] < singleDepths.count ? singleDepths[depths[0]] : depths)
         }
     }
+
+    /// `[d]` for the usual depths: a pin almost always matches one certificate, and every result would
+    /// otherwise hold a one-element array of its own per matched pin.
+    static let singleDepths: [[Int]] = (0..<8).map { [$0] }
 
     /// Configured pins that match no certificate of `chain`, whatever their scope.
     public static func reservePins(_ pins: [Pin], chain: [ChainCertificate]) -> [Pin] {

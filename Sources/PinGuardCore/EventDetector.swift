@@ -5,23 +5,54 @@ public struct EventDetector: Sendable {
     /// Days before expiry / pin breakage that warn (`expiry_warning_days`).
     public var warningDays: Double
 
+    /// What was last seen of one policy set's evaluation of an address, found by set and environment.
     struct SetMemory: Sendable {
+        var policySet: String
+        var environment: String
         var reason: DecisionReason
         var backupInUse: Bool
         var reserveMissing: Bool
         var breakageSoon: Bool
         var rawKeyPins: [String] = []
+
+        /// Whether this is the memory of `policySet`/`environment`: the same key `set/environment` as
+        /// journal messages spell it. Names without a "/" spell the same key only when both are equal;
+        /// names with one (rare) are compared as the whole key, which two different pairs can share.
+        func isFor(_ set: String, _ env: String) -> Bool {
+            if policySet == set && environment == env { return true }
+            func slash(_ s: String) -> Bool { s.utf8.contains(UInt8(ascii: "/")) }
+            guard slash(policySet) || slash(environment) || slash(set) || slash(env) else { return false }
+            return policySet + "/" + environment == set + "/" + env
+        }
     }
 
     /// What was last seen of one address of a target.
+    ///
+    /// A 100,000-target service keeps one of these per address, so it holds little of its own: the served
+    /// chain is the result's own array (shared, not a joined key string), and the sets are a small array
+    /// searched in order (a target has a handful of sets, so no dictionary per address).
     struct NodeMemory: Sendable {
+        var address: String
         var probeOK: Bool?
-        var chainKey: String?
-        var leafSPKI: String?
+        /// The served chain last seen of a successful probe (its certificate hashes are the chain's key,
+        /// its leaf SPKI the leaf key).
+        var chain: [ChainCertificate]?
         var uncovered: Bool?
         var expirySoon: Bool?
         var clientAuth: String?
-        var sets: [String: SetMemory] = [:]
+        var sets: [SetMemory] = []
+
+        init(address: String) { self.address = address }
+
+        /// The leaf SPKI of the last served chain, as reported: "" for an empty chain, nil before any.
+        var leafSPKI: String? { chain.map { $0.first?.spkiSHA256 ?? "" } }
+
+        /// The index in `sets` of the memory of `set`/`env`, nil when new. Evaluations come in the same
+        /// order each time, so position `hint` is tried first.
+        func set(_ set: String, _ env: String, hint: Int) -> Int? {
+            if hint < sets.count && sets[hint].isFor(set, env) { return hint }
+            return sets.firstIndex { $0.isFor(set, env) }
+        }
     }
 
     /// What was last seen of one target: its addresses and each address's state.
@@ -30,10 +61,22 @@ public struct EventDetector: Sendable {
         var addresses: [String]?
         var overLimit: Bool?
         var divergence: String?
-        var nodes: [String: NodeMemory] = [:]
+        /// One entry per address of the last result, in its order (an array: usually one address, at most
+        /// `max_addresses`, searched in order).
+        var nodes: [NodeMemory] = []
 
         /// Nothing seen yet.
         public init() {}
+
+        /// The index in `nodes` of the memory of `address`, added when new. Addresses usually come in the
+        /// same order each time, so position `hint` is tried first and a search (linear, over at most
+        /// `max_addresses` entries) is the exception.
+        mutating func node(_ address: String, hint: Int) -> Int {
+            if hint < nodes.count && nodes[hint].address == address { return hint }
+            if let i = nodes.firstIndex(where: { $0.address == address }) { return i }
+            nodes.append(NodeMemory(address: address))
+            return nodes.count - 1
+        }
     }
 
     var memory: [String: TargetMemory] = [:]
@@ -114,20 +157,15 @@ public struct EventDetector: Sendable {
             m.divergence = nil
         }
 
-        var seen: [String] = []
-        seen.reserveCapacity(result.nodes.count)
-        for node in result.nodes {
+        for (k, node) in result.nodes.enumerated() {
             let address = node.address
-            seen.append(address)
-            var nm = m.nodes[address] ?? NodeMemory()
+            let i = m.node(address, hint: k)
             out += observe(node, of: t, base: base + [("PINGUARD_ADDRESS", address)],
-                           who: result.nodes.count > 1 ? "\(t.name) (\(address))" : t.name, memory: &nm)
-            m.nodes[address] = nm
+                           who: result.nodes.count > 1 ? "\(t.name) (\(address))" : t.name, memory: &m.nodes[i])
         }
-        // Forgetting is rare (an address went away): no new dictionary per result otherwise.
-        if m.nodes.count != seen.count {
-            let keep = Set(seen)
-            m.nodes = m.nodes.filter { keep.contains($0.key) }
+        // Forgetting is rare (an address went away): nothing is rebuilt otherwise.
+        if m.nodes.count != result.nodes.count {
+            m.nodes.removeAll { n in !result.nodes.contains { $0.address == n.address } }
         }
         return out
     }
@@ -179,16 +217,14 @@ public struct EventDetector: Sendable {
             out.append(JournalEntry(event: .probeRecovered, message: "\(who): probe recovered", fields: withLeaf))
         }
         m.probeOK = true
-        let chainKey = f.servedChain.map(\.certSHA256).joined(separator: ",")
-        if let old = m.chainKey, old != chainKey {
+        if let old = m.chain, Self.chainChanged(from: old, to: f.servedChain) {
             let keyChanged = m.leafSPKI != leaf
             out.append(JournalEntry(
                 event: .chainChanged,
                 message: "\(who): " + (keyChanged ? "leaf key changed from \(m.leafSPKI ?? "?") to \(leaf)" : "served chain changed (same leaf key)"),
                 fields: withLeaf + [("PINGUARD_PREVIOUS_LEAF_SPKI_SHA256", m.leafSPKI ?? "")]))
         }
-        m.chainKey = chainKey
-        m.leafSPKI = leaf
+        m.chain = f.servedChain
 
         let chain = f.evaluatedChain
         if let earliest = chain.map(\.notAfter).min() {
@@ -209,16 +245,14 @@ public struct EventDetector: Sendable {
                                         fields: withLeaf + [("PINGUARD_ENVIRONMENT", t.environment), ("PINGUARD_REASON", DecisionReason.policyMissing.rawValue)]))
             }
             m.uncovered = true
-            m.sets = [:]
+            m.sets = []
             return out
         }
         m.uncovered = false
-        var seenSets: [String] = []
-        seenSets.reserveCapacity(node.evaluations.count)
-        for e in node.evaluations {
-            let key = e.policySet + "/" + e.environment
-            seenSets.append(key)
-            let old = m.sets[key]
+        for (k, e) in node.evaluations.enumerated() {
+            var key: String { e.policySet + "/" + e.environment }  // for messages only: built for an event
+            let found = m.set(e.policySet, e.environment, hint: k)
+            let old = found.map { m.sets[$0] }
             // The journal fields are built only for an event: a reload observes every result again, and
             // almost none of them changed.
             var built: [(String, String)]?
@@ -255,14 +289,22 @@ public struct EventDetector: Sendable {
                                         fields: fields() + [("PINGUARD_PIN", r.pin.hash), ("PINGUARD_DEPTH", String(r.depth)),
                                                           ("PINGUARD_SPKI_SHA256", r.spkiSHA256)]))
             }
-            m.sets[key] = SetMemory(reason: e.reason, backupInUse: backup, reserveMissing: reserveMissing, breakageSoon: breakage,
-                                    rawKeyPins: rawKeys)
+            let now = SetMemory(policySet: e.policySet, environment: e.environment, reason: e.reason, backupInUse: backup,
+                                reserveMissing: reserveMissing, breakageSoon: breakage, rawKeyPins: rawKeys)
+            if let found { m.sets[found] = now } else { m.sets.append(now) }
         }
-        if m.sets.count != seenSets.count {
-            let keep = Set(seenSets)
-            m.sets = m.sets.filter { keep.contains($0.key) }
+        // Forgetting is rare (a set went away): nothing is rebuilt otherwise.
+        if m.sets.count != node.evaluations.count {
+            m.sets.removeAll { s in !node.evaluations.contains { s.isFor($0.policySet, $0.environment) } }
         }
         return out
+    }
+
+    /// Whether the served chain's key, its certificate hashes joined by ",", differs from the last one's;
+    /// equal hashes (the usual case) need no joined string.
+    static func chainChanged(from old: [ChainCertificate], to new: [ChainCertificate]) -> Bool {
+        if old.elementsEqual(new, by: { $0.certSHA256 == $1.certSHA256 }) { return false }
+        return old.map(\.certSHA256).joined(separator: ",") != new.map(\.certSHA256).joined(separator: ",")
     }
 
     static func event(for reason: DecisionReason) -> JournalEvent {

@@ -19,14 +19,14 @@ public struct PolicyEnvironment: Sendable, Equatable {
     public func policy(for host: String) -> (policy: HostPolicy, pattern: String)? {
         let h = HostPattern.normalize(host)
         if let r = rules.first(where: { if case .exact = $0.pattern { return $0.pattern.matches(h) }; return false }) {
-            return (r.policy, r.pattern.description)
+            return (r.policy, r.text)
         }
         if let r = rules.first(where: { if case .oneLabel = $0.pattern { return $0.pattern.matches(h) }; return false }) {
-            return (r.policy, r.pattern.description)
+            return (r.policy, r.text)
         }
         let deep = rules.filter { if case .anyDepth = $0.pattern { return $0.pattern.matches(h) }; return false }
         if let r = deep.max(by: { $0.pattern.domain.count < $1.pattern.domain.count }) {
-            return (r.policy, r.pattern.description)
+            return (r.policy, r.text)
         }
         if let d = defaultPolicy { return (d, "default") }
         return nil

@@ -31,22 +31,38 @@ public final class ResultStore: Sendable {
         var detector: EventDetector
         var probesTotal: UInt64 = 0
         var probeFailuresTotal: UInt64 = 0
-        /// CA certificates seen, by hash: thousands of targets share a few intermediates and roots, and
-        /// reusing one copy of their facts keeps a large service small.
-        var caCertificates: [String: ChainCertificate] = [:]
+        /// Certificates seen, by hash: thousands of targets share a few intermediates and roots, and a leaf is
+        /// in both the served and the verified chain of its result; handing out one shared copy of each
+        /// certificate's facts keeps a large service small.
+        var certificates: [String: ChainCertificate] = [:]
+        /// The size of `certificates` after its last prune.
+        var certificatesKept = 0
 
+        /// `chain` with each certificate's facts replaced by the shared copy of an equal certificate seen
+        /// before (depth and source stay those of its position), the others remembered for the next chains.
         mutating func intern(_ chain: [ChainCertificate]) -> [ChainCertificate] {
             chain.map { c in
-                guard c.isCA else { return c }
-                guard var shared = caCertificates[c.certSHA256] else {
-                    if caCertificates.count > 10_000 { caCertificates.removeAll() }
-                    caCertificates[c.certSHA256] = c
-                    return c
+                if var shared = certificates[c.certSHA256] {
+                    shared.depth = c.depth
+                    shared.source = c.source
+                    if shared == c { return shared }
+                    // Same hash, other facts (hand-made results do this): the newest wins, nothing is changed.
                 }
-                shared.depth = c.depth
-                shared.source = c.source
-                return shared
+                if certificates.count >= max(1_024, 2 * certificatesKept) { pruneCertificates() }
+                certificates[c.certSHA256] = c
+                return c
             }
+        }
+
+        /// Drops the certificates that no result holds any more (only this table does), so the table stays
+        /// within about twice the certificates in use, at an amortized O(1) per certificate interned.
+        mutating func pruneCertificates() {
+            // Through the subscript by key, which mutates the value in place (`values[i]` works on a copy,
+            // which would never be alone).
+            for hash in Array(certificates.keys) where certificates[hash]?.holdsFactsAlone() == true {
+                certificates[hash] = nil
+            }
+            certificatesKept = certificates.count
         }
 
         /// Takes the targets of a configuration: every slice gets a new version.
@@ -181,6 +197,9 @@ public final class ResultStore: Sendable {
             return (s.sliceVersions[index], s.results[start..<end].compactMap { $0 })
         }
     }
+
+    /// Certificates the store keeps for sharing (the table `record` interns by), in use or not yet pruned.
+    var certificatesKept: Int { state.withLockedValue { $0.certificates.count } }
 
     /// The result of the target named `name`.
     public func result(named name: String) -> TargetResult? {

@@ -63,16 +63,51 @@ var snapshot = MetricsSnapshot()
 snapshot.version = "bench"
 snapshot.openSSLVersion = "bench"
 snapshot.targets = targets
-let evalStart = Date()
-for i in 0..<targets {
+/// The result of target `i`: its own leaf under the shared intermediate and root. `parsed` builds every
+/// certificate of each chain afresh, as a probe does (it parses the served and the verified chain apart),
+/// instead of reusing the same values.
+@MainActor func result(_ i: Int, parsed: Bool = false) -> TargetResult {
     let host = "t\(i).bench.pinguard.test"
-    let leaf = ChainCertificate(depth: 0, subject: "CN=\(host)", issuer: intermediate.subject, serial: String(i, radix: 16),
-                                notBefore: now.addingTimeInterval(-86_400), notAfter: now.addingTimeInterval(86_400 * 90),
-                                spkiSHA256: hash(i, 1), certSHA256: hash(i, 2), keyType: "EC-256", source: .served)
+    func leaf() -> ChainCertificate {
+        ChainCertificate(depth: 0, subject: "CN=\(host)", issuer: intermediate.subject, serial: String(i, radix: 16),
+                         notBefore: now.addingTimeInterval(-86_400), notAfter: now.addingTimeInterval(86_400 * 90),
+                         spkiSHA256: hash(i, 1), certSHA256: hash(i, 2), keyType: "EC-256", source: .served)
+    }
+    func copy(_ c: ChainCertificate) -> ChainCertificate {
+        guard parsed else { return c }
+        return ChainCertificate(depth: c.depth, subject: String(c.subject.utf8), issuer: String(c.issuer.utf8), serial: String(c.serial.utf8),
+                                notBefore: c.notBefore, notAfter: c.notAfter, spkiSHA256: String(c.spkiSHA256.utf8),
+                                certSHA256: String(c.certSHA256.utf8), keyType: String(c.keyType.utf8), isCA: c.isCA,
+                                selfIssued: c.selfIssued, source: c.source)
+    }
+    let served = leaf()
     let facts = ProbeFacts(host: host, port: 443, address: "127.0.0.1:443", duration: 0.004, tlsVersion: "TLSv1.3",
-                           servedChain: [leaf, intermediate], verifiedChain: [leaf, intermediate, root], trusted: true, finishedAt: now)
-    snapshot.results.append(TargetResult.evaluate(facts, target: Target(host: host, name: "target-\(i)"), sets: sets, now: now))
+                           servedChain: [served, copy(intermediate)],
+                           verifiedChain: [parsed ? leaf() : served, copy(intermediate), copy(root)], trusted: true, finishedAt: now)
+    return TargetResult.evaluate(facts, target: Target(host: host, name: "target-\(i)"), sets: sets, now: now)
 }
+
+// What one result costs a service: a fresh store records results built as a probe builds them (every
+// chain parsed on its own) and nothing else keeps them. Measured first, on a heap nothing else has used
+// yet, and dropped again before the rest.
+let beforeStore = residentMiB()
+var heldMiB = 0.0
+do {
+    let fresh = ResultStore(config: config, sets: sets)
+    for i in 0..<targets { _ = fresh.record(result(i, parsed: true), generation: 0, now: now) }
+    MallocTuning.trim()
+    withExtendedLifetime(fresh) { heldMiB = residentMiB() - beforeStore }
+}
+MallocTuning.trim()
+let heldLine = String(format: "  a fresh ResultStore holds %.0f bytes per result (resident %.1f MiB more with %d results)",
+                      heldMiB * 1_048_576 / Double(max(targets, 1)), heldMiB, targets)
+if ProcessInfo.processInfo.environment["BENCH_STORE_ONLY"] != nil {  // for a heap profiler: the store phase alone
+    print(heldLine)
+    exit(0)
+}
+
+let evalStart = Date()
+for i in 0..<targets { snapshot.results.append(result(i)) }
 let evalSeconds = Date().timeIntervalSince(evalStart)
 let rssResults = residentMiB()
 var times: [Double] = []
@@ -133,6 +168,7 @@ print(String(format: "reload with nothing changed, results kept (ResultStore.app
 snapshot.results = []
 MallocTuning.trim()
 print(String(format: "  resident with the store and the cache: %.1f MiB (peak %.1f MiB)", residentMiB(), peakRSSMiB()))
+print(heldLine)
 
 if ProcessInfo.processInfo.environment["BENCH_CHUNKS"] != nil {
     for c in MetricsRenderer.renderChunks(snapshot) {
