@@ -225,8 +225,9 @@ public final class PinGuardRuntime: Sendable {
     /// After a reload: probes at once the targets of the configuration in force that have no result
     /// (new targets, changed endpoints) or that the last full round has not reached (it was cut short),
     /// instead of a whole new round. Returns nil, probing nothing, when every target was probed since the
-    /// last full round started. A catch-up that probes all it should finishes a round cut short: the
-    /// round counts as complete then (readiness, round duration and timestamp).
+    /// last full round started. Its probes start at once (up to `concurrency`), like the first round's: a
+    /// new target is reported within seconds. A catch-up that probes all it should finishes a round cut
+    /// short: the round counts as complete then (readiness, round duration and timestamp).
     ///
     /// A reload that only edits policies (results are judged again without a probe) or adds a few
     /// targets to 100,000 so costs no round of 100,000 probes.
@@ -237,7 +238,7 @@ public final class PinGuardRuntime: Sendable {
         var config = loaded.config
         config.targets = config.targets.filter { t in last[t.name].map { $0 < since } ?? true }
         guard !config.targets.isEmpty else { return nil }
-        return await probe(config, spread: isReady, roundStart: nil)
+        return await probe(config, spread: false, roundStart: nil)
     }
 
     /// Runs one round over `config.targets`; `roundStart` is set for a full round, nil for a catch-up.

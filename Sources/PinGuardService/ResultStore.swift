@@ -170,13 +170,23 @@ public final class ResultStore: Sendable {
         return events.flatMap { $0 }
     }
 
-    /// Frees `garbage` (the results a reload replaced) and hands the freed pages back, on a background
-    /// thread: releasing 100,000 results is a tenth of a reload's work and need not keep it waiting.
-    private static func release(_ garbage: [TargetResult?]) {
+    /// Frees `garbage` (the results a reload replaced) and then hands the freed pages back, on a
+    /// background thread: releasing 100,000 results is a tenth of a reload's work and need not keep it
+    /// waiting. The box holds the only reference (the caller gives its own up), so the results are freed
+    /// inside the block, before the trim, not when the block itself is destroyed.
+    private static func release(_ garbage: consuming [TargetResult?]) {
+        let box = ReplacedResults(consume garbage)
         DispatchQueue.global(qos: .utility).async {
-            withExtendedLifetime(garbage) {}
+            box.results = []
             MallocTuning.trim()
         }
+    }
+
+    /// The results a reload replaced, on their way to be freed on another thread.
+    private final class ReplacedResults: @unchecked Sendable {
+        /// Written once, by the thread that frees them.
+        var results: [TargetResult?]
+        init(_ results: consuming [TargetResult?]) { self.results = results }
     }
 
     /// Targets per slice: `/metrics` keeps each slice's series rendered and compressed, and redoes a slice
@@ -295,7 +305,7 @@ public final class ResultStore: Sendable {
             s.memories = memories
             return (events, oldResults)
         }
-        ResultStore.release(replaced)
+        ResultStore.release(consume replaced)
         return events
     }
 }
