@@ -66,10 +66,18 @@ public final class ExpositionCache: Sendable {
                 }
                 for (i, slice) in rendered.withLockedValue({ $0 }) { current[i] = slice }
                 slices.withLockedValue { $0 = current }
+                // Rendering many slices (after a reload, or a round's worth of results) churned megabytes
+                // of temporaries through the renderer threads' heaps: hand the freed pages back, as after a
+                // round or a reload, instead of keeping them resident until the next round ends.
+                if stale.count >= ExpositionCache.trimAfterSlices { MallocTuning.trim() }
             }
             return current.compactMap { $0 }
         }
     }
+
+    /// Slices rendered in one refresh from which the heap is trimmed afterwards (16,384 targets, about
+    /// 64 MB of rendering temporaries; a trim costs a few milliseconds).
+    static let trimAfterSlices = 16
 
     /// Threads that render slices: one per core, at most 4.
     public static let workers = max(1, min(4, System.coreCount))
