@@ -219,7 +219,7 @@ public final class PinGuardRuntime: Sendable {
             s.roundStart = start
             s.roundOpen = true
         }
-        return await probe(loaded.config, spread: spread, roundStart: start)
+        return await probeRound(loaded.config, spread: spread, roundStart: start)
     }
 
     /// After a reload: probes at once the targets of the configuration in force that have no result
@@ -238,11 +238,11 @@ public final class PinGuardRuntime: Sendable {
         var config = loaded.config
         config.targets = config.targets.filter { t in last[t.name].map { $0 < since } ?? true }
         guard !config.targets.isEmpty else { return nil }
-        return await probe(config, spread: false, roundStart: nil)
+        return await probeRound(config, spread: false, roundStart: nil)
     }
 
     /// Runs one round over `config.targets`; `roundStart` is set for a full round, nil for a catch-up.
-    private func probe(_ config: ServiceConfig, spread: Bool, roundStart: Date?) async -> RoundSummary {
+    private func probeRound(_ config: ServiceConfig, spread: Bool, roundStart: Date?) async -> RoundSummary {
         let loaded = configuration
         let round = ProbeRound(
             config: config, sets: loaded.policySets, generation: store.generation, executor: executor,
