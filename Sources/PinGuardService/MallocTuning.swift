@@ -13,9 +13,10 @@ public enum MallocTuning {
     /// freed pages stay resident.
     public static func fixMmapThreshold(_ bytes: Int32) { mallopt(-3, bytes) }
 
-    /// `malloc_trim(0)`: hands the free pages of every arena back to the kernel. Called after a reload and
-    /// after each round, when a large configuration or round has just freed its temporaries (glibc keeps
-    /// freed heap pages resident otherwise, so memory would not come back after a big config is replaced).
+    /// `malloc_trim(0)`: hands the free pages of every arena back to the kernel. Called after each round,
+    /// after a reload's replaced results are freed and after a `/metrics` refresh of 16 slices or more,
+    /// when many temporaries were just freed (glibc keeps freed heap pages resident otherwise, so memory
+    /// would not come back after a big config is replaced).
     public static func trim() {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
         typealias MallocTrim = @convention(c) (Int) -> Int32

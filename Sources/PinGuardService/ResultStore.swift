@@ -36,7 +36,7 @@ public final class ResultStore: Sendable {
         /// certificate's facts keeps a large service small.
         var certificates: [String: ChainCertificate] = [:]
         /// The size of `certificates` after its last prune.
-        var certificatesKept = 0
+        var certificatesAfterPrune = 0
 
         /// `chain` with each certificate's facts replaced by the shared copy of an equal certificate seen
         /// before (depth and source stay those of its position), the others remembered for the next chains.
@@ -48,7 +48,7 @@ public final class ResultStore: Sendable {
                     if shared == c { return shared }
                     // Same hash, other facts (hand-made results do this): the newest wins, nothing is changed.
                 }
-                if certificates.count >= max(1_024, 2 * certificatesKept) { pruneCertificates() }
+                if certificates.count >= max(1_024, 2 * certificatesAfterPrune) { pruneCertificates() }
                 certificates[c.certSHA256] = c
                 return c
             }
@@ -62,7 +62,7 @@ public final class ResultStore: Sendable {
             for hash in Array(certificates.keys) where certificates[hash]?.holdsFactsAlone() == true {
                 certificates[hash] = nil
             }
-            certificatesKept = certificates.count
+            certificatesAfterPrune = certificates.count
         }
 
         /// Takes the targets of a configuration: every slice gets a new version.
