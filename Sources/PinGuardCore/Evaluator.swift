@@ -28,9 +28,9 @@ public enum Evaluator {
             e.reason = .policyMissing
             return e
         }
-        e.matchedPins = matches(policy.pins, in: chain)
+        e.matchedPins = shared(matches(policy.pins, in: chain), of: policy)
         e.rawKeyPins = RawKeyPin.find(policy.pins, in: chain)
-        e.reservePins = reservePins(policy.pins, chain: chain)
+        e.reservePins = reservePins(of: policy, chain: chain)
         let matchedDepths = Set(e.matchedPins.flatMap(\.depths))
         e.pinHorizon = chain.filter { matchedDepths.contains($0.depth) }.map(\.notAfter).max()
         e.daysToPinBreakage = e.pinHorizon.map { $0.timeIntervalSince(now) / secondsPerDay }
@@ -99,6 +99,31 @@ public enum Evaluator {
     /// Configured pins that match no certificate of `chain`, whatever their scope.
     public static func reservePins(_ pins: [Pin], chain: [ChainCertificate]) -> [Pin] {
         pins.filter { pin in !chain.contains { hashMatches(pin, $0) } }
+    }
+
+    /// `reservePins(policy.pins, chain:)`, as the array the policy's evaluations share.
+    static func reservePins(of policy: HostPolicy, chain: [ChainCertificate]) -> [Pin] {
+        let pins = policy.pins
+        guard pins.count <= 64 else { return reservePins(pins, chain: chain) }
+        var mask: UInt64 = 0
+        for (i, pin) in pins.enumerated() where !chain.contains(where: { hashMatches(pin, $0) }) { mask |= 1 << UInt64(i) }
+        return policy.subsets.reserve(mask, of: pins)
+    }
+
+    /// `matched` (matches of `policy.pins`, in their order), as the array the policy's evaluations share
+    /// when each pin matched one certificate at depth 15 or less and at most 16 matched.
+    static func shared(_ matched: [PinMatch], of policy: HostPolicy) -> [PinMatch] {
+        guard !matched.isEmpty, matched.count <= 16, policy.pins.count <= 64 else { return matched }
+        var key = PinSubsets.MatchKey(mask: 0, depths: 0)
+        var next = 0
+        for (k, m) in matched.enumerated() {
+            guard m.depths.count == 1, (0..<16).contains(m.depths[0]),
+                  let i = policy.pins[next...].firstIndex(of: m.pin) else { return matched }
+            key.mask |= 1 << UInt64(i)
+            key.depths |= UInt64(m.depths[0]) << UInt64(4 * k)
+            next = i + 1
+        }
+        return policy.subsets.matched(matched, key: key)
     }
 
     static func hashMatches(_ pin: Pin, _ cert: ChainCertificate) -> Bool {

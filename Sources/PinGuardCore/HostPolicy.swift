@@ -3,7 +3,7 @@ import Foundation
 /// The pinning policy a client applies to one host.
 public struct HostPolicy: Sendable, Equatable {
     /// Configured pins, primary and backup.
-    public var pins: [Pin]
+    public var pins: [Pin] { didSet { subsets = PinSubsets() } }
     /// `strict` rejects on failure, `permissive` accepts.
     public var failStrategy: FailStrategy
     /// Whether the client also requires the chain to pass system trust and hostname checks.
@@ -24,5 +24,16 @@ public struct HostPolicy: Sendable, Equatable {
         self.allowSystemTrustFallback = allowSystemTrustFallback
         self.expires = expires
         self.matchMode = matchMode
+    }
+
+    /// The subsets of `pins` that evaluations share (not part of the policy's identity; new when the
+    /// pins change).
+    var subsets = PinSubsets()
+
+    /// Equal when every setting is equal.
+    public static func == (lhs: HostPolicy, rhs: HostPolicy) -> Bool {
+        lhs.pins == rhs.pins && lhs.failStrategy == rhs.failStrategy && lhs.requireSystemTrust == rhs.requireSystemTrust
+            && lhs.allowSystemTrustFallback == rhs.allowSystemTrustFallback && lhs.expires == rhs.expires
+            && lhs.matchMode == rhs.matchMode
     }
 }

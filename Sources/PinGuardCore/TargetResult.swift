@@ -39,13 +39,30 @@ public struct TargetResult: Sendable {
     /// Judges this result's probe again for `target` by `sets` at `now`, taking the decisions of the sets
     /// named in `unchanged` from this result when the target's environment and named sets are the same.
     public func rejudged(for target: Target, sets: [PolicySet], unchanged: Set<String>, now: Date) -> TargetResult {
+        var result = self
+        result.rejudge(for: target, sets: sets, unchanged: unchanged, now: now)
+        return result
+    }
+
+    /// `rejudged(for:sets:unchanged:now:)` in place: a result nothing else holds keeps its arrays, and
+    /// the new decisions are written into them (a reload of 100,000 results then allocates nothing that
+    /// outlives it, so the heap is not left with the old results' holes between the new ones).
+    public mutating func rejudge(for target: Target, sets: [PolicySet], unchanged: Set<String>, now: Date) {
         let reusable = !unchanged.isEmpty && target.environment == self.target.environment
             && target.policySets == self.target.policySets
-        return TargetResult(target: target, resolution: resolution, nodes: nodes.map { node in
-            NodeResult(facts: node.facts, evaluations: TargetEvaluation.evaluate(
-                node.facts, environment: target.environment, namedSets: target.policySets, sets: sets, now: now,
-                reuse: reusable ? (node.evaluations, unchanged) : nil))
-        })
+        evaluations = []  // the worst case may share a node's array: let go of it so that one is written in place
+        for k in nodes.indices {
+            let judged = TargetEvaluation.evaluate(
+                nodes[k].facts, environment: target.environment, namedSets: target.policySets, sets: sets, now: now,
+                reuse: reusable ? (nodes[k].evaluations, unchanged) : nil)
+            if judged.count == nodes[k].evaluations.count {
+                for j in judged.indices { nodes[k].evaluations[j] = judged[j] }
+            } else {
+                nodes[k].evaluations = judged
+            }
+        }
+        self.target = target
+        evaluations = WorstCase.evaluations(nodes)
     }
 
     /// Evaluates a single-address probe.

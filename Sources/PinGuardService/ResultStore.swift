@@ -126,42 +126,48 @@ public final class ResultStore: Sendable {
         var previous: Int
     }
 
-    /// What a reload judges again, read in place by every worker: the old results and memories by old
-    /// position, the new targets by new position.
+    /// What every worker of a reload judges by: the new targets by new position, and the policies.
     struct RejudgeInput: Sendable {
         var targets: [Target]
-        var results: [TargetResult?]
-        var memories: [EventDetector.TargetMemory]
         var sets: [PolicySet]
         var unchanged: Set<String>
         var now: Date
         var detector: EventDetector
     }
 
-    /// `TargetResult.rejudged` of each old result (the decisions of the sets in `unchanged` are kept)
-    /// written to `results` at its new position, with the target's memory after observing it to
-    /// `memories`; returns the events in work order. On one thread per core (at most 4): judging and
-    /// detecting are most of a reload's work, each target's are independent of the others', and the
-    /// workers copy nothing but what they judge.
-    static func judge(_ work: [Rejudge], _ input: RejudgeInput, results: inout [TargetResult?],
+    /// Moves each old result (from `old`, by old position) to its new position in `results`, judged again
+    /// in place (`TargetResult.rejudge`; the decisions of the sets in `unchanged` are kept), and its memory
+    /// likewise from `oldMemories` to `memories`, after observing the result; returns the events in work
+    /// order. The old slots are left empty. On one thread per core (at most 4): judging and detecting are
+    /// most of a reload's work and each target's are independent of the others'. Each result and memory
+    /// is held once while it is judged, so its arrays are written in place: a reload allocates little that
+    /// outlives it.
+    static func judge(_ work: [Rejudge], _ input: RejudgeInput, old: inout [TargetResult?],
+                      oldMemories: inout [EventDetector.TargetMemory], results: inout [TargetResult?],
                       memories: inout [EventDetector.TargetMemory]) -> [JournalEntry] {
         let workers = work.count > 256 ? min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) : 1
         var events = [[JournalEntry]](repeating: [], count: work.count)
-        results.withUnsafeMutableBufferPointer { r in
-            memories.withUnsafeMutableBufferPointer { m in
-                events.withUnsafeMutableBufferPointer { e in
-                    // Each worker writes only the slots of its own work items (positions are distinct).
-                    nonisolated(unsafe) let (results, memories, events) = (r, m, e)
-                    DispatchQueue.concurrentPerform(iterations: workers) { w in
-                        for i in stride(from: w, to: work.count, by: workers) {
-                            let item = work[i]
-                            guard let old = input.results[item.previous] else { continue }
-                            var memory = input.memories[item.previous]
-                            let result = old.rejudged(for: input.targets[item.position], sets: input.sets,
-                                                      unchanged: input.unchanged, now: input.now)
-                            events[i] = input.detector.observe(result, memory: &memory)
-                            results[item.position] = result
-                            memories[item.position] = memory
+        old.withUnsafeMutableBufferPointer { o in
+            oldMemories.withUnsafeMutableBufferPointer { om in
+                results.withUnsafeMutableBufferPointer { r in
+                    memories.withUnsafeMutableBufferPointer { m in
+                        events.withUnsafeMutableBufferPointer { e in
+                            // Each worker touches only the slots of its own work items (old and new positions
+                            // are each distinct).
+                            nonisolated(unsafe) let (old, oldMemories, results, memories, events) = (o, om, r, m, e)
+                            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                                for i in stride(from: w, to: work.count, by: workers) {
+                                    let item = work[i]
+                                    guard var result = old[item.previous].take() else { continue }
+                                    var memory = oldMemories[item.previous]
+                                    oldMemories[item.previous] = EventDetector.TargetMemory()
+                                    result.rejudge(for: input.targets[item.position], sets: input.sets,
+                                                   unchanged: input.unchanged, now: input.now)
+                                    events[i] = input.detector.observe(result, memory: &memory)
+                                    results[item.position] = consume result
+                                    memories[item.position] = consume memory
+                                }
+                            }
                         }
                     }
                 }
@@ -170,9 +176,10 @@ public final class ResultStore: Sendable {
         return events.flatMap { $0 }
     }
 
-    /// Frees `garbage` (the results a reload replaced) and then hands the freed pages back, on a
-    /// background thread: releasing 100,000 results is a tenth of a reload's work and need not keep it
-    /// waiting. The box holds the only reference (the caller gives its own up), so the results are freed
+    /// Frees `garbage` (what a reload left of the old results: those of targets removed or moved to
+    /// another endpoint, and the array that held them) and then hands the freed pages back, on a
+    /// background thread: releasing 100,000 results (a configuration replaced by a small one) is a tenth
+    /// of a reload's work and need not keep it waiting. The box holds the only reference (the caller gives its own up), so the results are freed
     /// inside the block, before the trim, not when the block itself is destroyed.
     private static func release(_ garbage: consuming [TargetResult?]) {
         let box = ReplacedResults(consume garbage)
@@ -182,7 +189,7 @@ public final class ResultStore: Sendable {
         }
     }
 
-    /// The results a reload replaced, on their way to be freed on another thread.
+    /// The results a reload dropped, on their way to be freed on another thread.
     private final class ReplacedResults: @unchecked Sendable {
         /// Written once, by the thread that frees them.
         var results: [TargetResult?]
@@ -274,7 +281,10 @@ public final class ResultStore: Sendable {
             let before = Dictionary(s.sets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
             let unchanged = Set(sets.filter { before[$0.name] == $0 }.map(\.name))
             let oldOrder = s.order, oldPosition = s.position
-            let oldResults = s.results, oldMemories = s.memories
+            // Held once here, so that results and memories move to their new positions instead of being copied.
+            var oldResults = s.results, oldMemories = s.memories
+            s.results = []
+            s.memories = []
             s.take(config)
             s.sets = sets
             s.generation += 1
@@ -285,12 +295,12 @@ public final class ResultStore: Sendable {
             var work: [Rejudge] = []
             var dropped: [Int] = []
             for p in s.targets.indices {
-                guard let q = oldPosition[s.targets[p].name], let old = oldResults[q] else { continue }
-                if !s.targets[p].probesSameEndpoint(as: old.target) {
+                guard let q = oldPosition[s.targets[p].name], let old = oldResults[q]?.target else { continue }
+                if !s.targets[p].probesSameEndpoint(as: old) {
                     dropped.append(p)
-                } else if !rejudgeAll && old.target == s.targets[p] {
-                    results[p] = old
-                    memories[p] = oldMemories[q]
+                } else if !rejudgeAll && old == s.targets[p] {
+                    results[p] = oldResults[q].take()
+                    swap(&memories[p], &oldMemories[q])
                 } else {
                     work.append(Rejudge(position: p, previous: q))
                 }
@@ -298,9 +308,9 @@ public final class ResultStore: Sendable {
             s.keepVersions(of: oldOrder)
             for p in dropped { s.touch(p) }
             for w in work { s.touch(w.position) }
-            let events = ResultStore.judge(work, RejudgeInput(targets: s.targets, results: oldResults, memories: oldMemories,
-                                                              sets: sets, unchanged: unchanged, now: now, detector: s.detector),
-                                           results: &results, memories: &memories)
+            let events = ResultStore.judge(work, RejudgeInput(targets: s.targets, sets: sets, unchanged: unchanged, now: now,
+                                                              detector: s.detector),
+                                           old: &oldResults, oldMemories: &oldMemories, results: &results, memories: &memories)
             s.results = results
             s.memories = memories
             return (events, oldResults)
