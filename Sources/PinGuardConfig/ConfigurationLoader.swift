@@ -8,9 +8,13 @@ import Glibc
 /// Reads `pinguard.yml` and its policy files from disk; parsing and validation are the core's.
 public enum ConfigurationLoader {
     /// Loads and validates a config file and every policy it names.
-    public static func load(path: String) throws(ConfigError) -> LoadedConfiguration {
+    ///
+    /// - Parameter memo: the parse of the file's text last time, taken when the text is the same (policy
+    ///   files, target files and everything else the file names are read again in any case).
+    public static func load(path: String, memo: ParsedConfigurationMemo? = nil) throws(ConfigError) -> LoadedConfiguration {
         let text = try readText(path)
-        var config = try ServiceConfigParser.parse(text, file: path)
+        var config: ServiceConfig
+        if let memo { config = try memo.parse(text, file: path) } else { config = try ServiceConfigParser.parse(text, file: path) }
         let base = (path as NSString).deletingLastPathComponent
         if let ca = config.caFile {
             let resolved = resolve(ca, against: base)

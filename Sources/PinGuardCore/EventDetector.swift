@@ -173,6 +173,7 @@ public struct EventDetector: Sendable {
     /// Nodes grouped by served chain when they serve more than one: a key for change detection, a message
     /// naming every group, and the leaf of the most common chain and of the first one that differs.
     static func divergence(_ result: TargetResult) -> (key: String, message: String, fields: [(String, String)])? {
+        guard result.nodes.count > 1 else { return nil }  // most targets: no chain key to build
         var groups: [(chain: String, nodes: [NodeResult])] = []
         for n in result.nodes where n.facts.success {
             let key = WorstCase.chainKey(n)
@@ -351,5 +352,15 @@ public struct EventDetector: Sendable {
         return f
     }
 
-    static func days(_ d: Double) -> String { String(format: "%.1f", d) }
+    /// `d` as `%.1f` formats it, through C's formatter: Foundation's `String(format:)` takes microseconds a
+    /// call, and a reload may write an event with two of these for each of 100,000 targets.
+    static func days(_ d: Double) -> String {
+        withVaList([d]) { args in
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 48) { buffer -> String in
+                let n = vsnprintf(buffer.baseAddress!, buffer.count, "%.1f", args)
+                guard n >= 0 && Int(n) < buffer.count else { return String(format: "%.1f", d) }
+                return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: Int(n)), as: UTF8.self)
+            }
+        }
+    }
 }

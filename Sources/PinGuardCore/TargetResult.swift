@@ -82,7 +82,7 @@ public struct TargetResult: Sendable {
     public var facts: ProbeFacts { nodes[WorstCase.representative(nodes)].facts }
 
     /// When the last node's probe finished.
-    public var finishedAt: Date { nodes.map(\.facts.finishedAt).max() ?? .distantPast }
+    public var finishedAt: Date { nodes.lazy.map(\.facts.finishedAt).max() ?? .distantPast }
 
     /// Whether every node served a chain.
     public var allNodesReached: Bool { nodes.allSatisfy(\.facts.success) }

@@ -55,7 +55,8 @@ public final class PinGuardRuntime: Sendable {
     ///   - loader: reads a configuration file on reload.
     public init(loaded: LoadedConfiguration, journal: JournalSink, notifier: SystemdNotifier = SystemdNotifier(),
                 clock: any ServiceClock = WallClock(), executor: (any ProbeExecutor)? = nil,
-                loader: @escaping @Sendable (String) throws(ConfigError) -> LoadedConfiguration = ConfigurationLoader.load)
+                loader: @escaping @Sendable (String) throws(ConfigError) -> LoadedConfiguration
+                    = { (path) throws(ConfigError) in try ConfigurationLoader.load(path: path) })
         throws(ProbeError) {
         if let executor {
             self.executor = executor

@@ -278,4 +278,11 @@ final class EventDetectorTests: XCTestCase {
         XCTAssertEqual(invalid.field("PRIORITY"), "3")
         XCTAssertTrue(invalid.message.contains("previous one kept"), invalid.message)
     }
+
+    /// Day counts in journal fields and messages read as `%.1f` prints them, rounding, sign and size alike.
+    func testDayCountsReadAsPrintfPrintsThem() {
+        let values: [Double] = [0, -0.0, 0.05, 0.25, 0.35, -0.04, -12.96, 89.99999, 1e6 + 0.05, 2_932_896.3, 1e300,
+                                -1e300, .infinity, -.infinity, .nan, .leastNonzeroMagnitude]
+        for d in values { XCTAssertEqual(EventDetector.days(d), String(format: "%.1f", d), "\(d)") }
+    }
 }
