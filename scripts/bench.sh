@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Benchmark: one probe round over N loopback TLS targets (one nginx, N server names); a round over
 # NODE_NAMES names (default 1000) that each resolve to 3 addresses (127.0.0.1-3, through a private
-# /etc/hosts); check-config and the live service with SERVICE_TARGETS (default 10000) inline targets; and
-# /metrics rendering for 10,000 targets x 2 policy sets. Prints figures; asserts nothing.
+# /etc/hosts); check-config and the live service with SERVICE_TARGETS (default 10000) inline targets
+# (first round, scrapes, reloads, the next full round one SERVICE_INTERVAL later: default 5m above 20,000
+# targets, else 1m); and /metrics rendering for 10,000 targets x 2 policy sets. Prints figures; asserts nothing.
 # Usage: scripts/bench.sh [TARGETS=1000] [RUNS=3]    (root, for the private /etc/hosts)
 # Needs nginx, openssl and python3 (apt-get install -y nginx-light openssl).
 set -euo pipefail
@@ -92,14 +93,16 @@ done
 
 # The live service with many targets: memory after a round and while serving /metrics.
 big=${SERVICE_TARGETS:-10000}
+# The next full round starts one interval after the first: after the reloads, the bench waits for it.
+service_interval=${SERVICE_INTERVAL:-$([ "$big" -gt 20000 ] && echo 5m || echo 1m)}
 http_port=$(python3 scripts/lib/free_port.py)
 {
-  echo "listen: \"127.0.0.1:$http_port\""; echo "interval: 1h"; echo "timeout: 10s"; echo "concurrency: ${CONCURRENCY:-64}"
+  echo "listen: \"127.0.0.1:$http_port\""; echo "interval: $service_interval"; echo "timeout: 10s"; echo "concurrency: ${CONCURRENCY:-64}"
   echo "trust: {ca_file: $pki/ca-bundle.pem}"; echo "journal: {enabled: false}"; echo "targets:"
   for i in $(seq 1 "$big"); do echo "  - {host: t$i.bench.pinguard.test, port: $port, connect: 127.0.0.1, name: t$i}"; done
 } > "$work/cfg/big.yml"
 {
-  echo "listen: \"127.0.0.1:$http_port\""; echo "interval: 1h"; echo "timeout: 10s"; echo "concurrency: ${CONCURRENCY:-64}"
+  echo "listen: \"127.0.0.1:$http_port\""; echo "interval: $service_interval"; echo "timeout: 10s"; echo "concurrency: ${CONCURRENCY:-64}"
   echo "trust: {ca_file: $pki/ca-bundle.pem}"; echo "journal: {enabled: false}"; echo "targets:"
   for i in $(seq 1 10); do echo "  - {host: t$i.bench.pinguard.test, port: $port, connect: 127.0.0.1, name: t$i}"; done
 } > "$work/cfg/small.yml"
@@ -152,6 +155,12 @@ grep -E 'VmHWM|VmRSS' "/proc/$serve_pid/status" | sed 's/^/  after the reloads: 
 probes() { curl -s "http://127.0.0.1:$http_port/metrics" | awk '$1 == "pinguard_probes_total" { printf "%d\n", $2 }'; }
 before=$(probes); sleep 5; after=$(probes)
 echo "  probes in the 5 s after the policy-edit reloads: $((after - before)) (a reload probes only targets without a current result)"
+# The next full round (due one interval after the first started) replaces every result once more.
+round_at() { curl -s "http://127.0.0.1:$http_port/metrics" | awk '$1 == "pinguard_round_timestamp_seconds" { print $2 }'; }
+first=$(round_at)
+until [ "$(round_at)" != "$first" ]; do kill -0 "$serve_pid" 2>/dev/null || break; sleep 2; done
+curl -s --compressed -o /dev/null "http://127.0.0.1:$http_port/metrics"
+grep -E 'VmHWM|VmRSS' "/proc/$serve_pid/status" | sed 's/^/  after the next full round (interval '"$service_interval"') and a scrape: /'
 # Adding targets: the catch-up after the reload probes just those.
 cp "$work/cfg/live.yml" "$work/live.yml.orig"
 for i in $(seq $((big + 1)) $((big + 100))); do echo "  - {host: t$i.bench.pinguard.test, port: $port, connect: 127.0.0.1, name: t$i}"; done >> "$work/cfg/live.yml"
