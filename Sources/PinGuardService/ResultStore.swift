@@ -179,8 +179,9 @@ public final class ResultStore: Sendable {
     /// Frees `garbage` (what a reload left of the old results: those of targets removed or moved to
     /// another endpoint, and the array that held them) and then hands the freed pages back, on a
     /// background thread: releasing 100,000 results (a configuration replaced by a small one) is a tenth
-    /// of a reload's work and need not keep it waiting. The box holds the only reference (the caller gives its own up), so the results are freed
-    /// inside the block, before the trim, not when the block itself is destroyed.
+    /// of a reload's work and need not keep it waiting. The box holds the only reference (the caller gives
+    /// its own up), so the results are freed inside the block, before the trim, not when the block itself
+    /// is destroyed.
     private static func release(_ garbage: consuming [TargetResult?]) {
         let box = ReplacedResults(consume garbage)
         DispatchQueue.global(qos: .utility).async {
