@@ -118,6 +118,7 @@ cp "$work/cfg/big.yml" "$work/cfg/live.yml"
 "$bin/pinguard" serve --config "$work/cfg/live.yml" --web.enable-lifecycle 2>/dev/null &
 serve_pid=$!
 start=$(date +%s.%N)
+served_at=${start%.*}
 until curl -sf "http://127.0.0.1:$http_port/-/ready" >/dev/null 2>&1; do
   kill -0 "$serve_pid" 2>/dev/null || { echo "serve exited"; break; }
   sleep 0.2
@@ -157,8 +158,12 @@ before=$(probes); sleep 5; after=$(probes)
 echo "  probes in the 5 s after the policy-edit reloads: $((after - before)) (a reload probes only targets without a current result)"
 # The next full round (due one interval after the first started) replaces every result once more.
 round_at() { curl -s "http://127.0.0.1:$http_port/metrics" | awk '$1 == "pinguard_round_timestamp_seconds" { print $2 }'; }
+# Each look is a whole scrape (the round's timestamp comes last): sleep until the round is due, then look
+# every 10 s, so the looking does not compete with the round for the cores.
 first=$(round_at)
-until [ "$(round_at)" != "$first" ]; do kill -0 "$serve_pid" 2>/dev/null || break; sleep 2; done
+case $service_interval in *h) due=$(( ${service_interval%h} * 3600 ));; *m) due=$(( ${service_interval%m} * 60 ));; *) due=${service_interval%s};; esac
+sleep $(( served_at + due - $(date +%s) > 0 ? served_at + due - $(date +%s) : 0 ))
+until [ "$(round_at)" != "$first" ]; do kill -0 "$serve_pid" 2>/dev/null || break; sleep 10; done
 curl -s --compressed -o /dev/null "http://127.0.0.1:$http_port/metrics"
 grep -E 'VmHWM|VmRSS' "/proc/$serve_pid/status" | sed 's/^/  after the next full round (interval '"$service_interval"') and a scrape: /'
 # Adding targets: the catch-up after the reload probes just those.
