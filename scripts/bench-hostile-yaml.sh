@@ -5,7 +5,7 @@
 set -u
 cd "$(dirname "$0")/.."
 bin=${1:-.build/release/pinguard}
-repro=../shared/repro
+repro=Tests/Fixtures/repro
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 : > "$tmp/empty.dat"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark: `pinguard import` (release build) on the hostile-input reproducers in ../shared/repro/ and on a
+# Benchmark: `pinguard import` (release build) on the hostile-input reproducers in Tests/Fixtures/repro/ and on a
 # generated OkHttp file of N add() calls. Prints wall time, peak RSS and exit status; asserts nothing.
 # Usage: scripts/bench-import.sh [CALLS=20000]
 # Needs GNU time (/usr/bin/time).
@@ -11,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 
 swift build -c release --product pinguard >/dev/null
 bin=$(swift build -c release --show-bin-path)/pinguard
-repro=../shared/repro
+repro=Tests/Fixtures/repro
 
 pin=V4zZ9zgOAvYJg7dA+kmk0t+zIYSW0pYWf/cITIu9JvU=
 {

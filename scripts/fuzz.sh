@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (Sources/pinguard-fuzz, -sanitize=fuzzer, scratch path .build-fuzz) and
 # runs each reader for SECONDS (default 3600), seeded from the fixtures, policies/, policies/sources/,
-# fuzz/seeds/<target>/ and ../shared/repro. Working corpora and crash artefacts go to .fuzz/ (ignored
+# fuzz/seeds/<target>/ and Tests/Fixtures/repro. Working corpora and crash artefacts go to .fuzz/ (ignored
 # by git). A crash, a timeout (-timeout=2) or more than 512 MB (-rss_limit_mb=512) fails the reader.
 #
 #   scripts/fuzz.sh [--smoke] [SECONDS] [TARGET...]
 #     --smoke      20 s per reader unless SECONDS is given (scripts/fuzz-smoke.sh)
 #     TARGET       config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle (default: all)
 #   FUZZ_JOBS=N    run N readers at once (default 1)
-#   FUZZ_NO_REPRO=1  leave ../shared/repro out of the seeds (to fuzz past a known, unfixed crash)
+#   FUZZ_NO_REPRO=1  leave Tests/Fixtures/repro out of the seeds (to fuzz past a known, unfixed crash)
 #   FUZZ_TIMEOUT=S seconds one input may take (default 2); raise it when many readers share few cores,
 #                  where a reader starved of CPU reports false timeouts
 # Prints one line per reader (status, execs, execs/s, cov, ft) and a final "N passed, M failed";
@@ -41,7 +41,7 @@ fi
 binary=$(swift build -c release --scratch-path .build-fuzz --show-bin-path)/pinguard-fuzz
 
 work="$root/.fuzz"
-repro="$root/../shared/repro"
+repro="$root/Tests/Fixtures/repro"
 [ "${FUZZ_NO_REPRO:-0}" = 1 ] && repro=/nonexistent
 mkdir -p "$work"
 

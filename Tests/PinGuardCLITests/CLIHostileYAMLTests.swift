@@ -2,7 +2,7 @@ import Foundation
 import PinGuardTestSupport
 import XCTest
 
-/// The hostile YAML reproducers of `../shared/repro/` through the real binary: each must end in < 2 s
+/// The hostile YAML reproducers of `Tests/Fixtures/repro/` through the real binary: each must end in < 2 s
 /// and < 200 MB with exit status 2 and a one-line error that echoes no control characters.
 final class CLIHostileYAMLTests: XCTestCase {
     func runBounded(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> MeasuredCommand {

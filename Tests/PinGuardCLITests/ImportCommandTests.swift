@@ -5,10 +5,10 @@ import XCTest
 import Glibc
 #endif
 
-/// `pinguard import` as a user runs it: the hostile-input reproducers of `../shared/repro/` end quickly, small,
+/// `pinguard import` as a user runs it: the hostile-input reproducers of `Tests/Fixtures/repro/` end quickly, small,
 /// with exit 0/1/2 and one clear line; `--define`/`--defines` supply values from outside the file.
 final class ImportCommandTests: XCTestCase {
-    static let reproDir = Repository.root.deletingLastPathComponent().appendingPathComponent("shared/repro")
+    static let reproDir = HostileInputs.folder
 
     /// Largest resident set of any child this process has waited for, in MiB.
     func childPeakMiB() -> Double {

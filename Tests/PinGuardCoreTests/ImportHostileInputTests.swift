@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import PinGuardCore
 
-/// The hostile-input reproducers in `../shared/repro/` (next to the package root): each used to trap, take
+/// The hostile-input reproducers in `Tests/Fixtures/repro/`: each used to trap, take
 /// seconds and gigabytes, or fail with a misleading message. Each now ends quickly with a one-line answer.
 /// The time bounds are the generous ones the reproducers' README requires, not benchmarks.
 final class ImportHostileInputTests: XCTestCase {
@@ -11,9 +11,10 @@ final class ImportHostileInputTests: XCTestCase {
 
     /// Bytes of a reproducer.
     func repro(_ name: String) throws -> [UInt8] {
-        let url = S.repoRoot.deletingLastPathComponent().appendingPathComponent("shared/repro/\(name)")
+        let url = S.repoRoot.appendingPathComponent("Tests/Fixtures/repro/\(name)")
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw XCTSkip("reproducer \(url.path) is not present")
+            struct Missing: Error, CustomStringConvertible { let description: String }
+            throw Missing(description: "reproducer \(url.path) is not present")
         }
         return [UInt8](data)
     }

@@ -5,9 +5,9 @@ import XCTest
 /// Policy and config readers under hostile input: alias bombs, size, depth and node budgets, and
 /// errors that echo input only quoted, escaped and cut short.
 final class YAMLHostileInputTests: XCTestCase {
-    /// `../shared/repro/` next to the package root (Tests/PinGuardCoreTests/<file> is three levels down).
+    /// `Tests/Fixtures/repro/` (Tests/PinGuardCoreTests/<file> is two levels below the package root).
     static let repro = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/repro")
+        .appendingPathComponent("Fixtures/repro")
 
     func reproText(_ name: String) throws -> String {
         try String(contentsOf: Self.repro.appendingPathComponent(name), encoding: .utf8)

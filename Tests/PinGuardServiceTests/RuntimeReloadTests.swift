@@ -189,7 +189,7 @@ final class RuntimeReloadTests: XCTestCase {
         XCTAssertTrue(s.runtime.isReady, "a complete round makes the service ready")
     }
 
-    /// The alias bomb of ../shared/repro as a policy file: the reload is refused before the document is
+    /// The alias bomb of Tests/Fixtures/repro as a policy file: the reload is refused before the document is
     /// expanded, and the configuration in force keeps working.
     func testAnAliasBombPolicyIsRefusedOnReload() async throws {
         let s = try service()
