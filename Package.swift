@@ -17,21 +17,23 @@ let package = Package(
     ],
     targets: [
         .target(name: "PinGuardCore", dependencies: ["CLibXML2", .product(name: "Yams", package: "Yams")]),
+        // Every file pinguard is given is read through here: regular files only, never a blocking open.
+        .target(name: "PinGuardFiles"),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
         // The bundled public suffix list is data under MPL-2.0; see Resources/PUBLIC_SUFFIX_LIST.md.
-        .target(name: "PinGuardConfig", dependencies: ["PinGuardCore", "PinGuardProbe"],
+        .target(name: "PinGuardConfig", dependencies: ["PinGuardCore", "PinGuardProbe", "PinGuardFiles"],
                 exclude: ["Resources/PUBLIC_SUFFIX_LIST.md"],
                 resources: [.copy("Resources/public_suffix_list.dat")]),
         // getaddrinfo_a (glibc) in C: its types are behind _GNU_SOURCE, which Swift's Glibc module lacks.
         .target(name: "CResolver", linkerSettings: [.linkedLibrary("anl")]),
-        .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "COpenSSL", "CResolver"]),
+        .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "PinGuardFiles", "COpenSSL", "CResolver"]),
         .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardConfig", "PinGuardProbe", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [
-            "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "CSystemd", "CCrypt", "CZlib",
+            "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "PinGuardFiles", "CSystemd", "CCrypt", "CZlib",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -42,7 +44,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "pinguard", dependencies: [
-            "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "PinGuardDemo", "PinGuardService",
+            "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "PinGuardDemo", "PinGuardService", "PinGuardFiles",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pinguard-bench", dependencies: ["PinGuardCore", "PinGuardService"]),

@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardFiles
 import PinGuardProbe
 #if canImport(Glibc)
 import Glibc
@@ -18,9 +19,9 @@ public enum ConfigurationLoader {
         let base = (path as NSString).deletingLastPathComponent
         if let ca = config.caFile {
             let resolved = resolve(ca, against: base)
-            guard FileManager.default.isReadableFile(atPath: resolved) else {
+            do throws(RegularFileError) { try RegularFile.check(resolved) } catch {
                 throw ConfigError(file: path, line: config.lines["trust.ca_file"], key: "trust.ca_file",
-                                  message: "cannot read \(resolved)")
+                                  message: "cannot read \(error)")
             }
             config.caFile = resolved
         }
@@ -72,9 +73,11 @@ public enum ConfigurationLoader {
         for i in config.targets.indices {
             guard let source = config.targets[i].clientIdentity else { continue }
             let resolved = source.mapPaths { resolve($0, against: base) }
-            for (key, file) in resolved.files where !FileManager.default.isReadableFile(atPath: file) {
-                let keyPath = "targets[\(i)].\(key)"
-                throw ConfigError(file: path, line: config.lines[keyPath], key: keyPath, message: "cannot read \(file)")
+            for (key, file) in resolved.files {
+                do throws(RegularFileError) { try RegularFile.check(file) } catch {
+                    let keyPath = "targets[\(i)].\(key)"
+                    throw ConfigError(file: path, line: config.lines[keyPath], key: keyPath, message: "cannot read \(error)")
+                }
             }
             config.targets[i].clientIdentity = resolved
         }
@@ -130,22 +133,14 @@ public enum ConfigurationLoader {
         return sets
     }
 
-    /// Reads a UTF-8 text file, with an error naming it. At most `YAMLLimits.standard.maxBytes` bytes
-    /// are read, so a huge file or an endless one (`/dev/zero`) costs no more than that.
+    /// Reads a UTF-8 text file, with an error naming it. Only a regular file is read (a FIFO or device is
+    /// refused at once, never waited on), and at most `YAMLLimits.standard.maxBytes` bytes of it.
     public static func readText(_ path: String, maxBytes: Int = YAMLLimits.standard.maxBytes) throws(ConfigError) -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let why = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
-            throw ConfigError(file: path, line: nil, key: nil, message: why)
+        let bytes: [UInt8]
+        do throws(RegularFileError) { bytes = try RegularFile.read(path, maxBytes: maxBytes) } catch {
+            throw ConfigError(file: path, line: nil, key: nil, message: error.reason)
         }
-        defer { try? handle.close() }
-        let data: Data
-        do { data = try handle.read(upToCount: maxBytes + 1) ?? Data() } catch {
-            throw ConfigError(file: path, line: nil, key: nil, message: "cannot read the file")
-        }
-        guard data.count <= maxBytes else {
-            throw ConfigError(file: path, line: nil, key: nil, message: "the file is larger than the limit of \(maxBytes) bytes")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: path, line: nil, key: nil, message: "not UTF-8 text")
         }
         return text

@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardFiles
 import PinGuardProbe
 
 /// Reads configured policy bundles from disk and verifies them (`BundleSignatureVerifier`). A bad key file is a
@@ -41,10 +42,11 @@ public enum PolicyBundleReader {
                        builtin: PolicySet?) -> PolicyBundleStatus {
         var scheme: SignedBlob.Scheme?
         do throws(PolicyBundleError) {
-            guard let data = FileManager.default.contents(atPath: b.file) else {
-                throw PolicyBundleError(.unreadable, "cannot read \(b.file)")
+            let data: [UInt8]
+            do throws(RegularFileError) { data = try RegularFile.read(b.file, maxBytes: maximumFileSize) } catch {
+                throw PolicyBundleError(error.code == .tooLarge ? .malformed : .unreadable,
+                                        error.code == .tooLarge ? "larger than 4 MiB" : "cannot read \(error)")
             }
-            guard data.count <= maximumFileSize else { throw PolicyBundleError(.malformed, "larger than 4 MiB") }
             let blob = try SignedBlob.parse([UInt8](data))
             scheme = blob.scheme
             try BundleSignatureVerifier.verify(blob, hmacSecrets: secrets, ecdsaKeys: keys)
@@ -57,12 +59,9 @@ public enum PolicyBundleReader {
     }
 
     static func bytes(_ file: String, key: String) throws(ConfigError) -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: file) else { throw configError(file, key, "cannot read the file") }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: maximumFileSize + 1), data.count <= maximumFileSize else {
-            throw configError(file, key, "cannot read the file, or it is larger than 4 MiB")
+        do throws(RegularFileError) { return try RegularFile.read(file, maxBytes: maximumFileSize) } catch {
+            throw configError(file, key, error.code == .tooLarge ? "larger than 4 MiB" : error.reason)
         }
-        return [UInt8](data)
     }
 
     static func configError(_ file: String, _ key: String, _ message: String) -> ConfigError {

@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardFiles
 import PinGuardCore
 
 /// Finds the public suffix list `lint` and `serve` check patterns against: the copy bundled with pinguard
@@ -73,10 +74,7 @@ public enum PublicSuffixListLoader {
 
     /// The file as text, when it is a readable regular file of at most 16 MiB (the list is about 250 KB).
     static func read(_ path: String) -> String? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              attributes[.type] as? FileAttributeType == .typeRegular,
-              let size = attributes[.size] as? Int, size <= 16 << 20,
-              let data = FileManager.default.contents(atPath: path) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        guard let bytes = try? RegularFile.read(path, maxBytes: 16 << 20) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -91,8 +91,9 @@ public final class DemoEnvironment: Sendable {
         # The renewal staged for the expiring host, judged before it is served.
         files:
           - {path: staged/expiring-renewal.pem, host: expiring.\(domain)}
-        # GET /probe?target=HOST:PORT may probe demo names on loopback (loopback must be listed explicitly).
-        probe_allow: {hosts: ["**.\(domain)"], networks: ["127.0.0.0/8", "::1"]}
+        # GET /probe?target=HOST:PORT may probe demo names on loopback, on the demo's ports (loopback and
+        # ports other than 443 must be listed explicitly).
+        probe_allow: {hosts: ["**.\(domain)"], networks: ["127.0.0.0/8", "::1"], ports: [\(servers.map { String($0.port) }.joined(separator: ", "))]}
         targets:
 
         """

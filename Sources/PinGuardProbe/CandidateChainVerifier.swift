@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import PinGuardCore
+import PinGuardFiles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,6 +27,7 @@ public enum CandidateChainVerifier {
         guard let store = X509_STORE_new() else { throw ProbeError.openSSL("trust store") }
         defer { X509_STORE_free(store) }
         if let caFile {
+            do throws(RegularFileError) { try RegularFile.check(caFile) } catch { throw ProbeError("CA file \(error)") }
             guard X509_STORE_load_file(store, caFile) == 1 else { throw ProbeError.openSSL("cannot load CA file \(caFile)") }
         } else if X509_STORE_set_default_paths(store) != 1 {
             throw ProbeError.openSSL("cannot load the system trust store")

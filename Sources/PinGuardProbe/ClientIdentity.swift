@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import PinGuardCore
+import PinGuardFiles
 
 /// A TLS client identity (certificate, the intermediates to send with it, private key) loaded once from the
 /// files a target names, and given to OpenSSL only when a server asks for a client certificate
@@ -84,11 +85,10 @@ public final class ClientIdentity: @unchecked Sendable, Equatable {
 
     /// A key or certificate file's bytes, at most 1 MiB.
     package static func read(_ path: String) throws(ProbeError) -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ProbeError("\(path): cannot read the file") }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: maximumFileSize + 1) else { throw ProbeError("\(path): cannot read the file") }
-        guard data.count <= maximumFileSize else { throw ProbeError("\(path): larger than 1 MiB, not a key or certificate file") }
-        return [UInt8](data)
+        do throws(RegularFileError) { return try RegularFile.read(path, maxBytes: maximumFileSize) } catch {
+            if error.code == .tooLarge { throw ProbeError("\(path): larger than 1 MiB, not a key or certificate file") }
+            throw ProbeError("\(path): cannot read the file: \(error.reason)")
+        }
     }
 
     /// The password in a password file: its bytes up to a final line break (`echo secret > file` works).

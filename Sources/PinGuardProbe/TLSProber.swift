@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import PinGuardCore
+import PinGuardFiles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,6 +23,11 @@ public final class TLSProber: @unchecked Sendable {
         guard let ctx = SSL_CTX_new(TLS_client_method()) else { throw ProbeError.openSSL("SSL_CTX_new") }
         _ = pg_SSL_CTX_set_min_proto_version(ctx, pg_TLS1_2_VERSION())
         if let caFile {
+            // OpenSSL opens the file itself, blocking: a FIFO or device must be refused before.
+            do throws(RegularFileError) { try RegularFile.check(caFile) } catch {
+                SSL_CTX_free(ctx)
+                throw ProbeError("trust.ca_file \(error)")
+            }
             guard SSL_CTX_load_verify_locations(ctx, caFile, nil) == 1 else {
                 SSL_CTX_free(ctx)
                 throw ProbeError.openSSL("trust.ca_file \(caFile): cannot load CA certificates")

@@ -60,6 +60,13 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
         context.fireChannelInactive()
     }
 
+    /// A request that does not parse was answered 400 by NIO's protocol error handler: nothing more can be
+    /// read from this connection, so it is closed now rather than at the head deadline.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        headDeadline?.cancel()
+        context.close(promise: nil)
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is IdleStateHandler.IdleStateEvent {
             context.close(promise: nil)
@@ -226,9 +233,11 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
 
     /// `GET /probe?target=…`: one probe of a target the configuration's `probe_allow` admits.
     private func probe(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
-        guard let query = ProbeQuery(uri: h.uri) else {
-            return respond(context, h, .badRequest, "give exactly one target: /probe?target=HOST[:PORT][&policy_set=NAME][&environment=ENV]\n")
+        guard var asked = ProbeQuery(uri: h.uri) else {
+            return respond(context, h, .badRequest, "give exactly one target, each parameter percent-encoded once: /probe?target=HOST[:PORT][&policy_set=NAME][&environment=ENV]\n")
         }
+        asked.client = client
+        let query = asked
         let loop = context.eventLoop
         let bound = NIOLoopBound((self, context), eventLoop: loop)
         let backend = shared.backend

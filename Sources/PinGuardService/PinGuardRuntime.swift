@@ -45,7 +45,7 @@ public final class PinGuardRuntime: Sendable {
     private let reloader: ConfigurationReloader
     private let wake = RoundWake()
     /// `GET /probe` requests in progress.
-    let probeRequests = NIOLockedValueBox(0)
+    let probeRequests = ProbeRequestSlots()
 
     /// Creates a runtime from a loaded configuration.
     ///

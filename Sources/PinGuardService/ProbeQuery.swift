@@ -11,6 +11,8 @@ public struct ProbeQuery: Sendable, Equatable {
     public var policySets: [String]
     /// `environment`, or nil for the configuration's.
     public var environment: String?
+    /// The client address that asked (each address gets a share of the `/probe` slots); nil: not known.
+    public var client: String?
 
     /// Creates a query.
     public init(target: String, policySets: [String] = [], environment: String? = nil) {
@@ -19,8 +21,9 @@ public struct ProbeQuery: Sendable, Equatable {
         self.environment = environment
     }
 
-    /// Reads the query string of a request URI (`/probe?target=a.example:443&policy_set=ios-app`); nil
-    /// when `target` is missing or given twice.
+    /// Reads the query string of a request URI (`/probe?target=a.example:443&policy_set=ios-app`), each
+    /// parameter percent-decoded exactly once; nil when `target` is missing or given twice, or a parameter's
+    /// percent-encoding is malformed. Repeated policy sets are kept once, in their first order.
     public init?(uri: String) {
         guard let q = uri.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
         var target: [String] = []
@@ -28,11 +31,13 @@ public struct ProbeQuery: Sendable, Equatable {
         var environment: String?
         for pair in q.split(separator: "&") {
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = Self.decode(kv[0])
-            let value = kv.count > 1 ? Self.decode(kv[1]) : ""
+            guard let key = Self.decode(kv[0]), let value = kv.count > 1 ? Self.decode(kv[1]) : "" else { return nil }
             switch key {
             case "target": target.append(value)
-            case "policy_set": sets += value.split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
+            case "policy_set":
+                for name in value.split(separator: ",").map(String.init) where !name.isEmpty && !sets.contains(name) {
+                    sets.append(name)
+                }
             case "environment": environment = value.isEmpty ? nil : value
             default: continue
             }
@@ -41,9 +46,9 @@ public struct ProbeQuery: Sendable, Equatable {
         self.init(target: target[0], policySets: sets, environment: environment)
     }
 
-    static func decode(_ s: Substring) -> String {
-        let plus = s.replacingOccurrences(of: "+", with: " ")
-        return plus.removingPercentEncoding ?? plus
+    /// `+` as space, then `%XX` escapes; nil when an escape is malformed or the bytes are not UTF-8.
+    static func decode(_ s: Substring) -> String? {
+        s.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 }
 

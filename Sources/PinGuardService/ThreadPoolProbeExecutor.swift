@@ -5,13 +5,21 @@ import PinGuardCore
 import PinGuardProbe
 
 /// Probes with OpenSSL on a pool of `concurrency` threads (a probe blocks its thread for up to `timeout`).
+///
+/// Probes asked for with an allowlist (`GET /probe`) run on threads of their own, so scheduled probes never
+/// wait behind them, however many arrive.
 public final class ThreadPoolProbeExecutor: ProbeExecutor {
     private struct State {
         var prober: TLSProber
         var pool: NIOThreadPool
         var threads: Int
         var identities: [ClientIdentitySource: ClientIdentity]
+        /// Threads for `GET /probe`, started at its first request.
+        var onDemand: NIOThreadPool?
     }
+
+    /// Threads probing `GET /probe` targets.
+    static let onDemandThreads = 8
 
     private let state: NIOLockedValueBox<State>
 
@@ -33,8 +41,9 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
         var request = ProbeRequest(target, timeout: timeout)
         request.clientIdentity = target.clientIdentity.flatMap { identities[$0] }
         let cancelled = CancellationFlag()
+        let lane: Lane = allow == nil ? .scheduled : .onDemand
         return await withTaskCancellationHandler { [request] () async -> TargetProbe? in
-            guard var resolved = await run({ prober.resolve(request, cancelled: { cancelled.isSet }) }, cancelled) else { return nil }
+            guard var resolved = await run({ prober.resolve(request, cancelled: { cancelled.isSet }) }, lane, cancelled) else { return nil }
             let host = HostPattern.normalize(request.host)
             if let allow, let refused = resolved.refused(by: allow, host: host, port: request.port) { resolved = refused }
             guard resolved.resolution.error == nil else {
@@ -43,11 +52,11 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
             let nodes: [ProbeFacts]?
             if request.resolve == .first {
                 let dial = resolved.dial
-                nodes = await run({ prober.probe(request, firstOf: dial, cancelled: { cancelled.isSet }) }, cancelled).map { [$0] }
+                nodes = await run({ prober.probe(request, firstOf: dial, cancelled: { cancelled.isSet }) }, lane, cancelled).map { [$0] }
             } else {
                 nodes = await withTaskGroup(of: (Int, ProbeFacts?).self) { group -> [ProbeFacts]? in
                     for (i, address) in resolved.dial.enumerated() {
-                        group.addTask { (i, await self.run({ prober.probe(request, at: address, cancelled: { cancelled.isSet }) }, cancelled)) }
+                        group.addTask { (i, await self.run({ prober.probe(request, at: address, cancelled: { cancelled.isSet }) }, lane, cancelled)) }
                     }
                     var slots = [ProbeFacts?](repeating: nil, count: resolved.dial.count)
                     for await (i, facts) in group { slots[i] = facts }
@@ -62,12 +71,27 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
         }
     }
 
-    /// Runs blocking `work` on the pool; nil when cancelled (or the pool stopped for good).
-    private func run<T: Sendable>(_ work: @escaping @Sendable () -> T, _ cancelled: CancellationFlag) async -> T? {
-        let pool = state.withLockedValue { $0.pool }
+    /// Which threads a probe runs on.
+    private enum Lane { case scheduled, onDemand }
+
+    /// The pool of `lane`; the on-demand one is started on first use.
+    private func pool(_ lane: Lane) -> NIOThreadPool {
+        state.withLockedValue { s in
+            guard lane == .onDemand else { return s.pool }
+            if let pool = s.onDemand { return pool }
+            let pool = NIOThreadPool(numberOfThreads: Self.onDemandThreads)
+            pool.start()
+            s.onDemand = pool
+            return pool
+        }
+    }
+
+    /// Runs blocking `work` on the lane's pool; nil when cancelled (or the pool stopped for good).
+    private func run<T: Sendable>(_ work: @escaping @Sendable () -> T, _ lane: Lane, _ cancelled: CancellationFlag) async -> T? {
+        let pool = pool(lane)
         if let value = try? await pool.runIfActive(work) { return cancelled.isSet ? nil : value }
         guard !cancelled.isSet else { return nil }
-        let current = state.withLockedValue { $0.pool }
+        let current = self.pool(lane)
         let value = try? await current.runIfActive(work)
         return cancelled.isSet ? nil : value
     }
@@ -93,6 +117,8 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
 
     /// Stops the probe threads.
     public func shutdown() async {
-        try? await state.withLockedValue { $0.pool }.shutdownGracefully()
+        let (pool, onDemand) = state.withLockedValue { ($0.pool, $0.onDemand) }
+        try? await pool.shutdownGracefully()
+        try? await onDemand?.shutdownGracefully()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardFiles
 import PinGuardCore
 import PinGuardProbe
 
@@ -34,8 +35,8 @@ enum AndroidResources {
                 out[src] = .missing("no \(raw)/\(name).{pem,crt,cer,der} (res/raw/\(name))")
                 continue
             }
-            guard let data = FileManager.default.contents(atPath: file) else {
-                out[src] = .unreadable("\(file) cannot be read")
+            guard let data = try? RegularFile.read(file, maxBytes: InputFile.certificateLimit) else {
+                out[src] = .unreadable("\(file) cannot be read (not a readable regular file of at most 16 MiB)")
                 continue
             }
             do {

@@ -45,15 +45,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let values = try readDefines()
-        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
-        if let size, size > ImportLimits.maxInputBytes {
-            printError("pinguard: \(file): the file is \(size) bytes; the importers read at most \(ImportLimits.maxInputBytes) bytes")
-            throw Exit.configuration
-        }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            printError("pinguard: \(file): cannot read the file")
-            throw Exit.configuration
-        }
+        let data = try InputFile.bytes(file, limit: ImportLimits.maxInputBytes, what: "a file the importers read")
         let setName = name ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         let result: ImportResult
         do {
@@ -78,19 +70,31 @@ struct ImportCommand: ParsableCommand {
         if result.findings.contains(where: { $0.severity == .error }) { throw Exit.rejected }
     }
 
-    /// `--defines FILE` then `--define` values (a `--define` wins over the file); a malformed entry is a usage error.
+    /// The most names `--defines` and `--define` may give together, and the largest `--defines` file.
+    static let maxDefines = 10_000
+    static let maxDefinesBytes = 1 << 20
+
+    /// `--defines FILE` then `--define` values (a `--define` wins over the file); a malformed entry is a usage error
+    /// whose echo is quoted and escaped.
     func readDefines() throws -> [String: String] {
         var values: [String: String] = [:]
+        var count = 0
         func add(_ entry: String, from origin: String) throws {
+            count += 1
+            guard count <= Self.maxDefines else {
+                printError("pinguard: \(origin): more than \(Self.maxDefines) NAME=VALUE definitions")
+                throw Exit.configuration
+            }
             guard let eq = entry.firstIndex(of: "="), !entry[..<eq].trimmingCharacters(in: .whitespaces).isEmpty else {
-                printError("pinguard: \(origin): expected NAME=VALUE, got \"\(entry.prefix(80))\"")
+                printError("pinguard: \(origin): expected NAME=VALUE, got \(EchoedInput.quoted(entry, limit: 80))")
                 throw Exit.configuration
             }
             values[entry[..<eq].trimmingCharacters(in: .whitespaces)] = String(entry[entry.index(after: eq)...])
         }
         if let defines {
-            guard let text = try? String(contentsOfFile: defines, encoding: .utf8) else {
-                printError("pinguard: \(defines): cannot read the file")
+            let bytes = try InputFile.bytes(defines, limit: Self.maxDefinesBytes, what: "a --defines file")
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                printError("pinguard: \(defines): not UTF-8 text")
                 throw Exit.configuration
             }
             for (k, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinGuardCore
+import PinGuardFiles
 import PinGuardConfig
 import PinGuardProbe
 import PinGuardService
@@ -114,41 +115,25 @@ struct LintCommand: ParsableCommand {
         return loaded
     }
 
-    /// The format of `file` from its name and first 64 KiB (so a device or a huge file is not read whole); a file
-    /// that cannot be opened is a policy file, so the policy loader names the problem as before.
+    /// The format of `file` from its name and first 64 KiB (so a huge file is not read whole); a file that
+    /// cannot be read (or is not a regular file) is a policy file, so the policy loader names the problem.
     func detect(_ file: String) -> LintInputFormat {
         let lower = file.lowercased()
         if lower.hasSuffix(".yml") || lower.hasSuffix(".yaml") { return .policy }
-        guard let handle = FileHandle(forReadingAtPath: file) else { return .policy }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 65_536)) ?? Data()
-        return LintInputFormat.detect(file: file, contents: [UInt8](head))
+        guard let head = try? RegularFile.head(file, count: 65_536) else { return .policy }
+        return LintInputFormat.detect(file: file, contents: head)
     }
 
     /// A native file's bytes, refusing files over the importers' limit before reading them.
     func readNative(_ file: String) throws -> [UInt8] {
-        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
-        if let size, size > ImportLimits.maxInputBytes {
-            printError("pinguard: \(file): the file is \(size) bytes; lint reads native files of at most \(ImportLimits.maxInputBytes) bytes")
-            throw Exit.configuration
-        }
-        guard let handle = FileHandle(forReadingAtPath: file),
-              let data = try? handle.read(upToCount: ImportLimits.maxInputBytes + 1) ?? Data() else {
-            printError("pinguard: \(file): cannot read the file")
-            throw Exit.configuration
-        }
-        try? handle.close()
-        return [UInt8](data)
+        try InputFile.bytes(file, limit: ImportLimits.maxInputBytes, what: "a native file lint reads")
     }
 
     /// Every certificate of a `--chain` file, with its SPKI and raw-key hashes.
     func readChain(_ path: String) throws -> [ChainCertificate] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            printError("pinguard: \(path): cannot read the file")
-            throw Exit.configuration
-        }
+        let data = try InputFile.bytes(path, limit: InputFile.certificateLimit)
         do {
-            return try CertificateFacts.load([UInt8](data), file: path)
+            return try CertificateFacts.load(data, file: path)
         } catch {
             printError("pinguard: \(error.message)")
             throw Exit.configuration

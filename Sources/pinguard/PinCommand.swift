@@ -43,10 +43,8 @@ struct PinCommand: ParsableCommand {
             groups.append(("\(h):\(p)", facts.evaluatedChain))
         } else {
             for f in files {
-                guard let data = FileManager.default.contents(atPath: f) else {
-                    printError("pinguard: \(f): cannot read the file"); throw Exit.configuration
-                }
-                do { groups.append((f, try CertificateFacts.load([UInt8](data), file: f))) } catch {
+                let data = try InputFile.bytes(f, limit: InputFile.certificateLimit)
+                do { groups.append((f, try CertificateFacts.load(data, file: f))) } catch {
                     printError("pinguard: \(error)"); throw Exit.configuration
                 }
             }

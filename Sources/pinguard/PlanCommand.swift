@@ -81,20 +81,12 @@ struct PlanCommand: ParsableCommand {
         }
         var files: [(bytes: [UInt8], name: String)] = []
         for path in chains {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                printError("pinguard: \(path): cannot read the file")
-                throw Exit.configuration
-            }
-            files.append(([UInt8](data), path))
+            files.append((try InputFile.bytes(path, limit: InputFile.certificateLimit), path))
         }
         var candidates: [ProbeFacts] = []
         do {
             if let key {
-                guard let data = FileManager.default.contents(atPath: key) else {
-                    printError("pinguard: \(key): cannot read the file")
-                    throw Exit.configuration
-                }
-                let spki = try CandidateKey.spkiSHA256([UInt8](data), name: key)
+                let spki = try CandidateKey.spkiSHA256(try InputFile.bytes(key, limit: InputFile.certificateLimit), name: key)
                 var issuers: [ChainCertificate] = []
                 for f in files { issuers += try CertificateFacts.load(f.bytes, file: f.name) }
                 printError("pinguard: \(key): \(spki.kind) with SPKI \(spki.pin); trust assumed (no CA has signed it yet), lifetime assumed 397 days")

@@ -67,3 +67,50 @@ final class ProbeAllowlistTests: XCTestCase {
         if case .success = HostPort.parse("") { XCTFail("empty") }
     }
 }
+
+/// The IPv6 forms that carry an IPv4 address, metadata addresses and ports under the default allowlist.
+final class ProbeAllowlistEmbeddedAddressTests: XCTestCase {
+    private let open = ProbeAllowlist(hosts: [])
+
+    private func bytes(_ text: String) throws -> [UInt8] { try XCTUnwrap(IPNetwork.addressBytes(text), text) }
+
+    func testIPv6FormsOfRefusedIPv4RangesAreRefused() throws {
+        for form in ["::127.0.0.1", "::ffff:127.0.0.1", "64:ff9b::127.0.0.1", "64:ff9b::a9fe:a9fe", "2002:7f00:1::1",
+                     "2002:a9fe:a9fe::", "::169.254.169.254", "64:ff9b::100.100.100.200", "2002:a83f:8110::1"] {
+            XCTAssertFalse(open.permits(address: try bytes(form)), form)
+        }
+        for form in ["64:ff9b::203.0.113.7", "2002:cb00:7107::1", "2001:db8::1", "::203.0.113.7"] {
+            XCTAssertTrue(open.permits(address: try bytes(form)), form)
+        }
+    }
+
+    func testMetadataAddressesNeedAnExplicitNetwork() throws {
+        for metadata in ["169.254.169.254", "168.63.129.16", "fd00:ec2::254", "100.100.100.200"] {
+            XCTAssertFalse(open.permits(address: try bytes(metadata)), metadata)
+            let listed = ProbeAllowlist(hosts: [], networks: [try XCTUnwrap(IPNetwork(metadata))])
+            XCTAssertTrue(listed.permits(address: try bytes(metadata)), "\(metadata) listed on its own")
+        }
+    }
+
+    func testPortsDefaultToHTTPSAndParseAsPortsOrRanges() throws {
+        XCTAssertTrue(open.permits(port: 443))
+        XCTAssertFalse(open.permits(port: 8443))
+        let c = try ServiceConfigParser.parse("probe_allow: {hosts: [a.example], ports: [443, \"8000-8100\"]}\n", file: "c.yml")
+        XCTAssertEqual(c.probeAllow?.ports, [443...443, 8000...8100])
+        for bad in ["0", "\"9-8\"", "\"1-70000\"", "\"a-b\"", "\"+5-6\""] {
+            XCTAssertThrowsError(try ServiceConfigParser.parse("probe_allow: {hosts: [a.example], ports: [\(bad)]}\n", file: "c.yml")) {
+                XCTAssertTrue("\($0)".contains("probe_allow.ports[0]"), "\($0)")
+            }
+        }
+    }
+
+    func testHostNamesAndLiteralsAreValidatedByteForByte() {
+        XCTAssertEqual(try? ProbeTargetName.validate("API.Example.com.").get(), "api.example.com")
+        XCTAssertEqual(try? ProbeTargetName.validate("192.0.2.1").get(), "192.0.2.1")
+        XCTAssertEqual(try? ProbeTargetName.validate("2001:DB8::1").get(), "2001:db8::1")
+        for bad in ["a\u{0}.example", "a\r.example", "a@b.example", "a#b.example", "a..example", "a.example..", "",
+                    "ex\u{E4}mple.com", "1.2.3", "0x7f.1", "999.1.1.1", "fe80::1%eth0", "a/b.example"] {
+            if case .success = ProbeTargetName.validate(bad) { XCTFail("accepted \(bad.debugDescription)") }
+        }
+    }
+}

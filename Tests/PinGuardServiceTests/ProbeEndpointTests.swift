@@ -14,7 +14,10 @@ final class ProbeEndpointTests: XCTestCase {
                                                           .spki(world.reservePin, role: "backup")]),
         ]), to: dir, as: "policies/pool-app.yml")
         let config = try world.writeConfig(in: dir, targets: [world.healthy], interval: "1h")
-        if let allow { try (String(contentsOfFile: config, encoding: .utf8) + allow).write(toFile: config, atomically: true, encoding: .utf8) }
+        if let allow {
+            let text = try String(contentsOfFile: config, encoding: .utf8) + allow.replacingOccurrences(of: "POOL_PORT", with: "\(pool.port)")
+            try text.write(toFile: config, atomically: true, encoding: .utf8)
+        }
         let serve = try ServeProcess(arguments: ["--config", config], mode: .noJournal, hostsFile: pool.hostsFile.path)
         return (serve, pool, world)
     }
@@ -25,7 +28,7 @@ final class ProbeEndpointTests: XCTestCase {
     }
 
     func testProbeAnswersTheTargetsSeriesForEveryAddress() throws {
-        let (serve, pool, _) = try start(allow: "probe_allow: {hosts: [\"**.pinguard.test\"], networks: [\"127.0.0.0/8\", \"::1\"]}\n")
+        let (serve, pool, _) = try start(allow: "probe_allow: {hosts: [\"**.pinguard.test\"], networks: [\"127.0.0.0/8\", \"::1\"], ports: [POOL_PORT]}\n")
         defer { serve.stop(); pool.stop() }
         let (status, body) = try get(serve, "/probe?target=\(NodePool.name):\(pool.port)&policy_set=pool-app")
         XCTAssertEqual(status, 200, body)
@@ -41,7 +44,7 @@ final class ProbeEndpointTests: XCTestCase {
     }
 
     func testProbeRefusesWhatTheAllowlistDoesNotAdmit() throws {
-        let (serve, pool, _) = try start(allow: "probe_allow: {hosts: [\"**.pinguard.test\"]}\n")
+        let (serve, pool, _) = try start(allow: "probe_allow: {hosts: [\"**.pinguard.test\"], ports: [POOL_PORT]}\n")
         defer { serve.stop(); pool.stop() }
         var (status, body) = try get(serve, "/probe?target=\(NodePool.name):\(pool.port)")
         XCTAssertEqual(status, 403, body)
