@@ -13,6 +13,25 @@ struct PinGuardCommand: AsyncParsableCommand {
         version: PinGuardVersion.current,
         subcommands: [ServeCommand.self, ProbeCommand.self, PinCommand.self, CheckConfigCommand.self,
                       LintCommand.self, ImportCommand.self, PlanCommand.self])
+
+    /// The most times one option may be repeated on the command line: the argument parser's time grows with
+    /// the square of the repetitions (2,000 `--define` flags: 2 s), so more is refused before parsing, in one
+    /// pass (`--defines FILE` takes up to 10,000 definitions).
+    static let maxRepeatedOption = 1_000
+
+    /// Refuses an option repeated more than `maxRepeatedOption` times, then parses and runs the command.
+    static func main() async {
+        var counts: [Substring: Int] = [:]
+        for argument in CommandLine.arguments.dropFirst() where argument.hasPrefix("--") {
+            let option = argument.split(separator: "=", maxSplits: 1)[0]
+            counts[option, default: 0] += 1
+            if counts[option]! > maxRepeatedOption {
+                printError("pinguard: \(EchoedInput.bare(option, limit: 40)) is given more than \(maxRepeatedOption) times; put definitions in a --defines file")
+                Foundation.exit(Exit.configuration.rawValue)
+            }
+        }
+        await main(nil)
+    }
 }
 
 /// Exit statuses shared by the commands (docs/reference.md, Commands and exit codes).

@@ -1,0 +1,90 @@
+import Foundation
+import PinGuardTestSupport
+import XCTest
+
+/// Every file a command is given must be a regular file: a FIFO (which would block `open(2)` until a
+/// writer came) or a device is refused at once with exit status 2 and one line naming it.
+final class CLISpecialFileTests: XCTestCase {
+    private var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("pinguard-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    private func fifo(_ name: String) throws -> String {
+        let path = dir.appendingPathComponent(name).path
+        guard mkfifo(path, 0o600) == 0 else { throw HarnessError("mkfifo \(path) failed") }
+        return path
+    }
+
+    private func write(_ name: String, _ text: String) throws -> String {
+        let path = dir.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Runs pinguard and checks it ends at once, refusing `named` with one line.
+    private func refuses(_ arguments: [String], named: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let binary = PinguardCLI.binary else { throw HarnessError("pinguard is not built") }
+        let r = try MeasuredCommand.run(binary, arguments, timeout: 10)
+        XCTAssertFalse(r.timedOut, "\(arguments) blocked", file: file, line: line)
+        XCTAssertLessThan(r.seconds, 2, file: file, line: line)
+        XCTAssertEqual(r.status, 2, r.stderr, file: file, line: line)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr, file: file, line: line)
+        XCTAssertTrue(r.stderr.contains(named) && r.stderr.contains("not a regular file (a FIFO)"), r.stderr, file: file, line: line)
+    }
+
+    func testConfigurationAndEveryFileItNamesMustBeRegular() throws {
+        let config = try fifo("fifo.yml")
+        try refuses(["check-config", config], named: config)
+        let targets = try fifo("t.yml")
+        try refuses(["check-config", try write("c1.yml", "policies: []\ntargets: []\ntarget_files: [\"t.yml\"]\n")], named: targets)
+        let policy = try fifo("p.yml")
+        try refuses(["check-config", try write("c2.yml", "policies: [\"p.yml\"]\ntargets: []\n")], named: policy)
+        let ca = try fifo("ca.pem")
+        try refuses(["check-config", try write("c3.yml", "policies: []\ntargets: []\ntrust: {ca_file: ca.pem}\n")], named: ca)
+        let cert = try fifo("client.pem")
+        try refuses(["check-config", try write("c4.yml", "policies: []\ntargets:\n  - {host: a.example, client_cert: client.pem}\n")],
+                    named: cert)
+    }
+
+    func testLintImportPlanPinAndProbeRefuseAFIFO() throws {
+        let source = try fifo("Pins.kt")
+        try refuses(["lint", source], named: source)
+        try refuses(["import", "--format", "okhttp", source], named: source)
+        let kotlin = try write("Real.kt", "val p = CertificatePinner.Builder().add(\"a.example\", \"sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\").build()\n")
+        let defines = try fifo("defines.txt")
+        try refuses(["import", "--format", "okhttp", kotlin, "--defines", defines], named: defines)
+        let chain = try fifo("chain.pem")
+        try refuses(["pin", chain], named: chain)
+        let policy = try write("p.yml", "name: app\nenvironments:\n  prod:\n    policies: []\n")
+        try refuses(["plan", "--chain", chain, "--host", "a.example", "--policy", policy], named: chain)
+        try refuses(["probe", "a.example", "--connect", "127.0.0.1", "--ca-file", chain], named: chain)
+    }
+
+    func testDefinesAreBoundedAndTheirErrorsEscaped() throws {
+        guard let binary = PinguardCLI.binary else { throw HarnessError("pinguard is not built") }
+        let kotlin = try write("Real.kt", "val p = CertificatePinner.Builder().build()\n")
+        let r = try MeasuredCommand.run(binary, ["import", "--format", "okhttp", kotlin, "--defines", try HostileInputs.path("defines-esc-echo.txt")])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertLessThan(r.seconds, 2)
+        XCTAssertFalse(r.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F }, r.stderr.debugDescription)
+        XCTAssertTrue(r.stderr.contains("expected NAME=VALUE, got \"\\x1b]0;owned\\x07"), r.stderr)
+        let huge = try write("huge.txt", String(repeating: "A=b\n", count: 300_000))
+        let big = try MeasuredCommand.run(binary, ["import", "--format", "okhttp", kotlin, "--defines", huge])
+        XCTAssertEqual(big.status, 2)
+        XCTAssertTrue(big.stderr.contains("a --defines file is larger than the limit of 1048576 bytes"), big.stderr)
+        XCTAssertLessThan(big.maxRSSBytes, 200 << 20)
+        let many = (0..<8_000).map { "--define=N\($0)=v" }
+        let flags = try MeasuredCommand.run(binary, ["import", "--format", "okhttp", kotlin] + many)
+        XCTAssertEqual(flags.status, 2, flags.stderr)
+        XCTAssertTrue(flags.stderr.contains("--define is given more than 1000 times; put definitions in a --defines file"), flags.stderr)
+        XCTAssertLessThan(flags.seconds, 2, "8,000 --define flags are refused before the quadratic parse")
+        let file = try write("many.txt", (0..<10_001).map { "N\($0)=v" }.joined(separator: "\n"))
+        let fromFile = try MeasuredCommand.run(binary, ["import", "--format", "okhttp", kotlin, "--defines", file])
+        XCTAssertTrue(fromFile.stderr.contains("more than 10000 NAME=VALUE definitions"), fromFile.stderr)
+    }
+}
