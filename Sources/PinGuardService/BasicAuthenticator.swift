@@ -7,51 +7,79 @@ import PinGuardProbe
 
 /// Checks basic-auth credentials against `basic_auth_users` bcrypt hashes with libxcrypt's `crypt_r`.
 ///
-/// As exporter-toolkit: an unknown user is checked against a dummy hash too, so that the answer takes as
-/// long as for a known one, and successful checks are remembered (by a SHA-256 of user, password and
-/// stored hash), so that a scrape every few seconds does not cost a bcrypt computation each time.
+/// As exporter-toolkit: successful checks are remembered (by a SHA-256 of user, password and stored hash),
+/// so a scrape every few seconds costs no bcrypt computation, and an unknown user is checked against a
+/// dummy hash of the highest cost configured, so the answer takes as long as for a known user. Against
+/// floods: bcrypt runs on `threads` threads with at most `maxPending` checks waiting or running (more are
+/// answered busy at once), and an address with too many failures is refused without bcrypt for a while.
 final class BasicAuthenticator: Sendable {
-    /// bcrypt runs here, not on the event loop: it takes tens of milliseconds on purpose.
-    private let pool: NIOThreadPool
-    private let verified = NIOLockedValueBox<Set<String>>([])
+    /// How a check ended.
+    enum Outcome: Sendable, Equatable {
+        /// The credentials match.
+        case allowed
+        /// Unknown user or wrong password.
+        case denied
+        /// The client address failed too often lately; nothing was checked.
+        case tooManyFailures
+        /// Too many checks are waiting; nothing was checked.
+        case busy
+    }
+
+    /// Threads running bcrypt.
+    static let threads = 2
+    /// Checks waiting or running at once.
+    static let maxPending = 32
     /// Successful checks remembered; beyond this the memory is cleared (a changed password list would
     /// otherwise let it grow).
     static let cacheLimit = 1_024
-    /// Checked for unknown users, so their answer costs the same bcrypt work as a known user's.
-    private let dummyHash: String
+
+    private struct State {
+        var verified: Set<String> = []
+        var pending = 0
+    }
+
+    private let pool: NIOThreadPool
+    private let state = NIOLockedValueBox(State())
+    private let failures = FailedLoginLimiter()
 
     init() {
-        pool = NIOThreadPool(numberOfThreads: 1)
+        pool = NIOThreadPool(numberOfThreads: Self.threads)
         pool.start()
-        dummyHash = Self.crypt(UUID().uuidString, setting: "$2y$10$QOauhQNbBCuQDKes6eFzPe") ?? ""
     }
 
     func shutdown() { pool.shutdownGracefully { _ in } }
 
-    /// Whether `hash` looks like a bcrypt hash crypt_r can check.
-    static func isBcrypt(_ hash: String) -> Bool {
-        ["$2a$", "$2b$", "$2y$"].contains(where: hash.hasPrefix) && hash.utf8.count == 60
-    }
-
-    /// Succeeds with true when the user is listed and the password matches its hash.
-    func verify(_ credentials: BasicCredentials, users: [String: String], eventLoop: any EventLoop) -> EventLoopFuture<Bool> {
-        let known = users[credentials.user]
-        let stored = known ?? dummyHash
+    /// Checks `credentials` from `client` against the configuration's `basic_auth_users`.
+    func verify(_ credentials: BasicCredentials, config: WebConfig, client: String,
+                eventLoop: any EventLoop) -> EventLoopFuture<Outcome> {
+        let known = config.basicAuthUsers[credentials.user]
+        let stored = known ?? config.unknownUserHash
         let key = Self.cacheKey(credentials, stored)
-        if known != nil && verified.withLockedValue({ $0.contains(key) }) {
-            return eventLoop.makeSucceededFuture(true)
+        if known != nil && state.withLockedValue({ $0.verified.contains(key) }) {
+            return eventLoop.makeSucceededFuture(.allowed)
         }
-        let dummy = dummyHash
-        return pool.runIfActive(eventLoop: eventLoop) { [verified] in
-            let computed = Self.crypt(credentials.password, setting: stored)
-            let matches = computed.map { Self.constantTimeEqual(Array($0.utf8), Array(stored.utf8)) } ?? false
-            guard matches, known != nil, stored != dummy else { return false }
-            verified.withLockedValue { set in
-                if set.count >= Self.cacheLimit { set.removeAll() }
-                set.insert(key)
-            }
+        if failures.isBlocked(client) { return eventLoop.makeSucceededFuture(.tooManyFailures) }
+        let admitted = state.withLockedValue { s -> Bool in
+            guard s.pending < Self.maxPending else { return false }
+            s.pending += 1
             return true
         }
+        guard admitted else { return eventLoop.makeSucceededFuture(.busy) }
+        let check = pool.runIfActive(eventLoop: eventLoop) { [state] () -> Outcome in
+            let computed = Self.crypt(credentials.password, setting: stored)
+            let matches = computed.map { Self.constantTimeEqual(Array($0.utf8), Array(stored.utf8)) } ?? false
+            guard matches, known != nil else { return .denied }
+            state.withLockedValue { s in
+                if s.verified.count >= Self.cacheLimit { s.verified.removeAll() }
+                s.verified.insert(key)
+            }
+            return .allowed
+        }
+        check.whenComplete { [state, failures] result in
+            state.withLockedValue { $0.pending -= 1 }
+            if case .success(.denied) = result { failures.recordFailure(client) }
+        }
+        return check
     }
 
     /// `crypt_r(password, setting)`; nil when libxcrypt refuses the setting (it returns a "*" string).

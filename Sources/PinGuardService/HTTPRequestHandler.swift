@@ -140,12 +140,16 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
             return unauthorized(context, h)
         }
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        shared.authenticator.verify(credentials, users: config.basicAuthUsers, eventLoop: context.eventLoop).whenComplete { result in
+        shared.authenticator.verify(credentials, config: config, client: client, eventLoop: context.eventLoop).whenComplete { result in
             let (handler, context) = bound.value
-            if case .success(true) = result {
-                handler.route(h, context: context)
-            } else {
-                handler.unauthorized(context, h)
+            switch result {
+            case .success(.allowed): handler.route(h, context: context)
+            case .success(.tooManyFailures):
+                handler.respond(context, h, .tooManyRequests, "too many failed logins from this address; try again later\n",
+                                extra: [("Retry-After", "60")])
+            case .success(.busy):
+                handler.respond(context, h, .serviceUnavailable, "too many logins being checked\n", extra: [("Retry-After", "1")])
+            case .success(.denied), .failure: handler.unauthorized(context, h)
             }
         }
     }

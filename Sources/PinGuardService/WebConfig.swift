@@ -7,6 +7,9 @@ public struct WebConfig: Sendable, Equatable {
     public var basicAuthUsers: [String: String] = [:]
     /// `http_server_config.headers`, added to every response.
     public var headers: [(String, String)] = []
+    /// What unknown users are checked against: a hash no password matches, of the highest cost among
+    /// `basicAuthUsers`, so that an unknown name is answered as slowly as a known one.
+    public var unknownUserHash = BcryptHash.dummy(cost: 10)
 
     /// An empty configuration: plain HTTP, no authentication.
     public init() {}

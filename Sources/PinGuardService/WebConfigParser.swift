@@ -31,20 +31,26 @@ public enum WebConfigParser {
                         throw value.error("the header \(name) is set by pinguard and cannot be configured")
                     }
                     let text = try value.string()
-                    guard !text.contains(where: { $0 == "\r" || $0 == "\n" }) else { throw value.error("a header value must be one line") }
+                    // Bytes, not characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
+                    guard !text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
+                        throw value.error("a header value must be one line without control characters (CR, LF, NUL and the like)")
+                    }
                     config.headers.append((name, text))
                 }
             }
         }
+        var costs: [Int] = []
         if let users = m["basic_auth_users"], !users.isNull {
             for (user, hash) in try users.entries() {
                 guard !user.contains(":") else { throw hash.error("a user name cannot contain \":\"") }
                 let h = try hash.nonEmptyString()
-                guard BasicAuthenticator.isBcrypt(h) else {
-                    throw hash.error("not a bcrypt hash (expected $2a$, $2b$ or $2y$; make one with `htpasswd -nBC 10 \"\" | tr -d ':\\n'`)")
+                switch BcryptHash.parse(h) {
+                case .success(let parsed): costs.append(parsed.cost)
+                case .failure(let error): throw hash.error(error.description)
                 }
                 config.basicAuthUsers[user] = h
             }
+            config.unknownUserHash = BcryptHash.dummy(cost: costs.max() ?? 10)
         }
         return config
     }

@@ -2,22 +2,35 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOSSL
 import PinGuardCore
+import PinGuardFiles
 
 /// The `--web.config.file`, re-read as exporter-toolkit does: for every request (authentication, headers)
 /// and every new connection (TLS certificates), so that rotated certificates and changed passwords take
 /// effect without a restart. Parsed results and TLS contexts are kept while the files are unchanged.
 ///
-/// A file that is broken at start stops the service (exit 2); one broken later fails the requests and
-/// connections that need it, with the error written to stderr once.
+/// A file that is broken at start stops the service (exit 2). One broken later is refused: the last good
+/// configuration (and TLS context) stays in force, and the refusal is written to stderr once.
 public final class WebConfigSource: Sendable {
     /// The configuration file.
     public let path: String
+    /// The largest web configuration file read.
+    static let maxFileBytes = 1 << 20
+    /// The largest certificate, key or client CA file read.
+    static let maxPEMBytes = 4 << 20
+    /// Certificates `cert_file` may hold: the server's and its intermediates.
+    static let maxServedCertificates = 16
+    /// Certificates `client_ca_file` may hold.
+    static let maxClientCAs = 1_000
 
     private struct Cache {
-        var text: Data?
+        var text: [UInt8]?
+        /// Text last refused and why, so that it is not parsed again for every request.
+        var refusedText: [UInt8]?
+        var refusal: ConfigError?
         var config: WebConfig?
-        var tlsInputs: [Data]?
+        var tlsInputs: [[UInt8]]?
         var tls: NIOSSLContext?
+        var tlsAcceptAny = false
         var lastReported: String?
     }
 
@@ -32,46 +45,71 @@ public final class WebConfigSource: Sendable {
         }
     }
 
-    /// The configuration as the file says now.
-    func current() -> Result<WebConfig, ConfigError> { load() }
+    /// The configuration as the file says now; when the file is broken now, the last good one (the refusal
+    /// is reported once). Fails only when no good configuration was ever read.
+    func current() -> Result<WebConfig, ConfigError> {
+        switch load() {
+        case .success(let config): return .success(config)
+        case .failure(let error):
+            report(error)
+            if let good = cache.withLockedValue({ $0.config }) { return .success(good) }
+            return .failure(error)
+        }
+    }
 
     private func load() -> Result<WebConfig, ConfigError> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(ConfigError(file: path, line: nil, key: nil, message: "cannot read the web configuration file"))
+        let data: [UInt8]
+        do throws(RegularFileError) { data = try RegularFile.read(path, maxBytes: Self.maxFileBytes) } catch {
+            return .failure(ConfigError(file: path, line: nil, key: nil, message: "cannot read the web configuration file: \(error.reason)"))
         }
-        if let config = cache.withLockedValue({ $0.text == data ? $0.config : nil }) { return .success(config) }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return .failure(ConfigError(file: path, line: nil, key: nil, message: "not UTF-8 text"))
+        let known = cache.withLockedValue { c -> Result<WebConfig, ConfigError>? in
+            if c.text == data, let config = c.config { return .success(config) }
+            if c.refusedText == data, let refusal = c.refusal { return .failure(refusal) }
+            return nil
+        }
+        if let known { return known }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            return refuse(data, ConfigError(file: path, line: nil, key: nil, message: "not UTF-8 text"))
         }
         do {
             let config = try WebConfigParser.parse(text, file: path)
             cache.withLockedValue { c in
                 c.text = data
                 c.config = config
+                c.refusedText = nil
+                c.refusal = nil
                 // Fixed: the next problem is reported again, even if it is the same one.
                 c.lastReported = nil
             }
             return .success(config)
         } catch {
-            return .failure(error)
+            return refuse(data, error)
         }
     }
 
+    private func refuse(_ data: [UInt8], _ error: ConfigError) -> Result<WebConfig, ConfigError> {
+        cache.withLockedValue { c in
+            c.refusedText = data
+            c.refusal = error
+        }
+        return .failure(error)
+    }
+
     /// The TLS context for a new connection, and whether client certificates are accepted without
-    /// verification (RequestClientCert, RequireAnyClientCert); nil (after reporting why) when the file or a
-    /// certificate is broken now.
+    /// verification (RequestClientCert, RequireAnyClientCert); when the file or a certificate is broken now,
+    /// the last good context (after reporting why); nil only when there never was one.
     func tlsContext() -> (context: NIOSSLContext, acceptAnyClientCertificate: Bool)? {
         switch makeTLSContext() {
         case .success(let made): return made
         case .failure(let error):
             report(error)
-            return nil
+            return cache.withLockedValue { c in c.tls.map { ($0, c.tlsAcceptAny) } }
         }
     }
 
     private func makeTLSContext() -> Result<(context: NIOSSLContext, acceptAnyClientCertificate: Bool), ConfigError> {
         let config: WebConfig
-        switch load() {
+        switch current() {
         case .success(let c): config = c
         case .failure(let e): return .failure(e)
         }
@@ -81,14 +119,13 @@ public final class WebConfigSource: Sendable {
         }
         let acceptAny = tls.clientAuth == .requestClientCert || tls.clientAuth == .requireAnyClientCert
         let files = [tls.certFile, tls.keyFile] + (tls.clientCAFile.map { [$0] } ?? [])
-        var inputs: [Data] = []
+        var inputs: [[UInt8]] = []
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                return .failure(ConfigError(file: path, line: nil, key: "tls_server_config", message: "cannot read \(file)"))
+            do throws(RegularFileError) { inputs.append(try RegularFile.read(file, maxBytes: Self.maxPEMBytes)) } catch {
+                return .failure(ConfigError(file: path, line: nil, key: "tls_server_config", message: "cannot read \(error)"))
             }
-            inputs.append(data)
         }
-        inputs.append(Data("\(tls)".utf8))
+        inputs.append(Array("\(tls)".utf8))
         if let context = cache.withLockedValue({ $0.tlsInputs == inputs ? $0.tls : nil }) {
             return .success((context, acceptAny))
         }
@@ -97,6 +134,7 @@ public final class WebConfigSource: Sendable {
             cache.withLockedValue { c in
                 c.tlsInputs = inputs
                 c.tls = context
+                c.tlsAcceptAny = acceptAny
             }
             return .success((context, acceptAny))
         } catch let error as ConfigError {
@@ -107,12 +145,16 @@ public final class WebConfigSource: Sendable {
     }
 
     /// The swift-nio-ssl configuration for `tls`, from the file contents just read.
-    static func configuration(_ tls: WebTLSConfig, inputs: [Data]) throws -> TLSConfiguration {
+    static func configuration(_ tls: WebTLSConfig, inputs: [[UInt8]]) throws -> TLSConfiguration {
         let chain: [NIOSSLCertificate]
         do { chain = try NIOSSLCertificate.fromPEMBytes(Array(inputs[0])) } catch {
             throw ConfigError(file: tls.certFile, line: nil, key: nil, message: "cert_file holds no PEM certificate: \(error)")
         }
         guard !chain.isEmpty else { throw ConfigError(file: tls.certFile, line: nil, key: nil, message: "cert_file holds no PEM certificate") }
+        guard chain.count <= maxServedCertificates else {
+            throw ConfigError(file: tls.certFile, line: nil, key: nil,
+                              message: "cert_file holds \(chain.count) certificates; at most \(maxServedCertificates) (the server's and its intermediates)")
+        }
         let key: NIOSSLPrivateKey
         do { key = try NIOSSLPrivateKey(bytes: Array(inputs[1]), format: .pem) } catch {
             throw ConfigError(file: tls.keyFile, line: nil, key: nil, message: "key_file holds no PEM private key: \(error)")
@@ -132,6 +174,10 @@ public final class WebConfigSource: Sendable {
                 let cas: [NIOSSLCertificate]
                 do { cas = try NIOSSLCertificate.fromPEMBytes(Array(inputs[2])) } catch {
                     throw ConfigError(file: tls.clientCAFile ?? "", line: nil, key: nil, message: "client_ca_file holds no PEM certificate: \(error)")
+                }
+                guard cas.count <= maxClientCAs else {
+                    throw ConfigError(file: tls.clientCAFile ?? "", line: nil, key: nil,
+                                      message: "client_ca_file holds \(cas.count) certificates; at most \(maxClientCAs)")
                 }
                 c.trustRoots = .certificates(cas)
             } else {

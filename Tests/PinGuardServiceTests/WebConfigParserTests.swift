@@ -77,16 +77,53 @@ final class WebConfigParserTests: XCTestCase {
         XCTAssertEqual(error("tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  min_version: TLS13\n  max_version: TLS12\n"),
                        "max_version TLS12 is below min_version TLS13 @ tls_server_config.max_version")
         XCTAssertEqual(error("basic_auth_users:\n  alice: secret\n"),
-                       "not a bcrypt hash (expected $2a$, $2b$ or $2y$; make one with `htpasswd -nBC 10 \"\" | tr -d ':\\n'`) @ basic_auth_users.alice")
+                       "not a bcrypt hash (expected $2a$, $2b$ or $2y$, a two-digit cost, 53 characters; make one with `htpasswd -nBC 10 \"\" | tr -d ':\\n'`) @ basic_auth_users.alice")
         XCTAssertEqual(error("http_server_config:\n  headers:\n    Content-Type: text/html\n"),
                        "the header Content-Type is set by pinguard and cannot be configured @ http_server_config.headers.Content-Type")
         XCTAssertEqual(error("http_server_config:\n  http3: true\n"), "unknown key (known keys: headers, http2) @ http_server_config.http3")
         XCTAssertEqual(error("rate_limit:\n  interval: 1s\n"), "not supported by pinguard (its limits are built in) @ rate_limit")
     }
 
+    func testHeaderValuesWithControlBytesAreRefused() throws {
+        for value in ["\"v\\r\\nSet-Cookie: evil=1\"", "\"v\\0w\"", "\"a\\rb\"", "\"a\\nb\"", "\"a\\x1bb\"", "\"a\\x7Fb\""] {
+            XCTAssertEqual(error("http_server_config:\n  headers:\n    X-A: \(value)\n"),
+                           "a header value must be one line without control characters (CR, LF, NUL and the like) @ http_server_config.headers.X-A",
+                           value)
+        }
+        for name in ["webcfg-crlf-header-value.yml", "webcfg-nul-header-value.yml"] {
+            let text = try String(contentsOfFile: try HostileInputs.path(name), encoding: .utf8)
+            XCTAssertThrowsError(try WebConfigParser.parse(text, file: name), name)
+        }
+        XCTAssertEqual(error("http_server_config:\n  headers:\n    X-A: \"tab\\there\"\n"), "no error", "a tab is allowed in a header value")
+    }
+
+    func testBcryptHashesWithBadSaltsOrCostsAreRefused() throws {
+        let good = try XCTUnwrap(BasicAuthenticator.crypt("pw", setting: "$2b$04$abcdefghijklmnopqrstuu"))
+        XCTAssertEqual(error("basic_auth_users:\n  a: \"\(good)\"\n"), "no error")
+        let salt = String(good.prefix(28)) + "v" + good.dropFirst(29)
+        XCTAssertEqual(error("basic_auth_users:\n  a: \"\(salt)\"\n"),
+                       "the bcrypt salt is not canonical (its 22nd character must be one of . O e u): no password could ever match it @ basic_auth_users.a")
+        let costly = "$2b$13$" + good.dropFirst(7)
+        XCTAssertEqual(error("basic_auth_users:\n  a: \"\(costly)\"\n"),
+                       "bcrypt cost 13 is outside 4-12 (each check of a higher cost takes too long for a scrape; 10 is usual) @ basic_auth_users.a")
+        let foreign = String(good.prefix(40)) + "!" + good.dropFirst(41)
+        XCTAssertEqual(error("basic_auth_users:\n  a: \"\(foreign)\"\n"),
+                       "the bcrypt salt or hash holds a character outside ./A-Za-z0-9 @ basic_auth_users.a")
+    }
+
+    func testUnknownUsersAreCheckedAgainstTheHighestConfiguredCost() throws {
+        let text = try String(contentsOfFile: try HostileInputs.path("webcfg-cost12-user.yml"), encoding: .utf8)
+        let config = try WebConfigParser.parse(text, file: "web.yml")
+        XCTAssertTrue(config.unknownUserHash.hasPrefix("$2b$12$"), config.unknownUserHash)
+        XCTAssertEqual(try BcryptHash.parse(config.unknownUserHash).get().cost, 12, "the same bcrypt work as the cost-12 user")
+        let dummy = try XCTUnwrap(BasicAuthenticator.crypt("any", setting: config.unknownUserHash), "libxcrypt accepts the dummy hash")
+        XCTAssertNotEqual(dummy, config.unknownUserHash, "no password matches it")
+        XCTAssertTrue(try WebConfigParser.parse("", file: "web.yml").unknownUserHash.hasPrefix("$2b$10$"))
+    }
+
     func testBcryptVerificationWithLibxcrypt() throws {
         let made = try XCTUnwrap(BasicAuthenticator.crypt("hunter2", setting: "$2b$04$abcdefghijklmnopqrstuu"))
-        XCTAssertTrue(BasicAuthenticator.isBcrypt(made), made)
+        XCTAssertEqual(try BcryptHash.parse(made).get().cost, 4, made)
         XCTAssertEqual(BasicAuthenticator.crypt("hunter2", setting: made), made, "the same password gives the stored hash")
         XCTAssertNotEqual(BasicAuthenticator.crypt("hunter3", setting: made), made)
         let yVariant = "$2y$" + made.dropFirst(4)

@@ -71,9 +71,10 @@ final class WebConfigServeTests: XCTestCase {
         XCTAssertEqual(try curl(["--cacert", pki.serverCA, "-u", "prom:s3cret", url]).status, 401)
         XCTAssertEqual(try curl(["--cacert", pki.serverCA, "-u", "grafana:other", url]).status, 200)
 
-        // A file broken later fails requests (500) and is reported once; the service keeps running.
+        // A file broken later is refused and reported once; the last good configuration stays in force.
         _ = try PolicyYAML.write("basic_auth_users: [\n", to: dir, as: "web.yml")
-        XCTAssertNotEqual(try curl(["--cacert", pki.serverCA, "-u", "grafana:other", url]).status, 200)
+        XCTAssertEqual(try curl(["--cacert", pki.serverCA, "-u", "grafana:other", url]).status, 200)
+        XCTAssertEqual(try curl(["--cacert", pki.serverCA, "-u", "prom:s3cret", url]).status, 401)
         XCTAssertTrue(serve.isRunning)
         XCTAssertTrue(serve.stderr.contains("pinguard: web configuration:"), serve.stderr)
     }
