@@ -71,7 +71,7 @@ public final class ClientIdentity: @unchecked Sendable, Equatable {
         for t in targets {
             guard let source = t.clientIdentity, out[source] == nil else { continue }
             do throws(ProbeError) { out[source] = try ClientIdentity(source: source) } catch {
-                throw ProbeError("target \(EchoedInput.quoted(t.name)): \(error.message)")
+                throw ProbeError("target \(EchoedInput.quoted(t.name)): \(error.message)", code: .clientIdentity)
             }
         }
         return out

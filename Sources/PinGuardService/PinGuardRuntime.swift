@@ -61,7 +61,7 @@ public final class PinGuardRuntime: Sendable {
         if let executor {
             self.executor = executor
         } else {
-            self.executor = try ThreadPoolProbeExecutor(config: loaded.config)
+            self.executor = try ThreadPoolProbeExecutor(config: loaded.config, clock: clock)
         }
         self.clock = clock
         self.journal = journal
@@ -156,8 +156,8 @@ public final class PinGuardRuntime: Sendable {
         let executor = executor
         let outcome = await reloader.reload(path: path, prepare: { (loaded) throws(ConfigError) in
             do { try executor.reconfigure(for: loaded.config) } catch {
-                // A client identity names its target in the message; anything else is the trust store.
-                let identity = "\(error)".hasPrefix("target ")
+                // A client identity error names its target in the message; anything else is the trust store.
+                let identity = (error as? ProbeError)?.code == .clientIdentity
                 throw ConfigError(file: path, line: identity ? nil : loaded.config.lines["trust.ca_file"],
                                   key: identity ? nil : "trust.ca_file", message: "\(error)")
             }

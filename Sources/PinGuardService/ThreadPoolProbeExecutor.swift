@@ -22,9 +22,12 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
     static let onDemandThreads = 8
 
     private let state: NIOLockedValueBox<State>
+    /// When a probe ended is read here.
+    private let clock: any ServiceClock
 
     /// Creates the executor for `config`; throws when its trust store or a client identity cannot be loaded.
-    public init(config: ServiceConfig) throws(ProbeError) {
+    public init(config: ServiceConfig, clock: any ServiceClock = WallClock()) throws(ProbeError) {
+        self.clock = clock
         let prober = try TLSProber(caFile: config.caFile)
         let identities = try ClientIdentity.loadAll(config.targets)
         let threads = max(config.concurrency, 1)
@@ -47,7 +50,7 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
             let host = HostPattern.normalize(request.host)
             if let allow, let refused = resolved.refused(by: allow, host: host, port: request.port) { resolved = refused }
             guard resolved.resolution.error == nil else {
-                return TargetProbe(resolution: resolved.resolution, nodes: [], host: host, port: request.port, at: Date())
+                return TargetProbe(resolution: resolved.resolution, nodes: [], host: host, port: request.port, at: clock.now)
             }
             let nodes: [ProbeFacts]?
             if request.resolve == .first {
@@ -65,7 +68,7 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
                 }
             }
             guard let nodes, !cancelled.isSet else { return nil }
-            return TargetProbe(resolution: resolved.resolution, nodes: nodes, host: host, port: request.port, at: Date())
+            return TargetProbe(resolution: resolved.resolution, nodes: nodes, host: host, port: request.port, at: clock.now)
         } onCancel: {
             cancelled.set()
         }
