@@ -76,7 +76,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     /// The whole head must arrive within the deadline: a byte now and then does not extend it.
-    private func armHeadDeadline(_ context: ChannelHandlerContext) {
+    func armHeadDeadline(_ context: ChannelHandlerContext) {
         headDeadline?.cancel()
         let channel = context.channel
         headDeadline = context.eventLoop.scheduleTask(in: Self.amount(options.readHeaderTimeout)) {
@@ -154,11 +154,11 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private func unauthorized(_ context: ChannelHandlerContext, _ h: HTTPRequestHead) {
+    func unauthorized(_ context: ChannelHandlerContext, _ h: HTTPRequestHead) {
         respond(context, h, .unauthorized, "Unauthorized\n", extra: [("WWW-Authenticate", "Basic")])
     }
 
-    private func route(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
+    func route(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
         let path = h.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? h.uri
         let isGet = h.method == .GET || h.method == .HEAD
         switch path {
@@ -190,92 +190,21 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private func serveMetrics(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
-        // Each response in flight holds a whole exposition: a few at a time, rendered off the event loop,
-        // and never all of them for one client address.
-        let limits = shared.limits
-        let client = self.client
-        guard limits.startScrape(client: client) else {
-            return respond(context, h, .serviceUnavailable, "too many /metrics responses in progress\n",
-                           extra: [("Retry-After", "5")])
-        }
-        let backend = shared.backend
-        let gzip = Self.takesGzip(h)
-        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        shared.renderer.runIfActive(eventLoop: context.eventLoop) {
-            backend.metricsBody(gzip: gzip)
-        }.whenComplete { result in
-            let (handler, context) = bound.value
-            switch result {
-            case .success(let body):
-                let extra = [("Vary", "Accept-Encoding")] + (body.gzip ? [("Content-Encoding", "gzip")] : [])
-                handler.respond(context, h, .ok, body, contentType: MetricsRenderer.contentType, extra: extra,
-                                done: { limits.endScrape(client: client) })
-            case .failure:
-                limits.endScrape(client: client)
-                handler.respond(context, h, .serviceUnavailable, "shutting down\n", close: true)
-            }
-        }
-    }
-
-    private func reload(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
-        let loop = context.eventLoop
-        let bound = NIOLoopBound((self, context), eventLoop: loop)
-        let backend = shared.backend
-        let promise = loop.makePromise(of: Result<LoadedConfiguration, ConfigError>.self)
-        promise.completeWithTask { await backend.reload(trigger: "POST /-/reload") }
-        promise.futureResult.whenSuccess { result in
-            let (handler, context) = bound.value
-            switch result {
-            case .success(let loaded):
-                handler.respond(context, h, .ok, "reloaded \(loaded.path): \(loaded.config.targets.count) targets, \(loaded.policySets.count) policy sets\n")
-            case .failure(let error):
-                handler.respond(context, h, .badRequest, "reload rejected, previous configuration kept: \(error)\n")
-            }
-        }
-    }
-
-    /// `GET /probe?target=…`: one probe of a target the configuration's `probe_allow` admits.
-    private func probe(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
-        guard var asked = ProbeQuery(uri: h.uri) else {
-            return respond(context, h, .badRequest, "give exactly one target, each parameter percent-encoded once: /probe?target=HOST[:PORT][&policy_set=NAME][&environment=ENV]\n")
-        }
-        asked.client = client
-        let query = asked
-        let loop = context.eventLoop
-        let bound = NIOLoopBound((self, context), eventLoop: loop)
-        let backend = shared.backend
-        let gzip = Self.takesGzip(h)
-        let promise = loop.makePromise(of: ProbeAnswer.self)
-        promise.completeWithTask { await backend.probe(query) }
-        promise.futureResult.whenSuccess { answer in
-            let (handler, context) = bound.value
-            switch answer {
-            case .metrics(let chunks):
-                let body = ResponseBody(chunks: chunks, gzip: gzip)
-                let extra = [("Vary", "Accept-Encoding")] + (body.gzip ? [("Content-Encoding", "gzip")] : [])
-                handler.respond(context, h, .ok, body, contentType: MetricsRenderer.contentType, extra: extra)
-            case .refused(let code, let reason):
-                handler.respond(context, h, HTTPResponseStatus(statusCode: code), reason + "\n")
-            }
-        }
-    }
-
-    private func methodNotAllowed(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ allow: String) {
+    func methodNotAllowed(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ allow: String) {
         respond(context, h, .methodNotAllowed, "method \(h.method.rawValue) not allowed; use \(allow)\n", extra: [("Allow", allow)])
     }
 
-    private func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, _ text: String,
+    func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, _ text: String,
                          contentType: String = "text/plain; charset=utf-8", extra: [(String, String)] = [], close: Bool = false) {
         respond(context, h, status, [Array(text.utf8)], contentType: contentType, extra: extra, close: close)
     }
 
-    private func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, _ body: [[UInt8]],
+    func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, _ body: [[UInt8]],
                          contentType: String, extra: [(String, String)] = [], close: Bool = false) {
         respond(context, h, status, ResponseBody(chunks: body, gzip: false), contentType: contentType, extra: extra, close: close)
     }
 
-    private func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, _ body: ResponseBody,
+    func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, _ body: ResponseBody,
                          contentType: String, extra: [(String, String)] = [], close: Bool = false,
                          done: @escaping @Sendable () -> Void = {}) {
         let keepAlive = h.isKeepAlive && !close
@@ -300,7 +229,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
     /// Closes after a final response. When the request's body is still arriving (an early 413), closing at
     /// once would make the kernel reset the connection, and the client could lose the answer before reading
     /// it: so only the sending side is closed, and the rest is read and dropped for at most 2 s.
-    private func finish(_ channel: any Channel) {
+    func finish(_ channel: any Channel) {
         guard answeredEarly && head != nil else { return channel.close(promise: nil) }
         channel.close(mode: .output, promise: nil)
         _ = channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
@@ -309,7 +238,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
     /// Writes the body a piece (at most 1 MiB) at a time, each after the previous one left, so that a
     /// large exposition is not copied into NIO buffers all at once; a part to inflate is inflated when its
     /// turn comes, so a plain response holds one piece of the exposition at a time.
-    private func writeBody(_ context: ChannelHandlerContext, _ parts: [ResponseBody.Part], next: Int, pending: ArraySlice<UInt8>,
+    func writeBody(_ context: ChannelHandlerContext, _ parts: [ResponseBody.Part], next: Int, pending: ArraySlice<UInt8>,
                            keepAlive: Bool, done: @escaping @Sendable () -> Void) {
         var next = next
         var pending = pending
