@@ -162,16 +162,6 @@ EOF
     else pass "unit sets no IPAddressDeny=/IPAddressAllow="; fi
 fi
 
-# --- example config -------------------------------------------------------------------
-
-if ! python3 -c 'import yaml' 2>/dev/null; then
-    skip "example config uses only known configuration keys (python3 has no yaml module)"
-else
-    if out=$(python3 "$LIB/example_config_keys_check.py" "$CONFIG" 2>&1); then
-        pass "example config uses only known configuration keys, distinct target names"
-    else fail "example config uses only known configuration keys, distinct target names" "$out"; fi
-fi
-
 # --- catalog --------------------------------------------------------------------------
 # That the catalog has exactly one entry per JournalEvent, with Subject = summary, is the
 # Swift test JournalCatalogTests; here the catalog is checked as journald's tools read it.
