@@ -24,6 +24,9 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The memory of served chains: an SQLite file behind a small Swift interface.
+        .target(name: "PinGuardState", dependencies: ["PinGuardCore", "CSQLite"]),
         // The bundled public suffix list is data under MPL-2.0; see Resources/PUBLIC_SUFFIX_LIST.md.
         .target(name: "PinGuardConfig", dependencies: ["PinGuardCore", "PinGuardProbe", "PinGuardFiles"],
                 exclude: ["Resources/PUBLIC_SUFFIX_LIST.md"],
@@ -33,7 +36,7 @@ let package = Package(
         .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "PinGuardFiles", "COpenSSL", "CResolver"]),
         .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardConfig", "PinGuardProbe", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [
-            "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "PinGuardFiles", "CSystemd", "CCrypt", "CZlib",
+            "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "CSystemd", "CCrypt", "CZlib",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -44,15 +47,17 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "pinguard", dependencies: [
-            "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "PinGuardDemo", "PinGuardService", "PinGuardFiles",
+            "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "PinGuardDemo", "PinGuardService", "PinGuardFiles", "PinGuardState",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pinguard-bench", dependencies: ["PinGuardCore", "PinGuardService"]),
+        .executableTarget(name: "pinguard-state-bench", dependencies: ["PinGuardCore", "PinGuardState"]),
         // libFuzzer targets for every reader of untrusted input; built by scripts/fuzz.sh with
         // -sanitize=fuzzer in .build-fuzz, a replay tool (`pinguard-fuzz TARGET FILE...`) otherwise.
         .executableTarget(name: "pinguard-fuzz", dependencies: ["PinGuardCore", "PinGuardProbe"]),
         .target(name: "PinGuardTestSupport", path: "Tests/PinGuardTestSupport"),
         .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "PinGuardStateTests", dependencies: ["PinGuardState", "PinGuardCore", "CSQLite"]),
         .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCore", "PinGuardTestSupport"]),
         .target(name: "PinGuardServiceTestSupport", dependencies: [
             "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardTestSupport",
