@@ -153,6 +153,7 @@ SystemCallArchitectures=native
 UMask=0077
 DevicePolicy=closed
 ConfigurationDirectory=pinguard
+StateDirectory=pinguard
 EOF
     if [[ ${#missing[@]} == 0 ]]; then pass "unit has every required setting"
     else fail "unit has every required setting" "$(printf 'missing: %s\n' "${missing[@]}")"; fi

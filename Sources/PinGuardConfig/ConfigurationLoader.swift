@@ -25,6 +25,7 @@ public enum ConfigurationLoader {
             }
             config.caFile = resolved
         }
+        config.statePath = config.statePath.map { resolve($0, against: base) }
         var files: [String] = []
         for (i, pattern) in config.policies.enumerated() {
             let matches = expand(resolve(pattern, against: base))

@@ -27,6 +27,11 @@ public enum JournalEvent: String, Sendable, CaseIterable {
     case mtlsIdentityMissing = "mtls_identity_missing"
     case policyBundleRejected = "policy_bundle_rejected"
     case rawKeyPin = "raw_key_pin"
+    case certificateRenewed = "certificate_renewed"
+    case chainRollback = "chain_rollback"
+    case stateNotPersisted = "state_not_persisted"
+    case stateUnavailable = "state_unavailable"
+    case stateRecovered = "state_recovered"
 
     /// Stable `MESSAGE_ID` (32 hex digits); documented in `contrib/journald/pinguard.catalog`.
     public var messageID: String {
@@ -58,6 +63,11 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .mtlsIdentityMissing: return "a36b98ad64c04676b6cc781a8ec3ea8b"
         case .policyBundleRejected: return "5ccc7ebcb974405fba6b1c8879e04576"
         case .rawKeyPin: return "b05f025f80062cdc12b0a8418ec7399b"
+        case .certificateRenewed: return "dc58a4344202474585a2bada85aef124"
+        case .chainRollback: return "7a40faa87a6b4f99acd2374d60836792"
+        case .stateNotPersisted: return "eb3073429f3b4617883465b4e9edc0c8"
+        case .stateUnavailable: return "a5248d2d4f5040d2be0f63ac0a3b8dc3"
+        case .stateRecovered: return "8e43fabb557f43ac85361bdb28bbf90b"
         }
     }
 
@@ -91,6 +101,11 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .mtlsIdentityMissing: return 4
         case .policyBundleRejected: return 3
         case .rawKeyPin: return 4
+        case .certificateRenewed: return 5
+        case .chainRollback: return 4
+        case .stateNotPersisted: return 5
+        case .stateUnavailable: return 3
+        case .stateRecovered: return 5
         }
     }
 
@@ -124,6 +139,11 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .mtlsIdentityMissing: return "The server asked for a client certificate; none was sent"
         case .policyBundleRejected: return "A signed policy bundle fails verification; clients keep their previous pins"
         case .rawKeyPin: return "A pin is the hash of a raw public key, not of its SubjectPublicKeyInfo"
+        case .certificateRenewed: return "The target's certificate was renewed"
+        case .chainRollback: return "An address went back to an older certificate"
+        case .stateNotPersisted: return "Served chains are remembered in memory only"
+        case .stateUnavailable: return "The state file cannot be used; served chains are remembered in memory"
+        case .stateRecovered: return "The state file is written again"
         }
     }
 }

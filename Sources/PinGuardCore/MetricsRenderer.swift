@@ -68,7 +68,7 @@ public enum MetricsRenderer {
     public static func renderChunks(_ s: MetricsSnapshot, serviceFamilies: Bool = true) -> [[UInt8]] {
         let perTarget = renderTargetFamilies(s.results, certificates: s.certificates, headers: true)
         guard serviceFamilies else { return perTarget }
-        return perTarget + [renderServiceFamilies(s, coverage: BackupPinCoverage.compute(s.results))]
+        return perTarget + [renderMemoryFamilies(s.memory), renderServiceFamilies(s, coverage: BackupPinCoverage.compute(s.results))]
     }
 
     /// The series of `results` in the families of `targetFamilies`, one buffer per family in that order;

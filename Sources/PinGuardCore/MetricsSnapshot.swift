@@ -5,6 +5,8 @@ import Foundation
 public struct MetricsSnapshot: Sendable {
     /// Latest result per configured target.
     public var results: [TargetResult] = []
+    /// What the memory of served chains reports (renewals, key ages, whether its file is written).
+    public var memory = ChainMemoryFacts()
     /// Latest judgement of each certificate file of `files:` (the target's name is the file's path).
     public var files: [TargetResult] = []
     /// Lint findings of the loaded policies: (policy set, severity) → count.

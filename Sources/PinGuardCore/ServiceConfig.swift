@@ -37,6 +37,11 @@ public struct ServiceConfig: Sendable, Equatable {
     public var certificateSeries: CertificateSeries = .chain
     /// The slice of the targets this instance probes (`shard: {index, total}`); nil = all of them.
     public var shard: TargetShard?
+    /// The state file of the memory of served chains (`state.path`), as written (relative to the config's
+    /// folder); nil: `$STATE_DIRECTORY/state.db` under systemd, else memory only.
+    public var statePath: String?
+    /// How long a target gone from the configuration is remembered (`state.retention`), seconds.
+    public var stateRetention: Double = 30 * 86_400
     /// Signed remote pin bundles evaluated as policy sets (`policy_bundles`).
     public var policyBundles: [PolicyBundle] = []
     /// Source line of some keys, by key path (`trust.ca_file`, `policies[0]`, `targets[1].policy_sets[0]`),

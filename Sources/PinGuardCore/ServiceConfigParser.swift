@@ -8,7 +8,7 @@ public enum ServiceConfigParser {
         let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
                                            "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics",
                                            "resolve", "max_addresses", "probe_allow", "target_files", "files",
-                                           "policy_bundles"])
+                                           "policy_bundles", "state"])
         var c = ServiceConfig()
         if let v = m["listen"] {
             c.listen = try v.string()
@@ -50,6 +50,7 @@ public enum ServiceConfigParser {
             let j = try v.mapping(allowed: ["enabled"])
             if let e = j["enabled"] { c.journalEnabled = try e.bool() }
         }
+        if let v = m["state"], !v.isNull { try state(v, into: &c) }
         if let v = m["metrics"], !v.isNull {
             let mm = try v.mapping(allowed: ["certificates"])
             if let cv = mm["certificates"] {
@@ -125,6 +126,16 @@ public enum ServiceConfigParser {
         }
         if let pv = m["ports"] { allow.ports = try pv.sequence().map(probePorts) }
         return allow
+    }
+
+    /// `state: {path: FILE, retention: DURATION}`.
+    static func state(_ v: YAMLValue, into c: inout ServiceConfig) throws(ConfigError) {
+        let m = try v.mapping(allowed: ["path", "retention"])
+        if let p = m["path"] {
+            c.statePath = try p.nonEmptyString()
+            if let line = p.line { c.lines["state.path"] = line }
+        }
+        if let r = m["retention"] { c.stateRetention = try r.duration(max: 10 * 365 * 86_400) }
     }
 
     /// One `probe_allow.ports` entry: a port, or `"LOW-HIGH"` (inclusive).

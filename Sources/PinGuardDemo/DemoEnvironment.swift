@@ -87,6 +87,8 @@ public final class DemoEnvironment: Sendable {
         concurrency: 8
         expiry_warning_days: 30
         trust: {ca_file: demo-root.pem}
+        # Served chains, renewals and key ages are remembered here (kept across restarts).
+        state: {path: state.db}
         policies: ["policies/*.yml"]
         # The renewal staged for the expiring host, judged before it is served.
         files:

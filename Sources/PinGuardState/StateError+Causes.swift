@@ -3,8 +3,8 @@ import CSQLite
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-import PinGuardCore
 #endif
+import PinGuardCore
 
 extension StateError {
     /// An error for a failed system call: `doing` names the step, `errno` decides the code.

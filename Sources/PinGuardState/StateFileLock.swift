@@ -2,8 +2,8 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-import PinGuardCore
 #endif
+import PinGuardCore
 
 /// The writer's claim on a state file: an exclusive `flock` on the database file itself, held until the
 /// store closes. SQLite locks with `fcntl`, which on Linux is independent of `flock`, so the two do not

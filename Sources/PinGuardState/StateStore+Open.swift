@@ -2,8 +2,8 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-import PinGuardCore
 #endif
+import PinGuardCore
 
 extension StateStore {
     /// Opens the state file at `path` and loads it into memory.

@@ -3,6 +3,7 @@ import Foundation
 import PinGuardCore
 import PinGuardConfig
 import PinGuardProbe
+import PinGuardService
 
 /// `pinguard check-config`: validate a config and every policy it loads.
 struct CheckConfigCommand: ParsableCommand {
@@ -21,6 +22,7 @@ struct CheckConfigCommand: ParsableCommand {
             // A rejected bundle is not a configuration error (the apps keep their pins); say what they keep.
             for b in loaded.bundles { print(b.summary) }
             print("\(file): ok: \(loaded.config.targets.count) targets, \(loaded.policySets.count) policy sets (\(loaded.policySets.map { EchoedInput.bare($0.name, limit: 80) }.joined(separator: ", ")))")
+            print(StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment).summary)
         } catch {
             printError("pinguard: \(error)")
             throw Exit.configuration

@@ -12,7 +12,7 @@ struct PinGuardCommand: AsyncParsableCommand {
         abstract: "Watch the TLS keys that shipped apps pin, and page before a rotation bricks an app.",
         version: PinGuardVersion.current,
         subcommands: [ServeCommand.self, ProbeCommand.self, PinCommand.self, CheckConfigCommand.self,
-                      LintCommand.self, ImportCommand.self, PlanCommand.self])
+                      LintCommand.self, ImportCommand.self, PlanCommand.self, HistoryCommand.self])
 
     /// The most times one option may be repeated on the command line: the argument parser's time grows with
     /// the square of the repetitions (2,000 `--define` flags: 2 s), so more is refused before parsing, in one

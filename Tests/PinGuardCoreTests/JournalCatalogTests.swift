@@ -28,6 +28,8 @@ final class JournalCatalogTests: XCTestCase {
         "PINGUARD_OTHER_ADDRESS", "PINGUARD_OTHER_LEAF_SPKI_SHA256", "PINGUARD_OTHER_NOT_AFTER", "PINGUARD_DISTINCT_CHAINS",
         "PINGUARD_PIN", "PINGUARD_DEPTH", "PINGUARD_SPKI_SHA256",
         "PINGUARD_BUNDLE", "PINGUARD_KEPT_PINS",
+        "PINGUARD_KEY_REUSED", "PINGUARD_ISSUER_CHANGED", "PINGUARD_OLD_SERIAL", "PINGUARD_NEW_SERIAL",
+        "PINGUARD_ISSUER", "PINGUARD_OLD_ISSUER", "PINGUARD_STATE_FILE",
     ]
 
     /// The catalog found from this file's place in the repository, parsed as journalctl reads it:

@@ -96,6 +96,13 @@ final class MetricsExpositionGoldenTests: XCTestCase {
         p.startTime = 1_800_000_000
         p.threads = 37
         s.process = p
+        s.memory.writable = true
+        s.memory.targets = [
+            TargetMemoryFacts(target: "api", renewals: RenewalSummary(renewals: 3, lastRenewal: 1_799_000_000, lastKeyReused: true,
+                                                                      lastIssuerChanged: true),
+                              keyFirstSeen: [AddressKeyAge(address: "192.0.2.1:443", since: 1_790_000_000)]),
+            TargetMemoryFacts(target: "new", renewals: RenewalSummary(), keyFirstSeen: [AddressKeyAge(address: "[2001:db8::1]:443", since: 1_799_500_000)]),
+        ]
         return s
     }
 

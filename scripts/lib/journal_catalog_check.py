@@ -31,7 +31,10 @@ FIELDS = {"MESSAGE", "PRIORITY", "PINGUARD_EVENT", "PINGUARD_TARGET", "PINGUARD_
           # signed policy bundles
           "PINGUARD_BUNDLE", "PINGUARD_KEPT_PINS",
           # raw-key pins
-          "PINGUARD_PIN", "PINGUARD_DEPTH", "PINGUARD_SPKI_SHA256"}
+          "PINGUARD_PIN", "PINGUARD_DEPTH", "PINGUARD_SPKI_SHA256",
+          # the memory of served chains
+          "PINGUARD_KEY_REUSED", "PINGUARD_ISSUER_CHANGED", "PINGUARD_OLD_SERIAL", "PINGUARD_NEW_SERIAL",
+          "PINGUARD_ISSUER", "PINGUARD_OLD_ISSUER", "PINGUARD_STATE_FILE"}
 
 
 def parse(text, errors):

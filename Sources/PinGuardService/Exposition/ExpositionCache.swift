@@ -27,6 +27,8 @@ public final class ExpositionCache: Sendable {
 
     private let store: ResultStore
     private let slices = NIOLockedValueBox<[Slice?]>([])
+    /// The memory's families as last rendered, with the memory version they show.
+    private let memory = NIOLockedValueBox<(version: UInt64, piece: DeflatePiece)?>(nil)
     /// One refresh at a time: a scrape that arrives during the background refresh waits for it and then
     /// finds the slices current, instead of rendering them a second time.
     private let refreshing = NIOLock()
@@ -93,7 +95,16 @@ public final class ExpositionCache: Sendable {
             ordered.append(header)
             for slice in current { ordered.append(slice.pieces[f]) }
         }
+        ordered.append(memoryPiece(service.memory))
         ordered.append(tail)
         return ResponseBody(pieces: ordered, gzip: gzip)
+    }
+
+    /// The memory's families, rendered and compressed again only when the memory changed.
+    private func memoryPiece(_ facts: ChainMemoryFacts) -> DeflatePiece {
+        if let kept = memory.withLockedValue({ $0 }), kept.version == facts.version { return kept.piece }
+        let piece = Deflater(level: level).piece(MetricsRenderer.renderMemoryFamilies(facts))
+        memory.withLockedValue { $0 = (facts.version, piece) }
+        return piece
     }
 }

@@ -68,11 +68,20 @@ public enum ServeRunner {
         }
         let journal = JournalSink(enabled: loaded.config.journalEnabled, echo: options.logEvents)
         let notifier = SystemdNotifier()
+        let location = StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment)
+        let memory: ChainMemory
+        do { memory = try ChainMemory(location: location, configured: Set(loaded.config.targets.map(\.name))) } catch {
+            StandardError.write("pinguard: \(error) (is another pinguard using it? give each instance its own state.path)")
+            return 2
+        }
+        StandardError.write("pinguard: \(location.summary)")
+        for event in memory.startEvents { journal.send(event) }
         let runtime: PinGuardRuntime
         do {
-            runtime = try PinGuardRuntime(loaded: loaded, journal: journal, notifier: notifier,
+            runtime = try PinGuardRuntime(loaded: loaded, journal: journal, notifier: notifier, memory: memory,
                                           loader: { (path) throws(ConfigError) in try loader.load(path: path) })
         } catch {
+            memory.close()
             StandardError.write("pinguard: \(error)")
             return 2
         }

@@ -9,6 +9,8 @@ struct ProbeRound {
     let generation: Int
     let executor: any ProbeExecutor
     let store: ResultStore
+    /// Remembers each recorded result's chains (renewals, rollbacks).
+    let memory: ChainMemory
     let clock: any ServiceClock
     /// Journal events of each recorded result go here.
     let emit: @Sendable ([JournalEntry]) -> Void
@@ -73,6 +75,7 @@ struct ProbeRound {
                     let c = OnceSummary.counts([result])
                     counts = (counts.rejects + c.rejects, counts.failed + c.failed, counts.addresses + c.addresses)
                     emit(store.record(result, generation: generation, now: clock.now))
+                    emit(memory.observe(result, now: clock.now))
                 }
                 if Task.isCancelled { group.cancelAll(); continue }
                 progress(probed.count, targets.count)

@@ -10,7 +10,7 @@ import PinGuardProbe
 ///
 /// Shared by the scheduler, the HTTP endpoint and the signal handler.
 public final class PinGuardRuntime: Sendable {
-    private struct State {
+    struct State {
         var loaded: LoadedConfiguration
         var lint = PolicyLintTracker()
         var lintCounts: [LintCount] = []
@@ -29,13 +29,15 @@ public final class PinGuardRuntime: Sendable {
         var lastStatus = Date.distantPast
     }
 
-    private let state: NIOLockedValueBox<State>
+    let state: NIOLockedValueBox<State>
     /// Latest results by target.
     public let store: ResultStore
     /// `/metrics`, kept rendered and compressed per slice of the store's targets.
     private let exposition: ExpositionCache
     /// What probes the targets.
     public let executor: any ProbeExecutor
+    /// The memory of served chains (renewals, key ages), kept across restarts when it has a file.
+    public let memory: ChainMemory
     /// Every time the runtime reads or waits for.
     public let clock: any ServiceClock
     /// Journal events go here.
@@ -53,8 +55,9 @@ public final class PinGuardRuntime: Sendable {
     ///   - executor: probes targets; by default OpenSSL on a thread pool (throws when the trust store
     ///     cannot be loaded).
     ///   - loader: reads a configuration file on reload.
+    ///   - memory: the memory of served chains; by default one in memory only.
     public init(loaded: LoadedConfiguration, journal: JournalSink, notifier: SystemdNotifier = SystemdNotifier(),
-                clock: any ServiceClock = WallClock(), executor: (any ProbeExecutor)? = nil,
+                clock: any ServiceClock = WallClock(), executor: (any ProbeExecutor)? = nil, memory: ChainMemory? = nil,
                 loader: @escaping @Sendable (String) throws(ConfigError) -> LoadedConfiguration
                     = { (path) throws(ConfigError) in try ConfigurationLoader.load(path: path) })
         throws(ProbeError) {
@@ -64,17 +67,23 @@ public final class PinGuardRuntime: Sendable {
             self.executor = try ThreadPoolProbeExecutor(config: loaded.config, clock: clock)
         }
         self.clock = clock
+        self.memory = memory ?? ChainMemory(memoryOnly: "no state file given", configured: Set(loaded.config.targets.map(\.name)))
         self.journal = journal
         self.notifier = notifier
         store = ResultStore(config: loaded.config, sets: loaded.policySets)
         exposition = ExpositionCache(store: store)
         state = NIOLockedValueBox(State(loaded: loaded, lastReloadSuccess: clock.now))
         reloader = ConfigurationReloader(loader: loader)
+        self.memory.configure(targets: Set(loaded.config.targets.map(\.name)), now: clock.now, retention: loaded.config.stateRetention)
         announceLoad(loaded)
     }
 
-    /// Stops the probe threads.
-    public func shutdown() async { await executor.shutdown() }
+    /// Stops the probe threads, then writes what the memory learned since its last commit and closes it.
+    public func shutdown() async {
+        await executor.shutdown()
+        send(memory.commit(now: clock.now))
+        memory.close()
+    }
 
     /// The configuration in force.
     public var configuration: LoadedConfiguration { state.withLockedValue { $0.loaded } }
@@ -121,6 +130,7 @@ public final class PinGuardRuntime: Sendable {
             m.roundLateness = s.roundLateness
             m.files = s.files
         }
+        m.memory = memory.facts
         m.process = ProcessStatsReader.read()
         return m
     }
@@ -133,7 +143,7 @@ public final class PinGuardRuntime: Sendable {
     }
 
     /// Recomputes lint findings of the policies in force; writes events for new findings only.
-    private func relint() {
+    func relint() {
         let now = clock.now
         let events = state.withLockedValue { s -> [JournalEntry] in
             let (counts, events) = s.lint.update(s.loaded.policySets, now: now, windowDays: s.loaded.config.expiryWarningDays)
@@ -143,7 +153,7 @@ public final class PinGuardRuntime: Sendable {
         send(events)
     }
 
-    private func send(_ events: [JournalEntry]) {
+    func send(_ events: [JournalEntry]) {
         for e in events { journal.send(e) }
     }
 
@@ -178,11 +188,15 @@ public final class PinGuardRuntime: Sendable {
             if loaded.config.listen != s.loaded.config.listen {
                 StandardError.write("pinguard: listen address changes take effect on restart")
             }
+            if loaded.config.statePath != s.loaded.config.statePath {
+                StandardError.write("pinguard: state.path changes take effect on restart")
+            }
             s.loaded = loaded
             s.lastReloadOK = true
             s.lastReloadSuccess = now
         }
         let events = store.apply(config: loaded.config, sets: loaded.policySets, now: now)
+        memory.configure(targets: Set(loaded.config.targets.map(\.name)), now: now, retention: loaded.config.stateRetention)
         journal.enabled = loaded.config.journalEnabled
         judgeFiles()
         wake.wake()
@@ -191,96 +205,15 @@ public final class PinGuardRuntime: Sendable {
         // The store frees the replaced results and trims the heap on a background thread.
     }
 
-    /// Summary of one round.
-    public struct RoundSummary: Sendable {
-        /// The targets this round probed.
-        let probed: Set<String>
-        let store: ResultStore
-        /// Seconds the round took.
-        public var duration: Double
-
-        /// Results of the targets this round probed, in target order, as the store holds them (judged by
-        /// the configuration in force). Read from the store when asked: the scheduler never asks, and a
-        /// copy of 100,000 results per round would be made for nothing.
-        public var results: [TargetResult] { store.results.filter { probed.contains($0.target.name) } }
-    }
-
-    /// Probes every configured target once, at most `concurrency` at a time.
-    ///
-    /// - Parameters:
-    ///   - spread: start probes evenly over half the interval (capped at 250 ms apart) instead of in one
-    ///     burst; the first round and `--once` run unspread so results are ready quickly.
-    ///   - due: when the schedule wanted this round to start; how late it starts is reported.
-    public func runRound(spread: Bool, due: Date? = nil) async -> RoundSummary {
-        let loaded = configuration
-        judgeFiles()
-        let start = clock.now
-        state.withLockedValue { s in
-            if let due { s.roundLateness = max(0, start.timeIntervalSince(due)) }
-            s.roundStart = start
-            s.roundOpen = true
-        }
-        return await probeRound(loaded.config, spread: spread, roundStart: start)
-    }
-
-    /// After a reload: probes at once the targets of the configuration in force that have no result
-    /// (new targets, changed endpoints) or that the last full round has not reached (it was cut short),
-    /// instead of a whole new round. Returns nil, probing nothing, when every target was probed since the
-    /// last full round started. Its probes start at once (up to `concurrency`), like the first round's: a
-    /// new target is reported within seconds. A catch-up that probes all it should finishes a round cut
-    /// short: the round counts as complete then (readiness, round duration and timestamp).
-    ///
-    /// A reload that only edits policies (results are judged again without a probe) or adds a few
-    /// targets to 100,000 so costs no round of 100,000 probes.
-    public func catchUp() async -> RoundSummary? {
-        let loaded = configuration
-        let since = state.withLockedValue { $0.roundStart } ?? .distantPast
-        let last = store.lastProbed()
-        var config = loaded.config
-        config.targets = config.targets.filter { t in last[t.name].map { $0 < since } ?? true }
-        guard !config.targets.isEmpty else { return nil }
-        return await probeRound(config, spread: false, roundStart: nil)
-    }
-
-    /// Runs one round over `config.targets`; `roundStart` is set for a full round, nil for a catch-up.
-    private func probeRound(_ config: ServiceConfig, spread: Bool, roundStart: Date?) async -> RoundSummary {
-        let loaded = configuration
-        let round = ProbeRound(
-            config: config, sets: loaded.policySets, generation: store.generation, executor: executor,
-            store: store, clock: clock, emit: { [journal] events in for e in events { journal.send(e) } },
-            progress: { done, total in self.reportProgress(done, of: total) })
-        let outcome = await round.run(spread: spread)
-        if !Task.isCancelled {
-            // Only a round that probed every target counts as one (readiness, round metrics); a catch-up
-            // that probed all it should completes the full round it follows, when that was cut short.
-            if outcome.complete {
-                let now = clock.now
-                state.withLockedValue { s in
-                    guard let start = roundStart ?? (s.roundOpen ? s.roundStart : nil) else { return }
-                    s.roundDuration = roundStart == nil ? now.timeIntervalSince(start) : outcome.duration
-                    s.roundTimestamp = now
-                    s.roundOpen = false
-                    s.ready = true
-                }
-            }
-            relint()
-            MallocTuning.trim()
-            let c = outcome.counts
-            let what = roundStart == nil ? "last catch-up after a reload" : "last round"
-            notifier.status("\(what): \(outcome.probed.count) targets (\(c.addresses) addresses), \(c.rejects) rejected by a client, \(c.failed) probes failed, \(String(format: "%.2f", outcome.duration))s; next in \(PromDuration.format(loaded.config.interval))")
-        }
-        return RoundSummary(probed: outcome.probed, store: store, duration: outcome.duration)
-    }
-
     /// Judges the certificate files of `files:` again (each round, and at once after a reload).
-    private func judgeFiles() {
+    func judgeFiles() {
         let loaded = configuration
         guard !loaded.config.files.isEmpty || state.withLockedValue({ !$0.files.isEmpty }) else { return }
         let results = FileTargetJudge.judge(loaded.config, sets: loaded.policySets, now: clock.now)
         state.withLockedValue { $0.files = results }
     }
 
-    private func reportProgress(_ done: Int, of total: Int) {
+    func reportProgress(_ done: Int, of total: Int) {
         let now = clock.now
         let due = state.withLockedValue { s -> Bool in
             guard now.timeIntervalSince(s.lastStatus) > 0.5 else { return false }

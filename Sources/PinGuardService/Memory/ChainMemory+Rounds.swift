@@ -1,0 +1,121 @@
+import Foundation
+import PinGuardCore
+import PinGuardState
+
+extension ChainMemory {
+    /// Remembers the chains of `result` (each address with a chain) in the round under way, and returns the
+    /// events they cause: `certificate_renewed` for the first address of the target to serve a new leaf,
+    /// `chain_rollback` for an address that went back to an older one.
+    public func observe(_ result: TargetResult, now: Date) -> [JournalEntry] {
+        let chains = result.nodes.compactMap { node in ServedChain(node.facts).map { (node.address, $0) } }
+        guard !chains.isEmpty else { return [] }
+        let seconds = Int64(now.timeIntervalSince1970)
+        return state.withLockedValue { s in
+            let round = s.round ?? s.store.beginRound(now: seconds)
+            s.round = round
+            var events: [JournalEntry] = []
+            for (address, chain) in chains {
+                switch round.observe(target: result.target.name, address: address, chain: chain) {
+                case .renewal(let keyReused, let issuerChanged, let previous):
+                    events.append(.certificateRenewed(result.target, address: address, from: previous, to: chain,
+                                                      keyReused: keyReused, issuerChanged: issuerChanged))
+                case .rollback(let older, let previous):
+                    events.append(.chainRollback(result.target, address: address, to: older, from: previous))
+                case .firstSight, .unchanged, .addressCaughtUp:
+                    break
+                }
+            }
+            let facts = TargetMemoryFacts(
+                target: result.target.name, renewals: s.store.renewalSummary(target: result.target.name) ?? RenewalSummary(),
+                keyFirstSeen: chains.compactMap { address, _ in
+                    s.store.keyFirstSeen(target: result.target.name, address: address).map { AddressKeyAge(address: address, since: $0) }
+                })
+            if s.targets[result.target.name] != facts {
+                s.targets[result.target.name] = facts
+                s.version += 1
+                s.facts = nil
+            }
+            return events
+        }
+    }
+
+    /// Writes the round's changes in one transaction (a round that changed nothing writes nothing). A file
+    /// that cannot be written keeps the changes for the next commit; a file that could not be opened is
+    /// tried again. Returns `state_unavailable` on a new failure, `state_recovered` when writing works again.
+    public func commit(now: Date) -> [JournalEntry] {
+        state.withLockedValue { s in
+            let round = s.round ?? s.store.beginRound(now: Int64(now.timeIntervalSince1970))
+            s.round = nil
+            if let path = s.retryPath { Self.reopen(path, &s) }
+            guard case .file(let path) = location, s.retryPath == nil else {
+                // In memory only: the commit writes nothing but settles the round's changes.
+                _ = try? s.store.commit(round)
+                return []
+            }
+            let wasWritable = s.writable
+            do throws(StateError) {
+                try s.store.commit(round)
+                s.writable = true
+                s.failure = nil
+            } catch {
+                s.writable = false
+                if wasWritable != s.writable { s.version += 1; s.facts = nil }
+                guard s.failure != error.message else { return [] }
+                s.failure = error.message
+                return [.stateUnavailable(path: path, error: error.message)]
+            }
+            guard !wasWritable else { return [] }
+            s.version += 1
+            s.facts = nil
+            return [.stateRecovered(path: path)]
+        }
+    }
+
+    /// Opens the state file again after a failure that may have passed; on success the file's memory
+    /// replaces the one kept meanwhile (the next round judges renewals against what the file remembers).
+    private static func reopen(_ path: String, _ s: inout State) {
+        do throws(StateError) {
+            s.store = try StateStore.open(path: path, readOnly: false)
+            s.retryPath = nil
+            s.targets = [:]
+            seed(&s)
+        } catch {
+            if !mayPass(error.code) { s.retryPath = nil }
+        }
+    }
+
+    /// Takes the targets of a new configuration: forgets the metrics of those gone, and drops from the file
+    /// the targets gone for longer than `retention` seconds (written with the next commit).
+    public func configure(targets: Set<String>, now: Date, retention: Double) {
+        state.withLockedValue { s in
+            s.configured = targets
+            _ = s.store.prune(configuredTargets: targets, now: Int64(now.timeIntervalSince1970), retention: Int64(retention))
+            let before = s.targets.count
+            s.targets = s.targets.filter { targets.contains($0.key) }
+            if s.targets.count != before { s.version += 1; s.facts = nil }
+        }
+    }
+
+    /// What /metrics reports, rebuilt only after a change.
+    public var facts: ChainMemoryFacts {
+        state.withLockedValue { s in
+            if let facts = s.facts { return facts }
+            var facts = ChainMemoryFacts()
+            facts.version = s.version
+            facts.writable = s.writable
+            facts.targets = s.targets.values.sorted { $0.target < $1.target }
+            s.facts = facts
+            return facts
+        }
+    }
+
+    /// Every chain remembered for `target`, oldest first.
+    public func history(target: String) -> [StoredChain] {
+        state.withLockedValue { $0.store.history(target: target) }
+    }
+
+    /// Closes the state file (uncommitted changes are dropped: commit first).
+    public func close() {
+        state.withLockedValue { $0.store.close() }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import NIOConcurrencyHelpers
+import PinGuardCore
+import PinGuardState
+
+/// The service's memory of served chains: each probed chain is remembered per target and address, each
+/// round's changes are written in one transaction, renewals and rollbacks become journal events, and
+/// `facts` is what /metrics reports.
+///
+/// Faults lose nothing good: a file that is corrupt, foreign or of a newer schema is never touched (the
+/// memory runs in memory, `state_unavailable`); a file that cannot be written now (read-only, full disk)
+/// keeps the round's changes in memory and is retried every round (`state_recovered` once it works). Only
+/// a file another pinguard holds is an error at start (two instances must not share one file).
+public final class ChainMemory: Sendable {
+    struct State {
+        var store: StateStore
+        /// The file still to open, when opening it failed in a way that may pass (read-only, disk full).
+        var retryPath: String?
+        var round: StateRound?
+        var writable: Bool
+        /// The cause last reported by `state_unavailable`, so that it is reported once.
+        var failure: String?
+        var targets: [String: TargetMemoryFacts] = [:]
+        var configured: Set<String>
+        var version: UInt64 = 1
+        var facts: ChainMemoryFacts?
+    }
+
+    /// Where the memory lives.
+    public let location: StateLocation
+    let state: NIOLockedValueBox<State>
+    /// Events of opening the memory (`state_not_persisted`, `state_unavailable`), for the service to write
+    /// once the journal is up.
+    public let startEvents: [JournalEntry]
+
+    /// Opens the memory at `location` for the `configured` targets; throws only when another pinguard holds
+    /// the file.
+    public convenience init(location: StateLocation, configured: Set<String>) throws(StateError) {
+        guard case .file(let path) = location else {
+            self.init(location: location, opened: Opened(store: .inMemory()), configured: configured)
+            return
+        }
+        do throws(StateError) {
+            let store = try StateStore.open(path: path, readOnly: false)
+            self.init(location: location, opened: Opened(store: store, writable: true), configured: configured)
+        } catch {
+            if error.code == .locked { throw error }
+            let opened = Opened(store: .inMemory(), retryPath: Self.mayPass(error.code) ? path : nil, failure: error.message)
+            self.init(location: location, opened: opened, configured: configured)
+        }
+    }
+
+    /// A memory that writes nothing (`state_not_persisted` says why).
+    public convenience init(memoryOnly reason: String, configured: Set<String>) {
+        self.init(location: .memoryOnly(reason: reason), opened: Opened(store: .inMemory()), configured: configured)
+    }
+
+    /// What opening the location gave.
+    struct Opened {
+        var store: StateStore
+        var retryPath: String?
+        var writable = false
+        var failure: String?
+    }
+
+    private init(location: StateLocation, opened: Opened, configured: Set<String>) {
+        self.location = location
+        switch location {
+        case .memoryOnly(let reason): startEvents = [.stateNotPersisted(reason)]
+        case .file(let path): startEvents = opened.failure.map { [.stateUnavailable(path: path, error: $0)] } ?? []
+        }
+        var s = State(store: opened.store, retryPath: opened.retryPath, writable: opened.writable, failure: opened.failure,
+                      configured: configured)
+        Self.seed(&s)
+        state = NIOLockedValueBox(s)
+    }
+
+    /// Whether a failure to open or write may pass by itself (the file is not touched in the other cases).
+    static func mayPass(_ code: StateError.Code) -> Bool {
+        code == .readOnly || code == .diskFull || code == .ioError || code == .notFound
+    }
+
+    /// Fills the metrics facts of the configured targets from what the store remembers.
+    static func seed(_ s: inout State) {
+        for name in s.store.targetNames where s.configured.contains(name) {
+            let history = s.store.history(target: name)
+            var ages: [AddressKeyAge] = []
+            for address in Set(history.map(\.address)).sorted() {
+                if let since = s.store.keyFirstSeen(target: name, address: address) { ages.append(AddressKeyAge(address: address, since: since)) }
+            }
+            s.targets[name] = TargetMemoryFacts(target: name, renewals: s.store.renewalSummary(target: name) ?? RenewalSummary(),
+                                                keyFirstSeen: ages)
+        }
+        s.version += 1
+        s.facts = nil
+    }
+}

@@ -1,0 +1,29 @@
+import PinGuardCore
+
+/// Where the memory of served chains lives, first that applies: `state.path` in the configuration;
+/// `$STATE_DIRECTORY/state.db` when systemd sets it (`StateDirectory=pinguard`); otherwise memory only.
+/// (The demo writes `state.path` into its own configuration, so its state lives in its folder.)
+public enum StateLocation: Sendable, Equatable {
+    /// The state file.
+    case file(String)
+    /// Nothing is written; `reason` says why.
+    case memoryOnly(reason: String)
+
+    /// The location for `config` in an environment with `environment`'s variables.
+    public static func resolve(_ config: ServiceConfig, environment: [String: String]) -> StateLocation {
+        if let path = config.statePath { return .file(path) }
+        // systemd joins several StateDirectory= entries with ":"; pinguard's unit names one.
+        if let dirs = environment["STATE_DIRECTORY"], let first = dirs.split(separator: ":").first, !first.isEmpty {
+            return .file(first.hasSuffix("/") ? "\(first)state.db" : "\(first)/state.db")
+        }
+        return .memoryOnly(reason: "no state.path in the configuration and no $STATE_DIRECTORY")
+    }
+
+    /// One line for `check-config` and the start-up log.
+    public var summary: String {
+        switch self {
+        case .file(let path): return "served chains are remembered in \(path)"
+        case .memoryOnly(let reason): return "served chains are remembered in memory only (\(reason))"
+        }
+    }
+}

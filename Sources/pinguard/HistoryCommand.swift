@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import PinGuardConfig
+import PinGuardCore
+import PinGuardService
+import PinGuardState
+
+/// `pinguard history`: the chains a target served, read from the state file without disturbing `serve`.
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "List the chains a target served, oldest first, each renewal marked (key kept or not, issuer changed or not).",
+        discussion: """
+        Reads the state file of the configuration (state.path, else $STATE_DIRECTORY/state.db) read-only: it \
+        never blocks a running pinguard serve. Exit 0 with the history, 1 when the target has none, 2 when \
+        there is no state file to read.
+        """)
+
+    @Argument(help: "The target's name (its `name`, by default HOST:PORT).")
+    var name: String
+
+    @Option(name: [.customLong("config"), .customLong("config.file")], help: "The pinguard.yml whose state file to read.")
+    var config = "/etc/pinguard/pinguard.yml"
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    func run() throws {
+        let loaded: LoadedConfiguration
+        do { loaded = try ConfigurationLoader.load(path: config) } catch {
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
+        guard case .file(let path) = StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment) else {
+            printError("pinguard: \(config) has no state file (set state.path), so no history is kept")
+            throw Exit.configuration
+        }
+        let store: StateStore
+        do { store = try StateStore.open(path: path, readOnly: true) } catch {
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
+        defer { store.close() }
+        let chains = store.history(target: name)
+        guard !chains.isEmpty else {
+            printError("pinguard: no chains remembered for \(EchoedInput.quoted(name)) in \(path)")
+            throw Exit.rejected
+        }
+        print(json ? HistoryReport.json(target: name, chains: chains) : HistoryReport.table(target: name, chains: chains), terminator: "")
+    }
+}
