@@ -76,7 +76,23 @@ struct ImportDraft {
         pins.append(pin)
     }
 
-    /// Builds the policy set and its YAML; throws when no rule could be imported.
+    /// Refuses an import whose policy would hold more than `ImportLimits.maxImportedRules` rules or
+    /// `ImportLimits.maxImportedPins` pins in all (so the policy file stays within the policy reader's node budget),
+    /// naming the line of the rule that goes past the limit.
+    func checkOutputLimits() throws(ImportError) {
+        let limits = "an import produces at most \(ImportLimits.maxImportedRules) rules and \(ImportLimits.maxImportedPins) pins"
+        var pins = 0
+        for (k, rule) in rules.enumerated() {
+            pins += rule.policy.pins.count
+            let what = k >= ImportLimits.maxImportedRules ? "more than \(ImportLimits.maxImportedRules) rules"
+                : pins > ImportLimits.maxImportedPins ? "more than \(ImportLimits.maxImportedPins) pins in all" : nil
+            guard let what else { continue }
+            throw ImportError(file: file, line: rule.line, message: "\(what): \(limits); refused (split the configuration)",
+                              exceedsLimit: true)
+        }
+    }
+
+    /// Builds the policy set and its YAML; throws when no rule could be imported or too many would be.
     func finish(name: String, environment: String) throws(ImportError) -> ImportResult {
         var all = self.findings
         // A well-formed configuration that pins nothing is an answer, not a failure: the app pins nothing.
@@ -94,6 +110,7 @@ struct ImportDraft {
                               message: "nothing to import: no usable \(format.rawValue) pin configuration found",
                               findings: findings)
         }
+        try checkOutputLimits()
         let env = PolicyEnvironment(rules: rules.map { PatternRule(pattern: $0.pattern, policy: $0.policy, line: $0.line) })
         let set = PolicySet(name: name, version: version, environments: [environment: env], file: file)
         var header = ["Imported by `pinguard import --format \(format.rawValue)` from \(file).",

@@ -32,8 +32,11 @@ enum OkHttpImporter {
         }
         let kotlin = !draft.file.lowercased().hasSuffix(".java")
         let scanner = SourceScanner(try SourceTokenizer.tokenize(text, kotlin: kotlin, file: draft.file))
-        let constants = SourceConstants(scanner, defines: defines)
+        let constants = SourceConstants(scanner, defines: defines, inputBytes: bytes.count)
+        try constants.budget.check(file: draft.file)
         let calls = findAddCalls(scanner, constants: constants)
+        try constants.budget.check(file: draft.file)
+        for n in constants.notes { draft.note(.warning, line: n.line, n.message) }
         if calls.isEmpty {
             throw ImportError(file: draft.file, line: nil,
                               message: "no CertificatePinner.Builder().add(pattern, pins…) call with constant arguments found",
@@ -85,21 +88,21 @@ enum OkHttpImporter {
         }
         if value.hasPrefix("sha1/") {
             draft.note(.error, line: line,
-                       "sha1 pin \"\(value)\" is not supported (pinguard models SHA-256 pins only); not imported, so the result may reject chains the app accepts")
+                       "sha1 pin \(EchoedInput.quoted(value)) is not supported (pinguard models SHA-256 pins only); not imported, so the result may reject chains the app accepts")
             return nil
         }
         guard value.hasPrefix("sha256/") else {
             draft.note(.error, line: line,
-                       "\"\(value)\": OkHttp pins must start with sha256/ or sha1/ (OkHttp throws IllegalArgumentException); not imported")
+                       "\(EchoedInput.quoted(value)): OkHttp pins must start with sha256/ or sha1/ (OkHttp throws IllegalArgumentException); not imported")
             return nil
         }
         let body = String(value.dropFirst(7))
         guard let bytes = ImportSupport.lenientBase64(body), bytes.count == 32 else {
-            draft.note(.error, line: line, "\"\(value)\" is not base64 of a 32-byte SHA-256 digest; not imported")
+            draft.note(.error, line: line, "\(EchoedInput.quoted(value)) is not base64 of a 32-byte SHA-256 digest; not imported")
             return nil
         }
         let hash = Base64.encode(bytes)
-        if hash != body { draft.note(.info, line: line, "non-canonical base64 \"\(body)\" read as \(hash), as OkHttp does") }
+        if hash != body { draft.note(.info, line: line, "non-canonical base64 \(EchoedInput.quoted(body)) read as \(hash), as OkHttp does") }
         return Pin(type: .spki, hash: hash, role: .primary, scope: .any, line: line)
     }
 
@@ -213,7 +216,8 @@ enum OkHttpImporter {
     static func arrayArgument(_ t: SourceScanner, _ arg: Range<Int>, constants: SourceConstants) -> [String]? {
         let a = arg.lowerBound
         let last = arg.upperBound - 1
-        if arg.count == 2, t[a].isPunct("*"), let name = t[a + 1].identifier, case .array(let items)? = constants.lookup(name) {
+        if arg.count == 2, t[a].isPunct("*"), let name = t[a + 1].identifier,
+           let items = constants.spread(name, line: t[a].line) {
             return items
         }
         if arg.count > 2, t[a].isPunct("*"), let fn = t[a + 1].identifier, ["arrayOf", "listOf"].contains(fn),

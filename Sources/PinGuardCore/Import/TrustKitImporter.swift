@@ -133,7 +133,7 @@ enum TrustKitImporter {
                     }
                     guard let hash = ImportSupport.foundationSHA256(text, line: iLine, keyPath: iPath, draft: &draft) else {
                         draft.note(.error, line: iLine, keyPath: iPath,
-                                   "\"\(text)\" is not base64 of a 32-byte SHA-256 digest (TrustKit raises at start-up); pin not imported")
+                                   "\(EchoedInput.quoted(text)) is not base64 of a 32-byte SHA-256 digest (TrustKit raises at start-up); pin not imported")
                         continue
                     }
                     draft.append(Pin(type: .spki, hash: hash, role: .primary, scope: .any, line: iLine), to: &pins, keyPath: iPath)
