@@ -76,20 +76,31 @@ struct ImportDraft {
         pins.append(pin)
     }
 
+    /// Appends `pin` unless an equal pin is already present, in constant time.
+    mutating func append(_ pin: Pin, to pins: inout DistinctPins, keyPath: String? = nil) {
+        if !pins.insert(pin) { note(.info, line: pin.line, keyPath: keyPath, "duplicate pin \(pin.hash) listed once") }
+    }
+
     /// Refuses an import whose policy would hold more than `ImportLimits.maxImportedRules` rules or
     /// `ImportLimits.maxImportedPins` pins in all (so the policy file stays within the policy reader's node budget),
     /// naming the line of the rule that goes past the limit.
     func checkOutputLimits() throws(ImportError) {
-        let limits = "an import produces at most \(ImportLimits.maxImportedRules) rules and \(ImportLimits.maxImportedPins) pins"
         var pins = 0
         for (k, rule) in rules.enumerated() {
             pins += rule.policy.pins.count
-            let what = k >= ImportLimits.maxImportedRules ? "more than \(ImportLimits.maxImportedRules) rules"
-                : pins > ImportLimits.maxImportedPins ? "more than \(ImportLimits.maxImportedPins) pins in all" : nil
-            guard let what else { continue }
-            throw ImportError(file: file, line: rule.line, message: "\(what): \(limits); refused (split the configuration)",
-                              exceedsLimit: true)
+            guard k >= ImportLimits.maxImportedRules || pins > ImportLimits.maxImportedPins else { continue }
+            throw tooMany(rules: k >= ImportLimits.maxImportedRules, line: rule.line)
         }
+    }
+
+    /// The refusal of an import that produces more than `ImportLimits.maxImportedRules` rules (`rules`) or more than
+    /// `ImportLimits.maxImportedPins` pins in all, at the rule of `line`.
+    func tooMany(rules: Bool, line: Int?) -> ImportError {
+        let what = rules ? "more than \(ImportLimits.maxImportedRules) rules" : "more than \(ImportLimits.maxImportedPins) pins in all"
+        return ImportError(file: file, line: line,
+                           message: "\(what): an import produces at most \(ImportLimits.maxImportedRules) rules and "
+                               + "\(ImportLimits.maxImportedPins) pins; refused (split the configuration)",
+                           exceedsLimit: true)
     }
 
     /// Builds the policy set and its YAML; throws when no rule could be imported or too many would be.

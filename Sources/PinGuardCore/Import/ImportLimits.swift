@@ -17,7 +17,7 @@ public enum ImportLimits {
     public static let maxResolvedStringBytes = 65_536
     /// The bytes that resolving the constant expressions of one source file may produce in all, per byte of input
     /// (file and `--define` values), so that chained or repeated constants cost time and memory linear in the input.
-    public static let resolvedBytesPerInputByte = 16
+    public static let resolvedBytesPerInputByte = 8
     /// The resolution allowance every source file has whatever its size (1 MiB), so small files referring to the
     /// same constants many times are never refused.
     public static let minResolvedBytes = 1 << 20

@@ -22,7 +22,7 @@ enum OkHttpImporter {
     struct PatternGroup {
         var pattern: HostPattern
         var lines: [Int]
-        var pins: [Pin]
+        var pins: DistinctPins
     }
 
     static func run(_ bytes: [UInt8], defines: [String: String] = [:], into draft: inout ImportDraft) throws(ImportError) {
@@ -53,7 +53,7 @@ enum OkHttpImporter {
                 continue
             }
             guard let pattern = draft.pattern(patternText, line: call.line) else { continue }
-            var pins: [Pin] = []
+            var pins = DistinctPins()
             for arg in call.pins {
                 if let value = arg.value, let hash = decoded[value] {
                     draft.append(Pin(type: .spki, hash: hash, role: .primary, scope: .any, line: arg.line), to: &pins)
@@ -64,13 +64,13 @@ enum OkHttpImporter {
             }
             if let i = index[pattern] {
                 groups[i].lines.append(call.line)
-                for p in pins where !groups[i].pins.contains(p) { groups[i].pins.append(p) }
+                for p in pins.pins { groups[i].pins.insert(p) }
             } else {
                 index[pattern] = groups.count
                 groups.append(PatternGroup(pattern: pattern, lines: [call.line], pins: pins))
             }
         }
-        emit(groups, draft: &draft)
+        try emit(groups, draft: &draft)
     }
 
     /// `" (NAME unresolved: supply it with --define NAME=VALUE)"`, or nothing.
@@ -106,7 +106,9 @@ enum OkHttpImporter {
         return Pin(type: .spki, hash: hash, role: .primary, scope: .any, line: line)
     }
 
-    static func emit(_ groups: [PatternGroup], draft: inout ImportDraft) {
+    /// The rules of `groups`, each with the pins of every pattern containing it; refused as soon as they would hold
+    /// more rules or pins than an import produces (`ImportDraft.tooMany`), before the copies are made.
+    static func emit(_ groups: [PatternGroup], draft: inout ImportDraft) throws(ImportError) {
         func lines(_ g: PatternGroup) -> String { g.lines.map(String.init).joined(separator: ", ") }
         // Patterns containing a pattern have its domain or a parent domain: look those up instead of trying all.
         var byDomain: [String: [Int]] = [:]
@@ -122,17 +124,25 @@ enum OkHttpImporter {
         }
         var rules: [(HostPattern, Int, [Pin], [String])] = []
         var ruled = Set<HostPattern>()
+        var emitted = 0
+        func keep(_ rule: (HostPattern, Int, [Pin], [String])) throws(ImportError) {
+            emitted += rule.2.count
+            guard rules.count < ImportLimits.maxImportedRules, emitted <= ImportLimits.maxImportedPins else {
+                throw draft.tooMany(rules: rules.count >= ImportLimits.maxImportedRules, line: rule.1)
+            }
+            rules.append(rule)
+        }
         for g in groups {
             var pins = g.pins
             var origin = g.lines.map { "\(draft.position($0)) .add(\"\(g.pattern)\", …)" }
             if g.lines.count > 1 { origin.append("repeated pattern: OkHttp accepts the pins of every add() call") }
             for other in candidates(g.pattern.domain) where other.pattern != g.pattern && g.pattern.isContained(in: other.pattern) {
-                let extra = other.pins.filter { !pins.contains($0) }
+                let extra = other.pins.pins.filter { !pins.contains($0) }
                 guard !extra.isEmpty else { continue }
-                pins += extra
+                for p in extra { pins.insert(p) }
                 origin.append("plus the pins of \(other.pattern) (line \(lines(other))): OkHttp applies every matching pattern")
             }
-            rules.append((g.pattern, g.lines[0], pins, origin))
+            try keep((g.pattern, g.lines[0], pins.pins, origin))
             ruled.insert(g.pattern)
         }
         // `*.d` and `**.x.d` both match exactly the host `x.d`, which neither contains; give it an exact rule.
@@ -145,11 +155,11 @@ enum OkHttpImporter {
                 guard !ruled.contains(host) else { continue }
                 ruled.insert(host)
                 let matching = candidates(e).filter { $0.pattern.matches(e) }
-                var pins: [Pin] = []
-                for g in matching { for p in g.pins where !pins.contains(p) { pins.append(p) } }
+                var pins = DistinctPins()
+                for g in matching { for p in g.pins.pins { pins.insert(p) } }
                 let origin = ["host \(e) matches " + matching.map { "\($0.pattern) (line \(lines($0)))" }.joined(separator: " and ") +
                               ": OkHttp applies the pins of all of them"]
-                rules.append((host, min(one.lines[0], deep.lines[0]), pins, origin))
+                try keep((host, min(one.lines[0], deep.lines[0]), pins.pins, origin))
             }
         }
         for (pattern, line, pins, origin) in rules {

@@ -65,9 +65,10 @@ struct SourceConstants {
         for name in ambiguous.union(oversized.intersection(fromFile.keys)) { values[name] = defines[name].map(Value.string) }
     }
 
-    /// The name defined at token `i` and where its value starts: `#define NAME expr`, `NAME = expr`, `NAME: T = expr`.
+    /// The name defined at token `i` and where its value starts: `#define NAME expr`, `NAME = expr`, `NAME: T = expr`
+    /// (where `T` is a type, not a name being defined).
     static func definition(_ s: SourceScanner, at i: Int) -> (String, Int)? {
-        guard let name = s[i].identifier else { return nil }
+        guard let name = s[i].identifier, i == 0 || !s[i - 1].isPunct(":") else { return nil }
         if i >= 1, s[i - 1].isPunct("#"), name == "define", i + 2 < s.count, let macro = s[i + 1].identifier,
            s[i + 2].line == s[i + 1].line {
             // `#define NAME expr`: the value runs to the end of the line.
