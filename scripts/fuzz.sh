@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (Sources/pinguard-fuzz, -sanitize=fuzzer, scratch path .build-fuzz) and
 # runs each reader for SECONDS (default 3600), seeded from the fixtures, policies/, policies/sources/,
-# fuzz/seeds/<target>/ and Tests/Fixtures/repro. Working corpora and crash artefacts go to .fuzz/ (ignored
-# by git). A crash, a timeout (-timeout=2) or more than 512 MB (-rss_limit_mb=512) fails the reader.
+# fuzz/seeds/<target>/ and Tests/Fixtures/repro (the source readers, okhttp and trustkit, also from the
+# Kotlin, Java, Swift and Objective-C reproducers and seeds of chained constants and deep nesting; inputs
+# are cut at 64 KiB). Working corpora and crash artefacts go to .fuzz/ (ignored by git). A crash, a
+# timeout (-timeout=2) or more than 512 MB (-rss_limit_mb=512) fails the reader.
 #
 #   scripts/fuzz.sh [--smoke] [SECONDS] [TARGET...]
 #     --smoke      20 s per reader unless SECONDS is given (scripts/fuzz-smoke.sh)
@@ -51,10 +53,11 @@ seeds_for() {
     config) ls "$root"/Tests/PinGuardCoreTests/Fixtures/config/*config*.yml "$root"/contrib/systemd/pinguard.yml "$repro"/*.yml ;;
     policy) ls "$root"/Tests/PinGuardCoreTests/Fixtures/config/*policy*.yml "$root"/policies/*.yml \
                "$root"/contrib/systemd/policies/*.yml "$repro"/*.yml ;;
-    trustkit) ls "$root"/policies/sources/trustkit-Info.plist "$repro"/*.plist ;;
+    trustkit) ls "$root"/policies/sources/trustkit-Info.plist "$root"/policies/sources/*.swift "$root"/policies/sources/*.m \
+                 "$repro"/*.plist "$repro"/trustkit-*.swift "$repro"/trustkit-*.m ;;
     nspinneddomains) ls "$root"/policies/sources/nspinneddomains-Info.plist "$repro"/*.plist ;;
     android-nsc) ls "$root"/policies/sources/network_security_config.xml "$repro"/xml-*.plist ;;
-    okhttp) ls "$root"/policies/sources/ApiClient.kt "$repro"/*.kt ;;
+    okhttp) ls "$root"/policies/sources/*.kt "$root"/policies/sources/*.java "$repro"/*.kt "$repro"/*.java ;;
     hpkp) ls "$root"/policies/sources/hpkp-headers.txt "$repro"/hpkp-*.txt ;;
     pem|bundle) ;;
   esac 2>/dev/null

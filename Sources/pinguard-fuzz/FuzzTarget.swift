@@ -73,7 +73,11 @@ enum FuzzTarget: String, CaseIterable {
                                              environment: "prod")
         let lintFormat: LintInputFormat
         switch format {
-        case .trustkit: lintFormat = bytes.starts(with: Array("bplist".utf8)) || bytes.contains(UInt8(ascii: "<")) ? .plist : .trustkit
+        case .trustkit:
+            // Property lists also get the ATS guardrails; JSON and source (`#import <…>` included) the TrustKit reader.
+            let text = String(decoding: bytes.prefix(65_536), as: UTF8.self)
+            lintFormat = bytes.starts(with: Array("bplist".utf8)) || bytes.first == UInt8(ascii: "<") || text.contains("<plist")
+                ? .plist : .trustkit
         case .nspinneddomains: lintFormat = .plist
         case .androidNSC: lintFormat = .androidNSC
         case .okhttp: lintFormat = .okhttp

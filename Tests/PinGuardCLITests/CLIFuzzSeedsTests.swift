@@ -2,8 +2,9 @@ import Foundation
 import PinGuardTestSupport
 import XCTest
 
-/// Every input a fuzzer crashed a reader with is kept in `fuzz/seeds/<reader>/`: the command that reads it
-/// must end with exit 0, 1 or 2 and messages without control characters, never a signal.
+/// Every input a fuzzer crashed a reader with, and small inputs of the shapes that crashed one (chained constants,
+/// deep nesting), are kept in `fuzz/seeds/<reader>/`: the command that reads it must end with exit 0, 1 or 2 and
+/// messages without control characters, never a signal.
 final class CLIFuzzSeedsTests: XCTestCase {
     /// The command line that feeds `file` to reader `reader`.
     private func command(reader: String, file: String) -> [String]? {

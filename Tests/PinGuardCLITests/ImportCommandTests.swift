@@ -26,6 +26,11 @@ final class ImportCommandTests: XCTestCase {
             ("okhttp-sequential-add-5000.kt", "okhttp", 0, ""),
             ("xml-internal-entity-dropped.plist", "trustkit", 2, ":2: DTD entity declarations are not accepted (line 2)"),
             ("xml-entity-laughs-error89.plist", "trustkit", 2, ":3: DTD entity declarations are not accepted (line 3)"),
+            ("okhttp-const-doubling-26.kt", "okhttp", 2, "nothing to import"),
+            ("okhttp-const-doubling-28.kt", "okhttp", 2, "nothing to import"),
+            ("trustkit-swift-const-doubling-28.swift", "trustkit", 1, "1 usable pin(s): TrustKit requires at least 2"),
+            ("trustkit-swift-nested-12000-segv.swift", "trustkit", 2, ":1: nested deeper than 128 levels; refused"),
+            ("trustkit-objc-nested-20000-segv.m", "trustkit", 2, ":1: nested deeper than 128 levels; refused"),
         ]
         for c in cases {
             let path = Self.reproDir.appendingPathComponent(c.file).path

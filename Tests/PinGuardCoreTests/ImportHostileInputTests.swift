@@ -140,14 +140,25 @@ final class ImportHostileInputTests: XCTestCase {
                 XCTAssertTrue(draft.rules.isEmpty)
             }
         }
-        var source = "val p = CertificatePinner.Builder()\n"
-        for k in 0..<20_000 { source += "    .add(\"h\(k).example.com\", \"sha256/\(h[k % 8])\", BACKUP)\n" }
-        source += "    .build()\nprivate const val BACKUP = \"sha256/\(h[7])\"\n"
+        func source(_ calls: Int) -> [UInt8] {
+            var text = "val p = CertificatePinner.Builder()\n"
+            for k in 0..<calls { text += "    .add(\"h\(k).example.com\", \"sha256/\(h[k % 8])\", BACKUP)\n" }
+            return Array((text + "    .build()\nprivate const val BACKUP = \"sha256/\(h[7])\"\n").utf8)
+        }
         var draft = ImportDraft(file: "Pins.kt", format: .okhttp)
-        try withinTwoSeconds("20,000 add() calls") { try OkHttpImporter.run(Array(source.utf8), into: &draft) }
-        XCTAssertEqual(draft.rules.count, 20_000)
-        XCTAssertEqual(draft.rules.last?.line, 20_001)
-        XCTAssertEqual(draft.rules.last?.policy.pins.map(\.hash), [h[19_999 % 8], h[7]].uniqued())
+        let most = source(ImportLimits.maxImportedRules)
+        try withinTwoSeconds("10,000 add() calls") { try OkHttpImporter.run(most, into: &draft) }
+        XCTAssertEqual(draft.rules.count, 10_000)
+        XCTAssertEqual(draft.rules.last?.line, 10_001)
+        XCTAssertEqual(draft.rules.last?.policy.pins.map(\.hash), [h[9_999 % 8], h[7]].uniqued())
+        // Past the rules an import produces, the scan still ends quickly, with the line of the first rule too many.
+        var over = ImportDraft(file: "Pins.kt", format: .okhttp)
+        let more = source(20_000)
+        let e = try XCTUnwrap(withinTwoSeconds("20,000 add() calls") { () -> ImportError? in
+            do throws(ImportError) { try OkHttpImporter.run(more, into: &over) } catch { return error }
+            return nil
+        })
+        XCTAssertEqual(e.description, "Pins.kt:10002: more than 10000 rules: an import produces at most 10000 rules and 25000 pins; refused (split the configuration)")
     }
 
     // MARK: DTDs

@@ -76,7 +76,34 @@ struct ImportDraft {
         pins.append(pin)
     }
 
-    /// Builds the policy set and its YAML; throws when no rule could be imported.
+    /// Appends `pin` unless an equal pin is already present, in constant time.
+    mutating func append(_ pin: Pin, to pins: inout DistinctPins, keyPath: String? = nil) {
+        if !pins.insert(pin) { note(.info, line: pin.line, keyPath: keyPath, "duplicate pin \(pin.hash) listed once") }
+    }
+
+    /// Refuses an import whose policy would hold more than `ImportLimits.maxImportedRules` rules or
+    /// `ImportLimits.maxImportedPins` pins in all (so the policy file stays within the policy reader's node budget),
+    /// naming the line of the rule that goes past the limit.
+    func checkOutputLimits() throws(ImportError) {
+        var pins = 0
+        for (k, rule) in rules.enumerated() {
+            pins += rule.policy.pins.count
+            guard k >= ImportLimits.maxImportedRules || pins > ImportLimits.maxImportedPins else { continue }
+            throw tooMany(rules: k >= ImportLimits.maxImportedRules, line: rule.line)
+        }
+    }
+
+    /// The refusal of an import that produces more than `ImportLimits.maxImportedRules` rules (`rules`) or more than
+    /// `ImportLimits.maxImportedPins` pins in all, at the rule of `line`.
+    func tooMany(rules: Bool, line: Int?) -> ImportError {
+        let what = rules ? "more than \(ImportLimits.maxImportedRules) rules" : "more than \(ImportLimits.maxImportedPins) pins in all"
+        return ImportError(file: file, line: line,
+                           message: "\(what): an import produces at most \(ImportLimits.maxImportedRules) rules and "
+                               + "\(ImportLimits.maxImportedPins) pins; refused (split the configuration)",
+                           exceedsLimit: true)
+    }
+
+    /// Builds the policy set and its YAML; throws when no rule could be imported or too many would be.
     func finish(name: String, environment: String) throws(ImportError) -> ImportResult {
         var all = self.findings
         // A well-formed configuration that pins nothing is an answer, not a failure: the app pins nothing.
@@ -94,6 +121,7 @@ struct ImportDraft {
                               message: "nothing to import: no usable \(format.rawValue) pin configuration found",
                               findings: findings)
         }
+        try checkOutputLimits()
         let env = PolicyEnvironment(rules: rules.map { PatternRule(pattern: $0.pattern, policy: $0.policy, line: $0.line) })
         let set = PolicySet(name: name, version: version, environments: [environment: env], file: file)
         var header = ["Imported by `pinguard import --format \(format.rawValue)` from \(file).",

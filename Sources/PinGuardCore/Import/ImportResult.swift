@@ -42,13 +42,18 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// Findings gathered before giving up (why each candidate rule was refused).
     public var findings: [ImportFinding]
+    /// Whether the input was refused for going past one of `ImportLimits` (size, tokens, nesting, values,
+    /// constant resolution, rules or pins produced) rather than for what it configures: `lint` reports such a
+    /// file as unreadable instead of as a finding.
+    public var exceedsLimit: Bool
 
     /// Creates an error.
-    public init(file: String, line: Int?, message: String, findings: [ImportFinding] = []) {
+    public init(file: String, line: Int?, message: String, findings: [ImportFinding] = [], exceedsLimit: Bool = false) {
         self.file = file
         self.line = line
         self.message = message
         self.findings = findings
+        self.exceedsLimit = exceedsLimit
     }
 
     /// `file:line: message`, one line with control characters escaped.

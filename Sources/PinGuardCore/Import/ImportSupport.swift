@@ -16,12 +16,12 @@ enum ImportSupport {
 
     /// The error for a document holding more than `maxNodes` values.
     static func tooManyNodes(file: String, line: Int?) -> ImportError {
-        ImportError(file: file, line: line, message: "more than \(maxNodes) values; refused")
+        ImportError(file: file, line: line, message: "more than \(maxNodes) values; refused", exceedsLimit: true)
     }
 
     /// The error for a document nested deeper than `maxNestingDepth`.
     static func tooDeep(file: String, line: Int?) -> ImportError {
-        ImportError(file: file, line: line, message: "nested deeper than \(maxNestingDepth) levels; refused")
+        ImportError(file: file, line: line, message: "nested deeper than \(maxNestingDepth) levels; refused", exceedsLimit: true)
     }
 
     /// Offset of the first byte that does not belong to a valid UTF-8 sequence (overlong forms, surrogates and

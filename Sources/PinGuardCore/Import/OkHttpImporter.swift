@@ -22,7 +22,7 @@ enum OkHttpImporter {
     struct PatternGroup {
         var pattern: HostPattern
         var lines: [Int]
-        var pins: [Pin]
+        var pins: DistinctPins
     }
 
     static func run(_ bytes: [UInt8], defines: [String: String] = [:], into draft: inout ImportDraft) throws(ImportError) {
@@ -32,8 +32,11 @@ enum OkHttpImporter {
         }
         let kotlin = !draft.file.lowercased().hasSuffix(".java")
         let scanner = SourceScanner(try SourceTokenizer.tokenize(text, kotlin: kotlin, file: draft.file))
-        let constants = SourceConstants(scanner, defines: defines)
+        let constants = SourceConstants(scanner, defines: defines, inputBytes: bytes.count)
+        try constants.budget.check(file: draft.file)
         let calls = findAddCalls(scanner, constants: constants)
+        try constants.budget.check(file: draft.file)
+        for n in constants.notes { draft.note(.warning, line: n.line, n.message) }
         if calls.isEmpty {
             throw ImportError(file: draft.file, line: nil,
                               message: "no CertificatePinner.Builder().add(pattern, pins…) call with constant arguments found",
@@ -50,7 +53,7 @@ enum OkHttpImporter {
                 continue
             }
             guard let pattern = draft.pattern(patternText, line: call.line) else { continue }
-            var pins: [Pin] = []
+            var pins = DistinctPins()
             for arg in call.pins {
                 if let value = arg.value, let hash = decoded[value] {
                     draft.append(Pin(type: .spki, hash: hash, role: .primary, scope: .any, line: arg.line), to: &pins)
@@ -61,13 +64,13 @@ enum OkHttpImporter {
             }
             if let i = index[pattern] {
                 groups[i].lines.append(call.line)
-                for p in pins where !groups[i].pins.contains(p) { groups[i].pins.append(p) }
+                for p in pins.pins { groups[i].pins.insert(p) }
             } else {
                 index[pattern] = groups.count
                 groups.append(PatternGroup(pattern: pattern, lines: [call.line], pins: pins))
             }
         }
-        emit(groups, draft: &draft)
+        try emit(groups, draft: &draft)
     }
 
     /// `" (NAME unresolved: supply it with --define NAME=VALUE)"`, or nothing.
@@ -85,25 +88,27 @@ enum OkHttpImporter {
         }
         if value.hasPrefix("sha1/") {
             draft.note(.error, line: line,
-                       "sha1 pin \"\(value)\" is not supported (pinguard models SHA-256 pins only); not imported, so the result may reject chains the app accepts")
+                       "sha1 pin \(EchoedInput.quoted(value)) is not supported (pinguard models SHA-256 pins only); not imported, so the result may reject chains the app accepts")
             return nil
         }
         guard value.hasPrefix("sha256/") else {
             draft.note(.error, line: line,
-                       "\"\(value)\": OkHttp pins must start with sha256/ or sha1/ (OkHttp throws IllegalArgumentException); not imported")
+                       "\(EchoedInput.quoted(value)): OkHttp pins must start with sha256/ or sha1/ (OkHttp throws IllegalArgumentException); not imported")
             return nil
         }
         let body = String(value.dropFirst(7))
         guard let bytes = ImportSupport.lenientBase64(body), bytes.count == 32 else {
-            draft.note(.error, line: line, "\"\(value)\" is not base64 of a 32-byte SHA-256 digest; not imported")
+            draft.note(.error, line: line, "\(EchoedInput.quoted(value)) is not base64 of a 32-byte SHA-256 digest; not imported")
             return nil
         }
         let hash = Base64.encode(bytes)
-        if hash != body { draft.note(.info, line: line, "non-canonical base64 \"\(body)\" read as \(hash), as OkHttp does") }
+        if hash != body { draft.note(.info, line: line, "non-canonical base64 \(EchoedInput.quoted(body)) read as \(hash), as OkHttp does") }
         return Pin(type: .spki, hash: hash, role: .primary, scope: .any, line: line)
     }
 
-    static func emit(_ groups: [PatternGroup], draft: inout ImportDraft) {
+    /// The rules of `groups`, each with the pins of every pattern containing it; refused as soon as they would hold
+    /// more rules or pins than an import produces (`ImportDraft.tooMany`), before the copies are made.
+    static func emit(_ groups: [PatternGroup], draft: inout ImportDraft) throws(ImportError) {
         func lines(_ g: PatternGroup) -> String { g.lines.map(String.init).joined(separator: ", ") }
         // Patterns containing a pattern have its domain or a parent domain: look those up instead of trying all.
         var byDomain: [String: [Int]] = [:]
@@ -119,17 +124,25 @@ enum OkHttpImporter {
         }
         var rules: [(HostPattern, Int, [Pin], [String])] = []
         var ruled = Set<HostPattern>()
+        var emitted = 0
+        func keep(_ rule: (HostPattern, Int, [Pin], [String])) throws(ImportError) {
+            emitted += rule.2.count
+            guard rules.count < ImportLimits.maxImportedRules, emitted <= ImportLimits.maxImportedPins else {
+                throw draft.tooMany(rules: rules.count >= ImportLimits.maxImportedRules, line: rule.1)
+            }
+            rules.append(rule)
+        }
         for g in groups {
             var pins = g.pins
             var origin = g.lines.map { "\(draft.position($0)) .add(\"\(g.pattern)\", …)" }
             if g.lines.count > 1 { origin.append("repeated pattern: OkHttp accepts the pins of every add() call") }
             for other in candidates(g.pattern.domain) where other.pattern != g.pattern && g.pattern.isContained(in: other.pattern) {
-                let extra = other.pins.filter { !pins.contains($0) }
+                let extra = other.pins.pins.filter { !pins.contains($0) }
                 guard !extra.isEmpty else { continue }
-                pins += extra
+                for p in extra { pins.insert(p) }
                 origin.append("plus the pins of \(other.pattern) (line \(lines(other))): OkHttp applies every matching pattern")
             }
-            rules.append((g.pattern, g.lines[0], pins, origin))
+            try keep((g.pattern, g.lines[0], pins.pins, origin))
             ruled.insert(g.pattern)
         }
         // `*.d` and `**.x.d` both match exactly the host `x.d`, which neither contains; give it an exact rule.
@@ -142,11 +155,11 @@ enum OkHttpImporter {
                 guard !ruled.contains(host) else { continue }
                 ruled.insert(host)
                 let matching = candidates(e).filter { $0.pattern.matches(e) }
-                var pins: [Pin] = []
-                for g in matching { for p in g.pins where !pins.contains(p) { pins.append(p) } }
+                var pins = DistinctPins()
+                for g in matching { for p in g.pins.pins { pins.insert(p) } }
                 let origin = ["host \(e) matches " + matching.map { "\($0.pattern) (line \(lines($0)))" }.joined(separator: " and ") +
                               ": OkHttp applies the pins of all of them"]
-                rules.append((host, min(one.lines[0], deep.lines[0]), pins, origin))
+                try keep((host, min(one.lines[0], deep.lines[0]), pins.pins, origin))
             }
         }
         for (pattern, line, pins, origin) in rules {
@@ -213,7 +226,8 @@ enum OkHttpImporter {
     static func arrayArgument(_ t: SourceScanner, _ arg: Range<Int>, constants: SourceConstants) -> [String]? {
         let a = arg.lowerBound
         let last = arg.upperBound - 1
-        if arg.count == 2, t[a].isPunct("*"), let name = t[a + 1].identifier, case .array(let items)? = constants.lookup(name) {
+        if arg.count == 2, t[a].isPunct("*"), let name = t[a + 1].identifier,
+           let items = constants.spread(name, line: t[a].line) {
             return items
         }
         if arg.count > 2, t[a].isPunct("*"), let fn = t[a + 1].identifier, ["arrayOf", "listOf"].contains(fn),

@@ -47,7 +47,8 @@ enum SourceTokenizer {
         let quote = UInt8(ascii: "\""), slash = UInt8(ascii: "/"), star = UInt8(ascii: "*"), newline = UInt8(0x0A)
         while i < b.count {
             if tokens.count > ImportLimits.maxTokens {
-                throw ImportError(file: file, line: line, message: "more than \(ImportLimits.maxTokens) tokens; refused")
+                throw ImportError(file: file, line: line, message: "more than \(ImportLimits.maxTokens) tokens; refused",
+                                  exceedsLimit: true)
             }
             let c = b[i]
             if c == newline { line += 1; i += 1; continue }

@@ -48,8 +48,8 @@ enum TrustKitImporter {
                               message: "\(domainsPath) is missing or empty: TrustKit refuses a configuration without pinned domains",
                               findings: draft.findings)
         }
-        let subdomainParents = entries.filter { $0.value["TSKIncludeSubdomains"]?.bool == true }
-            .map { HostPattern.normalize($0.key) }
+        let subdomainParents = Set(entries.filter { $0.value["TSKIncludeSubdomains"]?.bool == true }
+            .map { HostPattern.normalize($0.key) })
         for entry in entries {
             domain(entry, path: ImportSupport.keyPath(domainsPath, entry.key), parents: subdomainParents, draft: &draft)
         }
@@ -77,7 +77,7 @@ enum TrustKitImporter {
         }
     }
 
-    static func domain(_ entry: PlistNode.Entry, path: String, parents: [String], draft: inout ImportDraft) {
+    static func domain(_ entry: PlistNode.Entry, path: String, parents: Set<String>, draft: inout ImportDraft) {
         let line = entry.keyLine ?? entry.value.line
         guard let settings = entry.value.entries else {
             draft.note(.error, line: line, keyPath: path, "domain settings must be a dictionary, found \(entry.value.kind); not imported")
@@ -92,7 +92,7 @@ enum TrustKitImporter {
         var enforce = true
         var expires: Date?
         var notes: [String] = []
-        var pins: [Pin] = []
+        var pins = DistinctPins()
         var sawHashes = false
         for s in settings {
             let sPath = ImportSupport.keyPath(path, s.key)
@@ -133,7 +133,7 @@ enum TrustKitImporter {
                     }
                     guard let hash = ImportSupport.foundationSHA256(text, line: iLine, keyPath: iPath, draft: &draft) else {
                         draft.note(.error, line: iLine, keyPath: iPath,
-                                   "\"\(text)\" is not base64 of a 32-byte SHA-256 digest (TrustKit raises at start-up); pin not imported")
+                                   "\(EchoedInput.quoted(text)) is not base64 of a 32-byte SHA-256 digest (TrustKit raises at start-up); pin not imported")
                         continue
                     }
                     draft.append(Pin(type: .spki, hash: hash, role: .primary, scope: .any, line: iLine), to: &pins, keyPath: iPath)
@@ -167,7 +167,7 @@ enum TrustKitImporter {
                        "TSKEnforcePinning false: report only, pins are not enforced for \(host); imported as allow_system_trust_fallback: true (a chain failing system trust is still rejected)")
             notes.append("TSKEnforcePinning false: report only, a pin mismatch is accepted on a chain that passes system trust")
         }
-        let policy = HostPolicy(pins: pins, failStrategy: .strict, requireSystemTrust: true,
+        let policy = HostPolicy(pins: pins.pins, failStrategy: .strict, requireSystemTrust: true,
                                 allowSystemTrustFallback: !enforce, expires: expires)
         draft.add(ImportedRule(pattern: pattern, policy: policy, line: line,
                                origin: ["\(draft.position(line)) \(path)"] + notes), keyPath: path)
@@ -176,7 +176,7 @@ enum TrustKitImporter {
     /// A subdomain excluded from its parent's policy: TrustKit answers "domain not pinned" for exactly this
     /// host and the OS default evaluation decides, which is an exact rule with no pins.
     static func excluded(_ host: String, exclude: PlistNode.Entry, settings: [PlistNode.Entry], line: Int?, path: String,
-                         parents: [String], draft: inout ImportDraft) {
+                         parents: Set<String>, draft: inout ImportDraft) {
         let ePath = ImportSupport.keyPath(path, exclude.key)
         if settings.count > 1 {
             draft.note(.error, line: line, keyPath: path,
@@ -186,7 +186,7 @@ enum TrustKitImporter {
             draft.note(.warning, line: exclude.keyLine, keyPath: ePath,
                        "TrustKit excludes the domain when this key is present, whatever its value; imported as excluded")
         }
-        if !parents.contains(where: { host.hasSuffix("." + $0) }) {
+        if host.utf8.count <= maxHostBytes, !parentDomains(of: host).contains(where: parents.contains) {
             draft.note(.error, line: line, keyPath: path,
                        "no parent domain with TSKIncludeSubdomains: TrustKit raises at start-up")
         }
@@ -198,14 +198,32 @@ enum TrustKitImporter {
     }
 
     /// TrustKit picks the first `TSKIncludeSubdomains` parent it finds in an unordered dictionary; pinguard
-    /// (like Android and OkHttp) takes the longest. Say so where it matters.
+    /// (like Android and OkHttp) takes the longest. Say so where it matters: once per inner pattern, naming the
+    /// nearest enclosing one (looked up by parent domain, so thousands of domains stay linear).
     static func nestedSubdomainNote(draft: inout ImportDraft, domainsPath: String) {
         let deep = draft.rules.filter { if case .anyDepth = $0.pattern { return true }; return false }
+        let deepDomains = Set(deep.map(\.pattern.domain))
         for inner in deep {
-            for outer in deep where inner.pattern.domain.hasSuffix("." + outer.pattern.domain) {
-                draft.note(.warning, line: inner.line, keyPath: ImportSupport.keyPath(domainsPath, inner.pattern.domain),
-                           "hosts under \(inner.pattern) also match \(outer.pattern): TrustKit may apply either policy (its lookup order is undefined); pinguard applies the longer one")
-            }
+            let outers = parentDomains(of: inner.pattern.domain).filter(deepDomains.contains)
+            guard let nearest = outers.first else { continue }
+            let message = outers.count == 1
+                ? "hosts under \(inner.pattern) also match **.\(nearest): TrustKit may apply either policy (its lookup order is undefined); pinguard applies the longer one"
+                : "hosts under \(inner.pattern) also match **.\(nearest) and \(outers.count - 1) broader pattern(s): TrustKit may apply any of these policies (its lookup order is undefined); pinguard applies the longest one"
+            draft.note(.warning, line: inner.line, keyPath: ImportSupport.keyPath(domainsPath, inner.pattern.domain), message)
         }
+    }
+
+    /// The longest host name DNS allows; a longer key is no host, and has no parent domain worth looking up.
+    static let maxHostBytes = 253
+
+    /// The parent domains of `host`, nearest first: `a.b.c` gives `b.c` and `c`.
+    static func parentDomains(of host: String) -> [String] {
+        var out: [String] = []
+        var rest = Substring(host)
+        while let dot = rest.firstIndex(of: ".") {
+            rest = rest[rest.index(after: dot)...]
+            out.append(String(rest))
+        }
+        return out
     }
 }

@@ -6,11 +6,14 @@
 /// literals (`"…"`, `@"…"`, `true`/`YES`/`@YES`/`@(YES)`, numbers), nested literals, and constants of the file or
 /// supplied with `--define`. The result is the same `PlistNode` tree an Info.plist gives, with source lines, so the
 /// plist and code configurations go through the same TrustKit rules. What cannot be resolved is a warning naming
-/// its line and is left out, as TrustKit would never see a value pinguard cannot read.
+/// its line and is left out, as TrustKit would never see a value pinguard cannot read. Literals nested deeper than
+/// `ImportLimits.maxNestingDepth`, or holding more than `ImportLimits.maxNodes` values, are refused.
 struct TrustKitSourceReader {
     let scanner: SourceScanner
     let constants: SourceConstants
     let file: String
+    /// Values (keys included) read so far, against `ImportLimits.maxNodes`.
+    var values = 0
 
     static let entryPoints: Set<String> = ["initSharedInstance", "initSharedInstanceWithConfiguration", "initializeWithConfiguration"]
 
@@ -29,7 +32,9 @@ struct TrustKitSourceReader {
     static func read(_ bytes: [UInt8], defines: [String: String], draft: inout ImportDraft) throws(ImportError) -> PlistNode {
         let text = String(decoding: bytes, as: UTF8.self)
         let scanner = SourceScanner(try SourceTokenizer.tokenize(text, kotlin: false, file: draft.file))
-        let reader = TrustKitSourceReader(scanner: scanner, constants: SourceConstants(scanner, defines: defines), file: draft.file)
+        let constants = SourceConstants(scanner, defines: defines, inputBytes: bytes.count)
+        try constants.budget.check(file: draft.file)
+        var reader = TrustKitSourceReader(scanner: scanner, constants: constants, file: draft.file)
         guard let call = (0..<scanner.count).first(where: { scanner[$0].identifier.map(entryPoints.contains) == true }) else {
             throw ImportError(file: draft.file, line: nil,
                               message: "source file without a TrustKit initSharedInstance(withConfiguration:) call; nothing to import")
@@ -47,7 +52,10 @@ struct TrustKitSourceReader {
         } else {
             literal = start
         }
-        guard let root = reader.node(at: literal, draft: &draft), root.entries != nil else {
+        let root = try reader.node(at: literal, depth: 1, draft: &draft)
+        try constants.budget.check(file: draft.file)
+        for n in constants.notes { draft.note(.warning, line: n.line, n.message) }
+        guard let root, root.entries != nil else {
             throw ImportError(file: draft.file, line: scanner[literal].line, message: "the TrustKit configuration is not a dictionary literal")
         }
         return root
@@ -86,9 +94,12 @@ struct TrustKitSourceReader {
         return best
     }
 
-    /// The value at `k` as a `PlistNode`, or nil (with a warning) when it is not a literal or known constant.
-    func node(at k: Int, draft: inout ImportDraft) -> PlistNode? {
+    /// The value at `k`, `depth` levels of literals deep, as a `PlistNode`, or nil (with a warning) when it is not
+    /// a literal or known constant. Throws when the literal is nested too deep or holds too many values.
+    mutating func node(at k: Int, depth: Int, draft: inout ImportDraft) throws(ImportError) -> PlistNode? {
         guard k < scanner.count else { return nil }
+        values += 1
+        if values > ImportLimits.maxNodes { throw ImportSupport.tooManyNodes(file: file, line: scanner[k].line) }
         let line = scanner[k].line
         var i = k
         // Objective-C boxing: `@{`, `@[`, `@YES`, `@(YES)`, `@"…"`.
@@ -98,7 +109,8 @@ struct TrustKitSourceReader {
         }
         let tok = scanner[i]
         if tok.isPunct("{") || tok.isPunct("[") {
-            return container(open: i, objc: tok.isPunct("{"), draft: &draft)
+            guard depth <= ImportLimits.maxNestingDepth else { throw ImportSupport.tooDeep(file: file, line: tok.line) }
+            return try container(open: i, objc: tok.isPunct("{"), depth: depth, draft: &draft)
         }
         if let id = tok.identifier {
             switch id {
@@ -112,8 +124,8 @@ struct TrustKitSourceReader {
         return nil
     }
 
-    /// A dictionary or array literal whose bracket is at `open`.
-    func container(open: Int, objc: Bool, draft: inout ImportDraft) -> PlistNode? {
+    /// A dictionary or array literal whose bracket is at `open`, `depth` levels deep.
+    mutating func container(open: Int, objc: Bool, depth: Int, draft: inout ImportDraft) throws(ImportError) -> PlistNode? {
         guard let args = scanner.arguments(open) else { return nil }
         let line = scanner[open].line
         if args.isEmpty {
@@ -131,7 +143,8 @@ struct TrustKitSourceReader {
                     draft.note(.warning, line: keyLine, "dictionary key is not a string literal or known constant\(unresolvedNote(range)); entry ignored")
                     continue
                 }
-                guard let value = node(at: sep + 1, draft: &draft), valueEnds(sep + 1, range.upperBound) else {
+                values += 1
+                guard let value = try node(at: sep + 1, depth: depth + 1, draft: &draft), valueEnds(sep + 1, range.upperBound) else {
                     draft.note(.warning, line: scanner[min(sep + 1, range.upperBound - 1)].line,
                                "value of \(key) is not a literal or known constant\(unresolvedNote((sep + 1)..<range.upperBound)); entry ignored")
                     continue
@@ -142,7 +155,7 @@ struct TrustKitSourceReader {
         }
         var items: [PlistNode] = []
         for range in args {
-            guard let item = node(at: range.lowerBound, draft: &draft), valueEnds(range.lowerBound, range.upperBound) else {
+            guard let item = try node(at: range.lowerBound, depth: depth + 1, draft: &draft), valueEnds(range.lowerBound, range.upperBound) else {
                 draft.note(.warning, line: scanner[range.lowerBound].line,
                            "array item is not a literal or known constant\(unresolvedNote(range)); item ignored")
                 continue

@@ -14,7 +14,8 @@ public enum NativeLinter {
     ///   - format: what the file is; not `.policy` (policy files are read by `ConfigurationLoader`).
     ///   - resources: for `android-nsc`, the `@raw/NAME` certificates the caller located.
     /// - Returns: the policy sets read from the file (for `--chain`) and every finding, ordered by line.
-    /// - Throws: `ImportError` when the file cannot be parsed at all (malformed XML, plist or source).
+    /// - Throws: `ImportError` when the file cannot be parsed at all (malformed XML, plist or source) or goes past
+    ///   one of `ImportLimits` (`ImportError.exceedsLimit`).
     public static func lint(_ bytes: [UInt8], file: String, format: LintInputFormat, now: Date,
                             publicSuffixes: PublicSuffixList, expiringWithinDays: Int = 30,
                             resources: [String: ImportResource] = [:]) throws(ImportError) -> NativeLintResult {
@@ -25,13 +26,15 @@ public enum NativeLinter {
         let name = setName(file)
         var sets: [PolicySet] = []
         var importFindings: [LintFinding] = []
-        func run(_ importFormat: PolicyImportFormat) {
+        // A file past one of the import limits is unreadable, as a malformed one is, rather than a finding.
+        func run(_ importFormat: PolicyImportFormat) throws(ImportError) {
             do {
                 let r = try PolicyImporter.importPolicy(format: importFormat, contents: bytes, file: file, name: name,
                                                         environment: environment, resources: resources)
                 sets.append(r.policySet)
                 importFindings += r.findings.map { finding($0, set: name) }
             } catch {
+                if error.exceedsLimit { throw error }
                 importFindings += error.findings.map { finding($0, set: name) }
                 importFindings.append(unread(error, format: importFormat, set: name))
             }
@@ -43,8 +46,8 @@ public enum NativeLinter {
         case .plist:
             let (root, _) = try PropertyListDocument.parse(bytes, file: file)
             let ats = root["NSAppTransportSecurity"]
-            if root["TSKConfiguration"] != nil || root["TSKPinnedDomains"] != nil { run(.trustkit) }
-            if ats?["NSPinnedDomains"] != nil || root["NSPinnedDomains"] != nil { run(.nspinneddomains) }
+            if root["TSKConfiguration"] != nil || root["TSKPinnedDomains"] != nil { try run(.trustkit) }
+            if ats?["NSPinnedDomains"] != nil || root["NSPinnedDomains"] != nil { try run(.nspinneddomains) }
             if sets.isEmpty && importFindings.isEmpty {
                 importFindings.append(LintFinding(rule: .nativeConfig, severity: .info, policySet: name, environment: nil, pattern: nil,
                                                   file: file, line: nil,
@@ -58,7 +61,7 @@ public enum NativeLinter {
                 throw ImportError(file: file, line: root.line,
                                   message: "the document element is <\(root.name)>, expected <network-security-config>")
             }
-            run(.androidNSC)
+            try run(.androidNSC)
             // `<debug-overrides>` is for debuggable builds: what the importer says about it is no release risk.
             let debugLines = Set(root.children(named: "debug-overrides").map(\.line))
             importFindings = importFindings.map { f in
@@ -75,7 +78,7 @@ public enum NativeLinter {
             } else if format == .trustkit {
                 _ = try PropertyListDocument.parse(bytes, file: file)
             }
-            run(format.importFormat ?? .hpkp)
+            try run(format.importFormat ?? .hpkp)
         }
         let platform = guardrails(PinnedPatterns(sets))
         // A guardrail names the same line more precisely than the importer's note on it (overridePins, user anchors).

@@ -1,0 +1,79 @@
+import Foundation
+import PinGuardTestSupport
+import XCTest
+
+/// The hostile source-file reproducers of `Tests/Fixtures/repro/` (chained constants, deep nesting, more rules than
+/// an import produces) through the real binary, for `import` and `lint` alike: each ends in < 2 s and < 200 MB with
+/// a documented exit status, its last line of stderr saying why, and no control characters.
+final class CLIHostileSourceTests: XCTestCase {
+    /// What a reproducer must end with: `import` and `lint` exit statuses, and the text of the last line of stderr
+    /// (for a file refused as a whole, the only line, for both commands).
+    struct Expectation {
+        var file: String
+        var format: String
+        var importStatus: Int32
+        var lintStatus: Int32
+        var lastLine: String
+        var refused: Bool
+    }
+
+    func runBounded(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> MeasuredCommand {
+        guard let binary = PinguardCLI.binary else { throw HarnessError("pinguard is not built") }
+        let r = try MeasuredCommand.run(binary, arguments, timeout: 30)
+        XCTAssertFalse(r.timedOut, "\(arguments)", file: file, line: line)
+        XCTAssertLessThan(r.seconds, 2, "\(arguments) took \(r.seconds) s", file: file, line: line)
+        XCTAssertLessThan(r.maxRSSBytes, 200 << 20, "\(arguments) peaked at \(r.maxRSSBytes >> 20) MB", file: file, line: line)
+        XCTAssertFalse(r.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F },
+                       "control characters in: \(r.stderr.debugDescription)", file: file, line: line)
+        return r
+    }
+
+    func check(_ e: Expectation, path: String) throws {
+        let imported = try runBounded(["import", "--format", e.format, path])
+        XCTAssertEqual(imported.status, e.importStatus, "\(e.file): \(imported.stderr)")
+        let linted = try runBounded(["lint", path])
+        XCTAssertEqual(linted.status, e.lintStatus, "\(e.file): \(linted.stderr)")
+        let importLines = imported.stderr.split(separator: "\n")
+        XCTAssertTrue(importLines.last?.contains(e.lastLine) == true, "\(e.file): \(imported.stderr)")
+        guard e.refused else { return }
+        XCTAssertEqual(importLines.count, 1, imported.stderr)
+        XCTAssertEqual(imported.stderr, linted.stderr, "lint refuses the file with the same line")
+    }
+
+    func testChainedConstantsAndDeepNestingEndBoundedForImportAndLint() throws {
+        let deep = "nested deeper than 128 levels; refused"
+        let cases = [
+            Expectation(file: "okhttp-const-doubling-26.kt", format: "okhttp", importStatus: 2, lintStatus: 1,
+                        lastLine: "nothing to import: no usable okhttp pin configuration found", refused: false),
+            Expectation(file: "okhttp-const-doubling-28.kt", format: "okhttp", importStatus: 2, lintStatus: 1,
+                        lastLine: "nothing to import: no usable okhttp pin configuration found", refused: false),
+            Expectation(file: "trustkit-swift-const-doubling-28.swift", format: "trustkit", importStatus: 1, lintStatus: 1,
+                        lastLine: "1 usable pin(s): TrustKit requires at least 2", refused: false),
+            Expectation(file: "trustkit-swift-nested-12000-segv.swift", format: "trustkit", importStatus: 2, lintStatus: 2,
+                        lastLine: deep, refused: true),
+            Expectation(file: "trustkit-objc-nested-20000-segv.m", format: "trustkit", importStatus: 2, lintStatus: 2,
+                        lastLine: deep, refused: true),
+            Expectation(file: "okhttp-nested-add-8000.kt", format: "okhttp", importStatus: 2, lintStatus: 1,
+                        lastLine: "nothing to import: no usable okhttp pin configuration found", refused: false),
+        ]
+        for e in cases { try check(e, path: try HostileInputs.path(e.file)) }
+        let doubling = try runBounded(["import", "--format", "okhttp", try HostileInputs.path("okhttp-const-doubling-26.kt")])
+        XCTAssertTrue(doubling.stderr.contains(":15: warning: C14 is longer than 65536 bytes once resolved"), doubling.stderr)
+    }
+
+    func testAFileGivingMoreRulesThanAnImportProducesIsRefusedWithOneLine() throws {
+        // What `Tests/Fixtures/repro/gen_okhttp_seq.py 20000 OUT` writes: 2.7 MB, within the 4 MiB input limit.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pinguard-seq-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pins = ["sha256/V4zZ9zgOAvYJg7dA+kmk0t+zIYSW0pYWf/cITIu9JvU=", "sha256/kuSfssDcwQgR1zeaAWyuRb6/rAwifh8vmdDJto034ow="]
+        var text = "val p = CertificatePinner.Builder()"
+        for k in 0..<20_000 { text += ".add(\"h\(k).example.com\", \"\(pins[0])\", \"\(pins[1])\")\n" }
+        let path = dir.appendingPathComponent("seq-20000.kt").path
+        try (text + ".build()\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let line = "pinguard: \(path):10001: more than 10000 rules: an import produces at most 10000 rules and 25000 pins; refused (split the configuration)"
+        try check(Expectation(file: "seq-20000.kt", format: "okhttp", importStatus: 2, lintStatus: 2, lastLine: line, refused: true), path: path)
+        let r = try runBounded(["import", "--format", "okhttp", path])
+        XCTAssertFalse(r.stderr.contains("internal error"), r.stderr)
+    }
+}
