@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# Renewals by a real ACME CA and a real ACME client, observed by a real pinguard: Debian's pebble
+# (Let's Encrypt's test CA, challenges always valid) issues 90-day certificates, certbot obtains and
+# renews them with and without --reuse-key, nginx serves them and is reloaded after each renewal, and
+# `pinguard serve --once` (each run a restart) remembers the chains in its state file. Runs inside a
+# private journald (scripts/with-journald.sh) so the events' fields can be read back with journalctl.
+#
+#   PINGUARD=path/to/pinguard scripts/test-renewals.sh
+#
+# Checks: a renewal that keeps the key and one that does not, each seen exactly once; a restart between
+# renewals (no false renewal, counts kept); pebble restarted (a new intermediate: issuer changed); two
+# addresses renewed one after the other (one renewal); `pinguard history`; and a corrupt, a read-only
+# and a full state file (a small tmpfs), which leave the service running and the file untouched.
+# Ends with "N passed, M failed".
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -z "${JOURNAL_PRIVATE:-}" ]; then exec "$here/with-journald.sh" "$0" "$@"; fi
+PG=${PINGUARD:?set PINGUARD to the pinguard binary}
+passed=0; failed=0
+pass() { echo "ok: $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $1"; [ -n "${2:-}" ] && echo "$2" | sed 's/^/    /'; failed=$((failed + 1)); }
+check() { if eval "$2"; then pass "$1"; else fail "$1" "${3:-}"; fi; }
+for tool in pebble certbot nginx openssl curl; do
+  command -v "$tool" > /dev/null || { echo "test-renewals.sh: $tool is not installed"; echo "0 passed, 1 failed"; exit 1; }
+done
+
+W=$(mktemp -d /tmp/pinguard-renewals.XXXXXX)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done; umount "$W/full" 2> /dev/null; [ -z "${KEEP:-}" ] && rm -rf "$W"; }
+trap cleanup EXIT
+port() { python3 "$here/lib/free_port.py"; }
+ACME=$(port); MGMT=$(port); HTTP01=$(port); TLS=$(port)
+
+# --- pebble -------------------------------------------------------------------------------------------
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$W/pebble.key" -out "$W/pebble.pem" \
+  -days 2 -subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" 2> /dev/null
+cat > "$W/pebble.json" <<JSON
+{"pebble": {"listenAddress": "127.0.0.1:$ACME", "managementListenAddress": "127.0.0.1:$MGMT",
+ "certificate": "$W/pebble.pem", "privateKey": "$W/pebble.key", "httpPort": $HTTP01, "tlsPort": $TLS,
+ "ocspResponderURL": "", "externalAccountBindingRequired": false, "certificateValidityPeriod": 7776000}}
+JSON
+pebble_pid=""
+start_pebble() {
+  [ -n "$pebble_pid" ] && kill "$pebble_pid" 2> /dev/null && wait "$pebble_pid" 2> /dev/null
+  PEBBLE_VA_ALWAYS_VALID=1 PEBBLE_VA_NOSLEEP=1 PEBBLE_WFE_NONCEREJECT=0 pebble -config "$W/pebble.json" >> "$W/pebble.log" 2>&1 &
+  pebble_pid=$!; pids+=("$pebble_pid")
+  for _ in $(seq 50); do curl -sfk "https://127.0.0.1:$MGMT/roots/0" -o "$W/root.pem" && return 0; sleep 0.1; done
+  return 1
+}
+start_pebble || { echo "pebble did not start"; cat "$W/pebble.log"; echo "0 passed, 1 failed"; exit 1; }
+cp "$W/root.pem" "$W/roots.pem"
+
+export REQUESTS_CA_BUNDLE=$W/pebble.pem
+certbot_for() {  # NAME [certbot flags...]: obtain or renew the certificate NAME for api.pg.test
+  local name=$1; shift
+  certbot certonly --config-dir "$W/cb" --work-dir "$W/cb-work" --logs-dir "$W/cb-logs" --server "https://127.0.0.1:$ACME/dir" \
+    --non-interactive --agree-tos --register-unsafely-without-email --standalone --http-01-address 127.0.0.1 \
+    --http-01-port "$HTTP01" -d api.pg.test --cert-name "$name" "$@" > "$W/certbot.log" 2>&1
+}
+spki() { openssl x509 -in "$1" -noout -pubkey | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64; }
+
+# --- nginx: two addresses of one name, each serving its own copy of the certificate -------------------
+NGX=$(port)
+mkdir -p "$W/a1" "$W/a2" "$W/nginx"
+serve_copy() { cp -L "$W/cb/live/api/fullchain.pem" "$W/$1/fullchain.pem"; cp -L "$W/cb/live/api/privkey.pem" "$W/$1/privkey.pem"; }
+cat > "$W/nginx.conf" <<NGINX
+pid $W/nginx/nginx.pid;
+error_log $W/nginx/error.log;
+events {}
+http {
+  access_log off;
+  client_body_temp_path $W/nginx; proxy_temp_path $W/nginx; fastcgi_temp_path $W/nginx; uwsgi_temp_path $W/nginx; scgi_temp_path $W/nginx;
+  server { listen 127.0.0.1:$NGX ssl; ssl_certificate $W/a1/fullchain.pem; ssl_certificate_key $W/a1/privkey.pem; return 204; }
+  server { listen 127.0.0.2:$NGX ssl; ssl_certificate $W/a2/fullchain.pem; ssl_certificate_key $W/a2/privkey.pem; return 204; }
+}
+NGINX
+reload_nginx() { nginx -c "$W/nginx.conf" -s reload 2> "$W/nginx/reload.log"; sleep 0.5; }
+
+# --- pinguard -------------------------------------------------------------------------------------------
+mkdir -p "$W/policies"
+write_config() {  # STATE_PATH
+  cat > "$W/pinguard.yml" <<YML
+interval: 1h
+timeout: 5s
+trust: {ca_file: roots.pem}
+policies: ["policies/*.yml"]
+state: {path: $1}
+targets:
+  - {host: api.pg.test, port: $NGX, connect: [127.0.0.1, 127.0.0.2], name: api}
+YML
+}
+round() { "$PG" serve --once --config "$W/pinguard.yml" > "$W/once.out" 2> "$W/once.err"; }
+events() {  # EVENT: the journal entries of EVENT so far, as KEY=VALUE lines
+  journalctl --no-pager -o export PINGUARD_EVENT="$1" 2> /dev/null | grep -aE '^(PINGUARD_[A-Z_]+|MESSAGE)='
+}
+count() { journalctl --no-pager -o cat PINGUARD_EVENT="$1" 2> /dev/null | grep -c . ; }
+
+certbot_for api || { echo "certbot failed"; cat "$W/certbot.log"; echo "0 passed, 1 failed"; exit 1; }
+serve_copy a1; serve_copy a2
+nginx -c "$W/nginx.conf" 2> "$W/nginx/start.log" || { echo "nginx failed"; cat "$W/nginx/start.log"; echo "0 passed, 1 failed"; exit 1; }
+pids+=("$(cat "$W/nginx/pid" 2> /dev/null || cat "$W/nginx/nginx.pid")")
+key1=$(spki "$W/a1/fullchain.pem")
+cat > "$W/policies/app.yml" <<YML
+name: app
+environments:
+  prod:
+    policies:
+      - pattern: "api.pg.test"
+        policy:
+          pins:
+            - {type: spki, hash: "$key1", role: primary, scope: leaf}
+            - {type: spki, hash: "$(printf 'backup%.0s' 1 2 3 4 5 | openssl dgst -sha256 -binary | base64)", role: backup, scope: leaf}
+YML
+write_config state.db
+
+round
+check "first round: the chain is remembered, no renewal" '[ -s "$W/state.db" ] && [ "$(count certificate_renewed)" = 0 ]' "$(cat "$W/once.err")"
+round
+check "a restart that sees the same chain is no renewal" '[ "$(count certificate_renewed)" = 0 ] && [ "$(count chain_rollback)" = 0 ]'
+
+# A renewal that keeps the key (certbot --reuse-key), served by both addresses.
+certbot_for api --force-renewal --reuse-key; serve_copy a1; serve_copy a2; reload_nginx
+round
+check "certbot --reuse-key: one certificate_renewed" '[ "$(count certificate_renewed)" = 1 ]' "$(events certificate_renewed)"
+check "... with PINGUARD_KEY_REUSED=yes and PINGUARD_ISSUER_CHANGED=no" \
+  'events certificate_renewed | grep -qx PINGUARD_KEY_REUSED=yes && events certificate_renewed | grep -qx PINGUARD_ISSUER_CHANGED=no' \
+  "$(events certificate_renewed)"
+check "... its message says the key was kept" 'events certificate_renewed | grep -q "^MESSAGE=api: certificate renewed, key kept, issuer Pebble Intermediate CA"'
+round
+check "a restart after the renewal reports it once only" '[ "$(count certificate_renewed)" = 1 ]'
+
+# A renewal with a new key, reaching the two addresses one after the other.
+certbot_for api --force-renewal; serve_copy a1; reload_nginx
+round
+check "a new key at the first address: a second renewal, PINGUARD_KEY_REUSED=no" \
+  '[ "$(count certificate_renewed)" = 2 ] && events certificate_renewed | grep -qx PINGUARD_KEY_REUSED=no' "$(events certificate_renewed)"
+serve_copy a2; reload_nginx
+round
+check "the second address catching up is no new renewal" '[ "$(count certificate_renewed)" = 2 ]'
+
+# Pebble restarted makes a new intermediate: the next renewal changes the issuer.
+# (it forgets its accounts too: certbot registers again)
+start_pebble && cat "$W/root.pem" >> "$W/roots.pem"
+rm -rf "$W/cb/accounts"
+certbot_for api --force-renewal --reuse-key; serve_copy a1; serve_copy a2; reload_nginx
+round
+check "a renewal from a new pebble intermediate: PINGUARD_ISSUER_CHANGED=yes" \
+  '[ "$(count certificate_renewed)" = 3 ] && events certificate_renewed | grep -qx PINGUARD_ISSUER_CHANGED=yes' "$(events certificate_renewed)"
+
+"$PG" history api --config "$W/pinguard.yml" --json > "$W/history.json" 2> "$W/history.err"
+check "pinguard history lists every chain with its renewals" \
+  'python3 -c "
+import json,sys
+h=json.load(open(sys.argv[1])); r=[c[\"renewal\"] for c in h[\"chains\"] if c[\"renewal\"]]
+assert h[\"target\"]==\"api\" and len(h[\"chains\"])==8, len(h[\"chains\"])
+assert [x[\"key_reused\"] for x in r]==[True,False,True] and [x[\"issuer_changed\"] for x in r]==[False,False,True], r
+" "$W/history.json"' "$(cat "$W/history.json" "$W/history.err")"
+
+# A rollback: address 2 goes back to an older certificate.
+cp "$W/a1/fullchain.pem" "$W/newest.pem"; cp -L "$W/cb/archive/api/fullchain1.pem" "$W/a2/fullchain.pem"; cp -L "$W/cb/archive/api/privkey1.pem" "$W/a2/privkey.pem"; reload_nginx
+round
+check "an address going back to an older chain: chain_rollback, no renewal" \
+  '[ "$(count chain_rollback)" = 1 ] && [ "$(count certificate_renewed)" = 3 ]' "$(events chain_rollback)"
+
+# Faults: each leaves the service running and the file as it was.
+printf 'SQLite format 3\000%s' "$(head -c 4000 /dev/urandom | base64 -w0)" > "$W/corrupt.db"
+before=$(sha256sum < "$W/corrupt.db"); write_config corrupt.db; round; status=$?
+check "a corrupt state file: the round runs (exit $status), state_unavailable, the file untouched" \
+  '[ $status -le 1 ] && [ "$(count state_unavailable)" -ge 1 ] && [ "$before" = "$(sha256sum < "$W/corrupt.db")" ] && ! ls "$W"/corrupt.db-wal > /dev/null 2>&1' \
+  "$(cat "$W/once.err"; events state_unavailable)"
+sqlite_foreign() { python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table t(x)'); c.commit()" "$1"; }
+sqlite_foreign "$W/foreign.db"; before=$(sha256sum < "$W/foreign.db"); write_config foreign.db; round
+check "another application's SQLite file is refused and untouched" \
+  '[ "$before" = "$(sha256sum < "$W/foreign.db")" ] && events state_unavailable | grep -q "foreign.db"' "$(events state_unavailable)"
+
+write_config state.db
+n=$(count state_unavailable)
+chattr +i "$W/state.db" 2> /dev/null && immutable=1 || immutable=""
+if [ -n "$immutable" ]; then
+  certbot_for api --force-renewal; serve_copy a1; serve_copy a2; reload_nginx
+  round; status=$?
+  chattr -i "$W/state.db"
+  check "a read-only state file: the round runs, state_unavailable names it" \
+    '[ $status -le 1 ] && [ "$(count state_unavailable)" -gt "$n" ]' "$(cat "$W/once.err"; events state_unavailable)"
+else
+  echo "not run: a read-only state file (chattr +i is not supported on this file system)"
+fi
+
+mkdir -p "$W/full"
+if mount -t tmpfs -o size=256k tmpfs "$W/full" 2> /dev/null; then
+  head -c 200000 /dev/zero > "$W/full/filler"
+  write_config full/state.db; round; status=$?
+  check "a full disk: the round runs, state_unavailable" \
+    '[ $status -le 1 ] && events state_unavailable | grep -q "full/state.db"' "$(cat "$W/once.err"; events state_unavailable)"
+  rm -f "$W/full/filler"; round
+  check "... and once there is room, the file is written (history readable)" \
+    '"$PG" history api --config "$W/pinguard.yml" > /dev/null 2>&1' "$(cat "$W/once.err")"
+else
+  echo "not run: a full state file (cannot mount a tmpfs here)"
+fi
+
+# Two instances must not share one file: the second is refused, naming it.
+write_config state.db
+MP=$(port)
+"$PG" serve --config "$W/pinguard.yml" --listen "127.0.0.1:$MP" > /dev/null 2> "$W/first.err" & first=$!; pids+=("$first")
+for _ in $(seq 50); do grep -q "serving /metrics" "$W/first.err" && break; sleep 0.1; done
+curl -s "http://127.0.0.1:$MP/metrics" > "$W/metrics.txt"
+check "after restarts the metrics keep the renewals: 4 observed, the last kept the key, writable" \
+  'grep -qx "pinguard_renewals_observed_total{target=\"api\"} 4" "$W/metrics.txt" &&
+   grep -qx "pinguard_last_renewal_key_reused{target=\"api\"} 0" "$W/metrics.txt" &&
+   grep -qx "pinguard_state_writable 1" "$W/metrics.txt" &&
+   grep -q "^pinguard_leaf_key_first_seen_timestamp_seconds{target=\"api\",address=\"127.0.0.1:$NGX\"}" "$W/metrics.txt"' \
+  "$(grep -E "renewal|state_writable|key_first" "$W/metrics.txt")"
+"$PG" serve --config "$W/pinguard.yml" --listen 127.0.0.1:0 > /dev/null 2> "$W/second.err"; status=$?
+check "a second instance on the same state file is refused (exit 2) naming the file" \
+  '[ $status = 2 ] && grep -q "state.db" "$W/second.err"' "$(cat "$W/second.err")"
+kill "$first"; wait "$first" 2> /dev/null
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
