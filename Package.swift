@@ -28,15 +28,19 @@ let package = Package(
         // The memory of served chains: an SQLite file behind a small Swift interface.
         .target(name: "PinGuardState", dependencies: ["PinGuardCore", "CSQLite"]),
         // The bundled public suffix list is data under MPL-2.0; see Resources/PUBLIC_SUFFIX_LIST.md.
-        .target(name: "PinGuardConfig", dependencies: ["PinGuardCore", "PinGuardProbe", "PinGuardFiles"],
+        .target(name: "PinGuardConfig", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardFiles"],
                 exclude: ["Resources/PUBLIC_SUFFIX_LIST.md"],
                 resources: [.copy("Resources/public_suffix_list.dat")]),
         // getaddrinfo_a (glibc) in C: its types are behind _GNU_SOURCE, which Swift's Glibc module lacks.
         .target(name: "CResolver", linkerSettings: [.linkedLibrary("anl")]),
-        .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "PinGuardFiles", "COpenSSL", "CResolver"]),
-        .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardConfig", "PinGuardProbe", "COpenSSL"]),
+        // OpenSSL once, apart from the network: hashes, certificate parsing, chain verification, signatures,
+        // PKCS#12 and client identities, hashmod.
+        .target(name: "PinGuardCrypto", dependencies: ["PinGuardCore", "PinGuardFiles", "COpenSSL"]),
+        // Resolve, dial, handshake -> plain chain facts.
+        .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardFiles", "COpenSSL", "CResolver"]),
+        .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardConfig", "PinGuardCrypto", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [
-            "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "CSystemd", "CCrypt", "CZlib",
+            "PinGuardCore", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "CSystemd", "CCrypt", "CZlib",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -47,24 +51,24 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "pinguard", dependencies: [
-            "PinGuardCore", "PinGuardConfig", "PinGuardProbe", "PinGuardDemo", "PinGuardService", "PinGuardFiles", "PinGuardState",
+            "PinGuardCore", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardDemo", "PinGuardService", "PinGuardFiles", "PinGuardState",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pinguard-bench", dependencies: ["PinGuardCore", "PinGuardService"]),
         .executableTarget(name: "pinguard-state-bench", dependencies: ["PinGuardCore", "PinGuardState"]),
         // libFuzzer targets for every reader of untrusted input; built by scripts/fuzz.sh with
         // -sanitize=fuzzer in .build-fuzz, a replay tool (`pinguard-fuzz TARGET FILE...`) otherwise.
-        .executableTarget(name: "pinguard-fuzz", dependencies: ["PinGuardCore", "PinGuardProbe"]),
+        .executableTarget(name: "pinguard-fuzz", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardConfig"]),
         .target(name: "PinGuardTestSupport", path: "Tests/PinGuardTestSupport"),
         .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore"], exclude: ["Fixtures"]),
         .testTarget(name: "PinGuardStateTests", dependencies: ["PinGuardState", "PinGuardCore", "CSQLite"]),
-        .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCore", "PinGuardTestSupport"]),
+        .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCrypto", "PinGuardCore", "PinGuardTestSupport"]),
         .target(name: "PinGuardServiceTestSupport", dependencies: [
             "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardTestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Tests/PinGuardServiceTestSupport"),
         .testTarget(name: "PinGuardServiceTests", dependencies: [
-            "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardDemo", "PinGuardProbe", "PinGuardTestSupport",
+            "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardDemo", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
             "PinGuardServiceTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),

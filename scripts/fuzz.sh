@@ -8,7 +8,8 @@
 #
 #   scripts/fuzz.sh [--smoke] [SECONDS] [TARGET...]
 #     --smoke      20 s per reader unless SECONDS is given (scripts/fuzz-smoke.sh)
-#     TARGET       config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle (default: all)
+#     TARGET       config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle defines probe-target
+#                  webconfig (default: all)
 #   FUZZ_JOBS=N    run N readers at once (default 1)
 #   FUZZ_NO_REPRO=1  leave Tests/Fixtures/repro out of the seeds (to fuzz past a known, unfixed crash)
 #   FUZZ_TIMEOUT=S seconds one input may take (default 2); raise it when many readers share few cores,
@@ -27,7 +28,7 @@ if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 seconds=3600
 [ $smoke = 1 ] && seconds=20
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
-all_targets=(config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle)
+all_targets=(config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle defines probe-target webconfig)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 
@@ -59,7 +60,9 @@ seeds_for() {
     android-nsc) ls "$root"/policies/sources/network_security_config.xml "$repro"/xml-*.plist ;;
     okhttp) ls "$root"/policies/sources/*.kt "$root"/policies/sources/*.java "$repro"/*.kt "$repro"/*.java ;;
     hpkp) ls "$root"/policies/sources/hpkp-headers.txt "$repro"/hpkp-*.txt ;;
-    pem|bundle) ;;
+    defines) ls "$repro"/defines-*.txt ;;
+    webconfig) ls "$repro"/webcfg-*.yml ;;
+    pem|bundle|probe-target) ;;
   esac 2>/dev/null
   ls "$root"/fuzz/seeds/"$1"/* 2>/dev/null
 }

@@ -1,7 +1,7 @@
 import Foundation
 import PinGuardCore
 import PinGuardFiles
-import PinGuardProbe
+import PinGuardCrypto
 #if canImport(Glibc)
 import Glibc
 #endif

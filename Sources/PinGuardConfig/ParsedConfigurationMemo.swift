@@ -1,6 +1,6 @@
 import Foundation
 import PinGuardCore
-import PinGuardProbe
+import PinGuardCrypto
 
 /// The last configuration text a loader parsed and what it parsed to: a reload whose `pinguard.yml` is the
 /// same text (a policy edit, a change of a `target_files` file, a SIGHUP with nothing edited) takes the
@@ -20,7 +20,7 @@ public final class ParsedConfigurationMemo: @unchecked Sendable {
     /// `ServiceConfigParser.parse(text, file: path)`, or the configuration it gave for the same text and
     /// path last time. A text that does not parse is not remembered (the error is thrown again).
     public func parse(_ text: String, file path: String) throws(ConfigError) -> ServiceConfig {
-        let digest = CertificateFacts.sha256Base64(ArraySlice(text.utf8))
+        let digest = CertificateReader.sha256Base64(ArraySlice(text.utf8))
         let remembered = lock.withLock { last }
         if let remembered, remembered.path == path, remembered.digest == digest { return remembered.config }
         let config = try ServiceConfigParser.parse(text, file: path)

@@ -1,7 +1,7 @@
 import Foundation
 import PinGuardCore
 import PinGuardFiles
-import PinGuardProbe
+import PinGuardCrypto
 
 /// Reads configured policy bundles from disk and verifies them (`BundleSignatureVerifier`). A bad key file is a
 /// configuration error; a bad bundle is a status (clients reject it, pinguard reports it and keeps running).

@@ -1,7 +1,7 @@
 import COpenSSL
 import Foundation
 import PinGuardCore
-import PinGuardProbe
+import PinGuardCrypto
 
 /// An in-memory X.509 certificate (OpenSSL `X509`, freed on deinit).
 public final class DemoCertificate: @unchecked Sendable {
@@ -38,11 +38,11 @@ public final class DemoCertificate: @unchecked Sendable {
         guard let bio = BIO_new(BIO_s_mem()) else { return "" }
         defer { BIO_free(bio) }
         _ = PEM_write_bio_X509(bio, pointer)
-        return CertificateFacts.bioString(bio)
+        return CertificateReader.bioString(bio)
     }
 
     /// Facts as the probe would report them.
     public var facts: ChainCertificate {
-        get throws(ProbeError) { try CertificateFacts.facts(of: pointer, depth: 0, source: .served) }
+        get throws(ProbeError) { try CertificateReader.facts(of: pointer, depth: 0, source: .served) }
     }
 }

@@ -1,7 +1,7 @@
 import COpenSSL
 import Foundation
 import PinGuardCore
-import PinGuardProbe
+import PinGuardCrypto
 
 /// An in-memory key pair (OpenSSL `EVP_PKEY`, freed on deinit).
 public final class DemoKey: @unchecked Sendable {
@@ -20,7 +20,7 @@ public final class DemoKey: @unchecked Sendable {
 
     /// Base64 SHA-256 of the DER SubjectPublicKeyInfo: the key's `spki` pin.
     public var spkiSHA256: String {
-        let der = CertificateFacts.publicKeyDER(pointer) ?? []
-        return CertificateFacts.sha256Base64(der[...])
+        let der = CertificateReader.publicKeyDER(pointer) ?? []
+        return CertificateReader.sha256Base64(der[...])
     }
 }

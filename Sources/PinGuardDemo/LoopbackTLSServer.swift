@@ -1,6 +1,6 @@
 import COpenSSL
 import Foundation
-import PinGuardProbe
+import PinGuardCrypto
 #if canImport(Glibc)
 import Glibc
 #endif

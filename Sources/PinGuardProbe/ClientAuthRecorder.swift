@@ -1,5 +1,6 @@
 import COpenSSL
 import PinGuardCore
+import PinGuardCrypto
 
 /// Watches one handshake for a server's request for a client certificate, and answers it with the
 /// configured identity, if any.

@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import PinGuardCore
+import PinGuardCrypto
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardCrypto
 #if canImport(Glibc)
 import Glibc
 #endif

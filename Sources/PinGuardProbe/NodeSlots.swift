@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardCrypto
 
 /// Results of probes running on several threads at once, one slot per address.
 final class NodeSlots: @unchecked Sendable {

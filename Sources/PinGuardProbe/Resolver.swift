@@ -1,6 +1,7 @@
 import CResolver
 import Foundation
 import PinGuardCore
+import PinGuardCrypto
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import PinGuardCore
+import PinGuardCrypto
 import PinGuardFiles
 #if canImport(Glibc)
 import Glibc
@@ -186,7 +187,7 @@ public final class TLSProber: @unchecked Sendable {
                     v.append(c)
                 } else {
                     // With trusted-first lookup the anchor is the store's copy even when the server sent it too.
-                    var c = try CertificateFacts.facts(of: x, depth: Int(i), source: .store)
+                    var c = try CertificateReader.facts(of: x, depth: Int(i), source: .store)
                     if facts.servedChain.contains(where: { $0.certSHA256 == c.certSHA256 }) { c.source = .served }
                     v.append(c)
                 }
@@ -203,7 +204,7 @@ public final class TLSProber: @unchecked Sendable {
         let count = pg_sk_X509_num(stack)
         for i in 0..<count {
             guard let x = pg_sk_X509_value(stack, i) else { continue }
-            out.append(try CertificateFacts.facts(of: x, depth: Int(i), source: .served))
+            out.append(try CertificateReader.facts(of: x, depth: Int(i), source: .served))
         }
         return out
     }

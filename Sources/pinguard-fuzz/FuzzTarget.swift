@@ -1,6 +1,7 @@
 import Foundation
+import PinGuardConfig
 import PinGuardCore
-import PinGuardProbe
+import PinGuardCrypto
 
 /// One reader of untrusted input, fed arbitrary bytes by libFuzzer (`scripts/fuzz.sh`).
 ///
@@ -17,6 +18,9 @@ enum FuzzTarget: String, CaseIterable {
     case hpkp
     case pem
     case bundle
+    case defines
+    case probeTarget = "probe-target"
+    case webconfig
 
     /// The target named by `PINGUARD_FUZZ_TARGET`; libFuzzer runs one target per process.
     static let selected: FuzzTarget = {
@@ -50,7 +54,9 @@ enum FuzzTarget: String, CaseIterable {
         case .okhttp: importPolicy(.okhttp, bytes)
         case .hpkp: importPolicy(.hpkp, bytes)
         case .pem:
-            _ = try? CertificateFacts.load(bytes, file: "fuzz.pem")
+            _ = try? CertificateReader.load(bytes, file: "fuzz.pem")
+        case .defines, .probeTarget, .webconfig:
+            runServiceInput(bytes)
         case .bundle:
             // A signed pin bundle as downloaded: the blob, its HMAC check, and the payload decoder (fed even when
             // the signature fails, so the decoder is fuzzed too).

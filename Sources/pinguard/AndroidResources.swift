@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardFiles
 import PinGuardCore
+import PinGuardCrypto
 import PinGuardProbe
 
 /// Finds the `@raw/NAME` certificates an Android network security config names, in the app's `res/` directory,
@@ -40,7 +41,7 @@ enum AndroidResources {
                 continue
             }
             do {
-                out[src] = .spki(try ImportResource.subjectPublicKeyInfos([UInt8](data)).map(CertificateFacts.sha256Base64))
+                out[src] = .spki(try ImportResource.subjectPublicKeyInfos([UInt8](data)).map(CertificateReader.sha256Base64))
             } catch {
                 out[src] = .unreadable("\(file): \(error.message)")
             }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PinGuardCore
 import PinGuardConfig
+import PinGuardCrypto
 import PinGuardProbe
 import PinGuardService
 

@@ -70,40 +70,37 @@ struct ImportCommand: ParsableCommand {
         if result.findings.contains(where: { $0.severity == .error }) { throw Exit.rejected }
     }
 
-    /// The most names `--defines` and `--define` may give together, and the largest `--defines` file.
-    static let maxDefines = 10_000
-    static let maxDefinesBytes = 1 << 20
-
-    /// `--defines FILE` then `--define` values (a `--define` wins over the file); a malformed entry is a usage error
-    /// whose echo is quoted and escaped.
+    /// `--defines FILE` then `--define` values (a `--define` wins over the file); a malformed entry or more than
+    /// `DefinesFile.maxDefinitions` in all is a usage error whose echo is quoted and escaped.
     func readDefines() throws -> [String: String] {
-        var values: [String: String] = [:]
-        var count = 0
-        func add(_ entry: String, from origin: String) throws {
-            count += 1
-            guard count <= Self.maxDefines else {
-                printError("pinguard: \(origin): more than \(Self.maxDefines) NAME=VALUE definitions")
-                throw Exit.configuration
-            }
-            guard let eq = entry.firstIndex(of: "="), !entry[..<eq].trimmingCharacters(in: .whitespaces).isEmpty else {
-                printError("pinguard: \(origin): expected NAME=VALUE, got \(EchoedInput.quoted(entry, limit: 80))")
-                throw Exit.configuration
-            }
-            values[entry[..<eq].trimmingCharacters(in: .whitespaces)] = String(entry[entry.index(after: eq)...])
-        }
+        var entries: [(name: String, value: String)] = []
         if let defines {
-            let bytes = try InputFile.bytes(defines, limit: Self.maxDefinesBytes, what: "a --defines file")
+            let bytes = try InputFile.bytes(defines, limit: DefinesFile.maxBytes, what: "a --defines file")
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 printError("pinguard: \(defines): not UTF-8 text")
                 throw Exit.configuration
             }
-            for (k, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = raw.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
-                if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") { continue }
-                try add(line, from: "\(defines):\(k + 1)")
-            }
+            entries = try definesOrExit(DefinesFile.parse(text, file: defines))
         }
-        for entry in define { try add(entry, from: "--define") }
+        for entry in define {
+            if entries.count >= DefinesFile.maxDefinitions {
+                printError("pinguard: \(DefinesError.tooMany(origin: "--define"))")
+                throw Exit.configuration
+            }
+            entries.append(try definesOrExit(DefinesFile.entry(entry, origin: "--define")))
+        }
+        var values: [String: String] = [:]
+        for e in entries { values[e.name] = e.value }
         return values
+    }
+
+    /// The value, or the error printed and exit 2.
+    func definesOrExit<T>(_ result: Result<T, DefinesError>) throws -> T {
+        switch result {
+        case .success(let value): return value
+        case .failure(let error):
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import PinGuardCore
 import PinGuardFiles
 import PinGuardConfig
+import PinGuardCrypto
 import PinGuardProbe
 import PinGuardService
 
@@ -133,7 +134,7 @@ struct LintCommand: ParsableCommand {
     func readChain(_ path: String) throws -> [ChainCertificate] {
         let data = try InputFile.bytes(path, limit: InputFile.certificateLimit)
         do {
-            return try CertificateFacts.load(data, file: path)
+            return try CertificateReader.load(data, file: path)
         } catch {
             printError("pinguard: \(error.message)")
             throw Exit.configuration

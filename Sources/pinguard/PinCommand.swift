@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinGuardCore
+import PinGuardCrypto
 import PinGuardProbe
 
 /// `pinguard pin`: the SPKI and certificate pins of every certificate in files or served by a host.
@@ -44,7 +45,7 @@ struct PinCommand: ParsableCommand {
         } else {
             for f in files {
                 let data = try InputFile.bytes(f, limit: InputFile.certificateLimit)
-                do { groups.append((f, try CertificateFacts.load(data, file: f))) } catch {
+                do { groups.append((f, try CertificateReader.load(data, file: f))) } catch {
                     printError("pinguard: \(error)"); throw Exit.configuration
                 }
             }

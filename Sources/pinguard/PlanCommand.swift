@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PinGuardConfig
 import PinGuardCore
+import PinGuardCrypto
 import PinGuardProbe
 import PinGuardService
 
@@ -88,7 +89,7 @@ struct PlanCommand: ParsableCommand {
             if let key {
                 let spki = try CandidateKey.spkiSHA256(try InputFile.bytes(key, limit: InputFile.certificateLimit), name: key)
                 var issuers: [ChainCertificate] = []
-                for f in files { issuers += try CertificateFacts.load(f.bytes, file: f.name) }
+                for f in files { issuers += try CertificateReader.load(f.bytes, file: f.name) }
                 printError("pinguard: \(key): \(spki.kind) with SPKI \(spki.pin); trust assumed (no CA has signed it yet), lifetime assumed 397 days")
                 candidates = hosts.map { RotationPlan.keyCandidate(host: $0.lowercased(), spkiSHA256: spki.pin, issuers: issuers, at: time) }
             } else {

@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardCrypto
 import PinGuardProbe
 import PinGuardTestSupport
 import XCTest
@@ -45,9 +46,9 @@ final class LiveServers: Sendable {
         prober.probe(request(name, connect: connect))
     }
 
-    /// Facts of the first certificate in a PEM or DER file, read by `CertificateFacts.load`.
+    /// Facts of the first certificate in a PEM or DER file, read by `CertificateReader.load`.
     func fileFacts(_ path: String) throws -> [ChainCertificate] {
         let data = try XCTUnwrap(FileManager.default.contents(atPath: path), "cannot read \(path)")
-        return try CertificateFacts.load([UInt8](data), file: path)
+        return try CertificateReader.load([UInt8](data), file: path)
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import PinGuardCore
+import PinGuardCrypto
 import PinGuardProbe
 import PinGuardTestSupport
 
-/// The pins of the test PKI, read once with `CertificateFacts` (the cross-checks prove them equal to OpenSSL's).
+/// The pins of the test PKI, read once with `CertificateReader` (the cross-checks prove them equal to OpenSSL's).
 struct PKIPins: Sendable {
     let leaves: [String: ChainCertificate]
     let intermediateFacts: ChainCertificate
@@ -23,7 +24,7 @@ struct PKIPins: Sendable {
         let pki = try TestPKI.shared()
         func load(_ path: String) throws -> ChainCertificate {
             guard let data = FileManager.default.contents(atPath: path) else { throw HarnessError("cannot read \(path)") }
-            guard let first = try CertificateFacts.load([UInt8](data), file: path).first else { throw HarnessError("\(path): empty") }
+            guard let first = try CertificateReader.load([UInt8](data), file: path).first else { throw HarnessError("\(path): empty") }
             return first
         }
         var leaves: [String: ChainCertificate] = [:]

@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+@testable import PinGuardConfig
 @testable import PinGuardService
 import PinGuardTestSupport
 import XCTest
@@ -65,7 +66,7 @@ final class WebConfigParserTests: XCTestCase {
                        "unknown key (known keys: basic_auth_users, http_server_config, rate_limit, tls_server_config) @ tls_config")
         XCTAssertEqual(error("tls_server_config:\n  cert_file: server.crt\n"), "missing key_file @ tls_server_config")
         XCTAssertEqual(error("tls_server_config:\n  cert_file: server.crt\n  key_file: nope.key\n"),
-                       "cannot read \(dir.appendingPathComponent("nope.key").path) @ tls_server_config.key_file")
+                       "cannot read \(dir.appendingPathComponent("nope.key").path): no such file @ tls_server_config.key_file")
         XCTAssertEqual(error("tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  cipher_suites: [TLS_AES_128_GCM_SHA256]\n"),
                        "not supported by pinguard (pinguard uses swift-nio-ssl's defaults); remove it @ tls_server_config.cipher_suites")
         XCTAssertEqual(error("tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: ca.crt\n"),

@@ -3,7 +3,8 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import PinGuardProbe
+import PinGuardConfig
+import PinGuardCrypto
 
 /// Checks basic-auth credentials against `basic_auth_users` bcrypt hashes with libxcrypt's `crypt_r`.
 ///
@@ -108,6 +109,6 @@ final class BasicAuthenticator: Sendable {
             withUnsafeBytes(of: UInt32(utf8.count).bigEndian) { bytes += $0 }
             bytes += utf8
         }
-        return CertificateFacts.sha256Base64(bytes[...])
+        return CertificateReader.sha256Base64(bytes[...])
     }
 }

@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import PinGuardConfig
 import PinGuardCore
 import ServiceLifecycle
 

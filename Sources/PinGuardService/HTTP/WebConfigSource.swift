@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import NIOSSL
+import PinGuardConfig
 import PinGuardCore
 import PinGuardFiles
 

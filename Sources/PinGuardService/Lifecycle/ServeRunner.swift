@@ -7,6 +7,7 @@ import NIOCore
 import NIOPosix
 import PinGuardConfig
 import PinGuardCore
+import PinGuardCrypto
 import PinGuardProbe
 import ServiceLifecycle
 

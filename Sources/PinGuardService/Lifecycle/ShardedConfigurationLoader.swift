@@ -1,5 +1,6 @@
 import PinGuardConfig
 import PinGuardCore
+import PinGuardCrypto
 import PinGuardProbe
 
 /// Loads a configuration and keeps only this instance's shard of its targets: `--shard I/N` when given,

@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardConfig
 import PinGuardCore
+import PinGuardCrypto
 import PinGuardProbe
 
 /// Judges the certificate files of `files:` like served chains: each file matched by an entry's path is

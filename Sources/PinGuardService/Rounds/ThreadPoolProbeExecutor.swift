@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOPosix
 import PinGuardCore
+import PinGuardCrypto
 import PinGuardProbe
 
 /// Probes with OpenSSL on a pool of `concurrency` threads (a probe blocks its thread for up to `timeout`).

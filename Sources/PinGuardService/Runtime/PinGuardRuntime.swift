@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import PinGuardConfig
 import PinGuardCore
+import PinGuardCrypto
 import PinGuardProbe
 
 /// The running service, composed of parts with one job each: the configuration in force, a

@@ -60,7 +60,7 @@ public enum BundleSignatureVerifier {
             BN_free(s)
             return nil
         }
-        return CertificateFacts.der(of: sig, encode: i2d_ECDSA_SIG)
+        return CertificateReader.der(of: sig, encode: i2d_ECDSA_SIG)
     }
 
     static func ecdsaVerifies(_ payload: [UInt8], _ der: [UInt8], _ key: PublicKey) -> Bool {

@@ -52,8 +52,8 @@ public final class ClientIdentity: @unchecked Sendable, Equatable {
         certificate = certificates[0]
         chain = Array(certificates.dropFirst())
         self.key = key
-        subject = CertificateFacts.name(X509_get_subject_name(certificates[0]))
-        notAfter = CertificateFacts.time(X509_get0_notAfter(certificates[0]))
+        subject = CertificateReader.name(X509_get_subject_name(certificates[0]))
+        notAfter = CertificateReader.time(X509_get0_notAfter(certificates[0]))
     }
 
     deinit {
@@ -78,7 +78,7 @@ public final class ClientIdentity: @unchecked Sendable, Equatable {
     }
 
     /// Sets the identity on a connection (from the certificate callback, when the server asked).
-    func present(on ssl: OpaquePointer) -> Bool {
+    package func present(on ssl: OpaquePointer) -> Bool {
         guard SSL_use_certificate(ssl, certificate) == 1, SSL_use_PrivateKey(ssl, key) == 1 else { return false }
         return chain.allSatisfy { pg_SSL_add1_chain_cert(ssl, $0) == 1 }
     }

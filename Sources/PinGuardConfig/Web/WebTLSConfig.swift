@@ -9,7 +9,7 @@ public struct WebTLSConfig: Sendable, Equatable {
         case requireAndVerifyClientCert = "RequireAndVerifyClientCert"
 
         /// Whether presented client certificates are checked against `client_ca_file`.
-        var verifies: Bool { self == .verifyClientCertIfGiven || self == .requireAndVerifyClientCert }
+        public var verifies: Bool { self == .verifyClientCertIfGiven || self == .requireAndVerifyClientCert }
     }
 
     /// `min_version` / `max_version` values.

@@ -22,7 +22,7 @@ public enum CandidateChainVerifier {
         for file in files { certificates += try CertificateFile.parse(file.bytes, name: file.name) }
         guard let leaf = certificates.first else { throw ProbeError("no certificate in the candidate chain") }
         var served: [ChainCertificate] = []
-        for (i, x) in certificates.enumerated() { served.append(try CertificateFacts.facts(of: x, depth: i, source: .served)) }
+        for (i, x) in certificates.enumerated() { served.append(try CertificateReader.facts(of: x, depth: i, source: .served)) }
 
         guard let store = X509_STORE_new() else { throw ProbeError.openSSL("trust store") }
         defer { X509_STORE_free(store) }
@@ -53,7 +53,7 @@ public enum CandidateChainVerifier {
             let servedHashes = Set(served.map(\.certSHA256))
             for i in 0..<pg_sk_X509_num(chain) {
                 guard let x = pg_sk_X509_value(chain, i) else { continue }
-                var c = try CertificateFacts.facts(of: x, depth: Int(i), source: .served)
+                var c = try CertificateReader.facts(of: x, depth: Int(i), source: .served)
                 if !servedHashes.contains(c.certSHA256) { c.source = .store }
                 facts.verifiedChain.append(c)
             }

@@ -5,6 +5,6 @@ import Glibc
 #endif
 
 /// A NUL-terminated C buffer as a Swift string.
-func cText(_ buffer: [CChar]) -> String {
+package func cText(_ buffer: [CChar]) -> String {
     buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }

@@ -3,7 +3,7 @@ import Foundation
 import PinGuardCore
 
 /// Reads the facts of X.509 certificates through OpenSSL: names, validity, serial, and the pin hashes.
-public enum CertificateFacts {
+public enum CertificateReader {
     /// Facts of one OpenSSL certificate handle (borrowed, not freed).
     package static func facts(of x509: OpaquePointer, depth: Int, source: CertificateSource) throws(ProbeError) -> ChainCertificate {
         let der = try derBytes(x509)

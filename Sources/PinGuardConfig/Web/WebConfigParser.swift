@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardFiles
 
 /// Reads a web configuration strictly, as exporter-toolkit does: unknown keys are errors, and so are the
 /// toolkit's options pinguard does not implement (named as such, not silently ignored).
@@ -71,12 +72,12 @@ public enum WebConfigParser {
         guard let key else { throw t.error("missing key_file") }
         var config = WebTLSConfig(certFile: resolve(cert, base), keyFile: resolve(key, base))
         for (path, name) in [(config.certFile, "cert_file"), (config.keyFile, "key_file")] {
-            guard FileManager.default.isReadableFile(atPath: path) else { throw m[name]!.error("cannot read \(path)") }
+            do throws(RegularFileError) { try RegularFile.check(path) } catch { throw m[name]!.error("cannot read \(error)") }
         }
         if let v = m["client_auth_type"] { config.clientAuth = try v.oneOf(WebTLSConfig.ClientAuth.self) }
         if let v = m["client_ca_file"] {
             let path = resolve(try v.nonEmptyString(), base)
-            guard FileManager.default.isReadableFile(atPath: path) else { throw v.error("cannot read \(path)") }
+            do throws(RegularFileError) { try RegularFile.check(path) } catch { throw v.error("cannot read \(error)") }
             guard config.clientAuth != .noClientCert else {
                 throw v.error("client CAs are configured without a client_auth_type that uses them")
             }

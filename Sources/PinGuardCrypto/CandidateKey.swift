@@ -45,7 +45,7 @@ public enum CandidateKey {
         }
         guard let key else { throw ProbeError.openSSL("\(name): the \(kind) cannot be read") }
         defer { EVP_PKEY_free(key) }
-        guard let der = CertificateFacts.publicKeyDER(key) else { throw ProbeError.openSSL("\(name): cannot encode the public key") }
-        return (CertificateFacts.sha256Base64(der[...]), kind)
+        guard let der = CertificateReader.publicKeyDER(key) else { throw ProbeError.openSSL("\(name): cannot encode the public key") }
+        return (CertificateReader.sha256Base64(der[...]), kind)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import PinGuardCore
 
 /// A `GET /probe` request: the target and, optionally, the policy sets and environment to judge it by
 /// (the multi-target exporter pattern: Prometheus passes each discovered target as `?target=`).
@@ -50,12 +49,4 @@ public struct ProbeQuery: Sendable, Equatable {
     static func decode(_ s: Substring) -> String? {
         s.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
-}
-
-/// What `GET /probe` answers: the target's series, or a refusal with its status and reason.
-public enum ProbeAnswer: Sendable {
-    /// The exposition of the probed target's series.
-    case metrics([[UInt8]])
-    /// Not probed: HTTP status code and a one-line reason.
-    case refused(Int, String)
 }
