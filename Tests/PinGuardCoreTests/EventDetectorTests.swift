@@ -247,7 +247,7 @@ final class EventDetectorTests: XCTestCase {
 
     func testMessageIDsAreStableDistinct128BitIDs() {
         let ids = JournalEvent.allCases.map(\.messageID)
-        XCTAssertEqual(JournalEvent.allCases.count, 27, "docs/reference.md, Journal events, lists 27 events")
+        XCTAssertEqual(JournalEvent.allCases.count, 32, "docs/reference.md, Journal events, lists 32 events")
         XCTAssertEqual(Set(ids).count, ids.count, "one MESSAGE_ID per event")
         for (event, id) in zip(JournalEvent.allCases, ids) {
             XCTAssertEqual(id.count, 32, "\(event)")
@@ -261,7 +261,8 @@ final class EventDetectorTests: XCTestCase {
             "probe_recovered", "chain_changed", "backup_pin_in_use", "reserve_pin_missing", "expiry_warning",
             "pin_breakage_imminent", "config_loaded", "config_invalid", "policy_lint_finding", "resolution_failed",
             "address_set_changed", "addresses_over_limit", "chain_divergence", "mtls_identity_used", "mtls_identity_missing",
-            "policy_bundle_rejected", "raw_key_pin",
+            "policy_bundle_rejected", "raw_key_pin", "certificate_renewed", "chain_rollback", "state_not_persisted",
+            "state_unavailable", "state_recovered",
         ])
     }
 
