@@ -1,4 +1,5 @@
 import PinGuardCore
+import PinGuardReaders
 
 /// A configuration with every policy file it names loaded and cross-checked.
 public struct LoadedConfiguration: Sendable {

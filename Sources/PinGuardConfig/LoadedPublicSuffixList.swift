@@ -1,4 +1,5 @@
 import PinGuardCore
+import PinGuardReaders
 
 /// A public suffix list and where it came from, for the line that says which list a run used.
 public struct LoadedPublicSuffixList: Sendable {

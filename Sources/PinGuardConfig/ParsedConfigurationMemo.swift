@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 import PinGuardCrypto
 
 /// The last configuration text a loader parsed and what it parsed to: a reload whose `pinguard.yml` is the

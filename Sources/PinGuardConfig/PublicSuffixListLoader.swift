@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardFiles
 import PinGuardCore
+import PinGuardReaders
 
 /// Finds the public suffix list `lint` and `serve` check patterns against: the copy bundled with pinguard
 /// (a SwiftPM resource, dated `bundledDate`), or the system's copy when that one is newer.

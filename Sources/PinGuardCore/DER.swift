@@ -6,6 +6,9 @@ public enum DER {
     public struct Malformed: Error, Sendable, Equatable {
         /// What was wrong.
         public var message: String
+
+        /// A failure saying `message`.
+        public init(message: String) { self.message = message }
     }
 
     struct Element {

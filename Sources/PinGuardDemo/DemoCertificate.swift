@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 import PinGuardCrypto
 
 /// An in-memory X.509 certificate (OpenSSL `X509`, freed on deinit).

@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 import PinGuardCrypto
 
 /// The built-in demo: a generated PKI, four loopback TLS endpoints and a config with policies that pin them.

@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 import PinGuardCrypto
 
 /// An in-memory key pair (OpenSSL `EVP_PKEY`, freed on deinit).

@@ -2,6 +2,7 @@
 // Usage: pinguard-bench [TARGETS] [POLICY_SETS] [REPEATS]
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 import PinGuardService
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReaders
 
 extension FuzzTarget {
     /// The service's own small readers: `--defines` files, `GET /probe` query strings (decoded once, then the

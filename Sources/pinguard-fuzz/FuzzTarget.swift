@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReaders
 import PinGuardCrypto
 
 /// One reader of untrusted input, fed arbitrary bytes by libFuzzer (`scripts/fuzz.sh`).

@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardFiles
 import PinGuardCore
+import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 import PinGuardConfig
 import PinGuardCrypto
 import PinGuardProbe

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe
 import PinGuardConfig

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 import PinGuardDemo
 import PinGuardService
 

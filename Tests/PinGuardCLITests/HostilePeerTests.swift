@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe
 import PinGuardTestSupport

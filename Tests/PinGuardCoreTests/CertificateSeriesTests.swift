@@ -1,5 +1,6 @@
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// `metrics.certificates: leaf` keeps the per-certificate series to the leaf without losing a fact that an
 /// alert needs: the chain's earliest expiry and every pin decision stay.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// `mtls_identity_used` / `mtls_identity_missing` (docs/reference.md, Journal events): written when the answer
 /// to a server's request for a client certificate changes, not on every probe.

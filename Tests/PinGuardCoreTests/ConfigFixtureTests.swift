@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// One fixture per bad input (`Fixtures/config/invalid-*.yml`); its first line holds the exact expected message.
 final class ConfigFixtureTests: XCTestCase {

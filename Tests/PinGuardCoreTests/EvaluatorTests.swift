@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// In-memory chains: leaf ← intermediate ← root, each with distinct hashes.
 enum Chains {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// Durations, integers and dates at the ends of their ranges give errors or clamped values, never traps.
 final class ExtremeValueTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// Inputs and helpers shared by the source readers' limit tests (OkHttp Kotlin/Java, TrustKit Swift/Objective-C).
 enum HostileSource {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 final class IPv6LiteralTests: XCTestCase {
     func testAddressesAndNonAddresses() {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import PinGuardCore
+import PinGuardReaders
 
 final class ImportAndroidNSCTests: XCTestCase {
     typealias S = ImportTestSupport

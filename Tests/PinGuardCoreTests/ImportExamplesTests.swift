@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import PinGuardCore
+import PinGuardReaders
 
 /// The committed examples: policies/sources/* imported must equal policies/imported-*.yml byte for byte.
 /// Set PINGUARD_UPDATE_IMPORT_EXAMPLES=1 to rewrite the committed outputs after an intended change.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import PinGuardCore
+import PinGuardReaders
 
 final class ImportNSPinnedDomainsTests: XCTestCase {
     typealias S = ImportTestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// Nesting in source files never overflows the stack: the TrustKit reader refuses literals nested deeper than
 /// `ImportLimits.maxNestingDepth` (or holding more than `ImportLimits.maxNodes` values), and the bracket tables the

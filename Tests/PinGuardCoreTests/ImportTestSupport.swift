@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import PinGuardCore
+import PinGuardReaders
 
 /// Paths, sample hashes and chains shared by the importer tests.
 enum ImportTestSupport {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import PinGuardCore
+import PinGuardReaders
 
 /// Pins an app ships but never enforces (domains Android never matches, report-only settings), configurations that
 /// pin nothing, and HPKP headers as servers configure them.

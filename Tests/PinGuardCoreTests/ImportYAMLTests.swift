@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import PinGuardCore
+import PinGuardReaders
 
 /// The emitted YAML reads back as the same policy set whatever the names look like.
 final class ImportYAMLTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import PinGuardCore
+import PinGuardReaders
 
 final class LintReportTests: XCTestCase {
     let findings = [

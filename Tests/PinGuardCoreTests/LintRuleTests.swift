@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import PinGuardCore
+import PinGuardReaders
 
 /// One test per lint rule: it fires on a minimal policy, and the clean policy shows no finding of it.
 final class LintRuleTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// `PinGuardMetrics` is the single list of exported families: the exposition follows it exactly, and the
 /// metric list for rules and dashboards and the reference documentation are checked against it.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 
 /// The /metrics exposition (docs/reference.md, Metrics) rendered from in-memory snapshots.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// Every example under `policies/` is a fixture: it must parse, with unique set names.
 final class PolicyExamplesTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// `probe_allow`: the names and addresses `GET /probe` may probe (docs/reference.md, HTTP endpoint).
 final class ProbeAllowlistTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// `/proc/self/stat` read as the Prometheus process collector reads it.
 final class ProcessStatsTests: XCTestCase {

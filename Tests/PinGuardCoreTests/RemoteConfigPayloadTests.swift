@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// The signed payload and blob readers of policy bundles (docs/reference.md, Signed policy bundles).
 final class RemoteConfigPayloadTests: XCTestCase {

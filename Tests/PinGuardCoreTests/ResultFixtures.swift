@@ -1,5 +1,6 @@
 import Foundation
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// In-memory targets, chains, policies and results for the renderer and event detector tests.
 enum ResultFixtures {

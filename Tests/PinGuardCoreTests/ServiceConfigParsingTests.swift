@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// Service config parsing: IPv6 literal targets, duration maxima, key lines taken from the YAML marks.
 /// (Duplicate `policy_sets` entries and over-long durations also have `Fixtures/config/invalid-*` fixtures.)

@@ -1,5 +1,6 @@
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// Target files in Prometheus file_sd format (`target_files`, docs/reference.md, Configuration).
 final class TargetFileParserTests: XCTestCase {

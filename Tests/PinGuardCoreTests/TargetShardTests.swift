@@ -1,5 +1,6 @@
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// Shards split the targets between replicas: each target in exactly one shard, chosen by a hash of its name.
 final class TargetShardTests: XCTestCase {

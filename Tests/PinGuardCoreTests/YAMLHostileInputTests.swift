@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// Policy and config readers under hostile input: alias bombs, size, depth and node budgets, and
 /// errors that echo input only quoted, escaped and cut short.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReaders
 
 /// How `YAMLValue` reads a document: what counts as null, a boolean or a number (plain scalars only, tags
 /// ignored), lines and key paths of nested nodes, and the documents it refuses as Yams' composer did.

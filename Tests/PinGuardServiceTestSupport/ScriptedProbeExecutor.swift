@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import PinGuardCore
+import PinGuardReaders
 import PinGuardService
 
 /// A probe executor for in-process tests: answers each probe from a script of facts per host, records

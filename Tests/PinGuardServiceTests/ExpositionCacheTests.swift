@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 @testable import PinGuardService
 import PinGuardTestSupport
 import XCTest

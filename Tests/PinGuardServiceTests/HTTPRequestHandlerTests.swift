@@ -5,6 +5,7 @@ import NIOHTTP1
 import NIOPosix
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReaders
 @testable import PinGuardService
 import PinGuardTestSupport
 import XCTest

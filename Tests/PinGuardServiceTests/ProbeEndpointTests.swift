@@ -54,7 +54,7 @@ final class ProbeEndpointTests: XCTestCase {
         XCTAssertTrue(body.contains("\"metadata.example\" is not allowed by probe_allow.hosts"), body)
         (status, body) = try get(serve, "/probe")
         XCTAssertEqual(status, 400, body)
-        (status, body) = try get(serve, "/probe?target=\(NodePool.name)&policy_set=nosuch")
+        (status, body) = try get(serve, "/probe?target=\(NodePool.name):\(pool.port)&policy_set=nosuch")
         XCTAssertEqual(status, 400, body)
         XCTAssertTrue(body.contains("policy_set \"nosuch\" is not loaded"), body)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import PinGuardCore
+import PinGuardReaders
 import PinGuardService
 import PinGuardTestSupport
 import XCTest

@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReaders
 import XCTest
 
 /// Which public suffix list lint uses: the bundled dated copy unless the system's is newer, and never none

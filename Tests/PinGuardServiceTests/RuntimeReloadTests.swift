@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReaders
 import PinGuardService
 import PinGuardServiceTestSupport
 import PinGuardTestSupport

@@ -172,6 +172,9 @@ final class ServeMetricsTests: XCTestCase {
             "pinguard_policy_bundle_valid": "only with policy_bundles configured (PolicyBundleTests)",
             "pinguard_policy_bundle_info": "only with policy_bundles configured (PolicyBundleTests)",
             "pinguard_target_info": "only for targets with labels from target_files",
+            "pinguard_last_renewal_timestamp_seconds": "only after a renewal was observed (scripts/test-renewals.sh)",
+            "pinguard_last_renewal_key_reused": "only after a renewal was observed (scripts/test-renewals.sh)",
+            "pinguard_last_renewal_issuer_changed": "only after a renewal was observed (scripts/test-renewals.sh)",
         ].merging(["success", "chain_trusted", "cert_not_after_timestamp_seconds", "chain_earliest_expiry_timestamp_seconds",
                    "policy_accept", "pin_horizon_timestamp_seconds", "reserve_pins"].map { ("pinguard_file_" + $0, "only with files:") },
                   uniquingKeysWith: { a, _ in a })

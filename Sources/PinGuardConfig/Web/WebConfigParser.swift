@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 import PinGuardFiles
 
 /// Reads a web configuration strictly, as exporter-toolkit does: unknown keys are errors, and so are the

@@ -1,6 +1,6 @@
 extension HostPattern {
     /// Whether every host this pattern matches is also matched by `other`.
-    func isContained(in other: HostPattern) -> Bool {
+    package func isContained(in other: HostPattern) -> Bool {
         switch (self, other) {
         case (.exact(let a), .exact(let b)):
             return a == b
@@ -26,7 +26,7 @@ extension HostPattern {
     }
 
     /// Whether a host matching both would be given this pattern's policy rather than `other`'s.
-    func outranks(_ other: HostPattern) -> Bool {
+    package func outranks(_ other: HostPattern) -> Bool {
         precedence > other.precedence
     }
 }

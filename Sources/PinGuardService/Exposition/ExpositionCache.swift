@@ -2,6 +2,7 @@ import Dispatch
 import NIOCore
 import NIOConcurrencyHelpers
 import PinGuardCore
+import PinGuardReaders
 
 /// `/metrics` for a large service, kept rendered and compressed a slice of targets at a time.
 ///

@@ -1,5 +1,6 @@
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReaders
 
 /// What the HTTP endpoint needs from the service: the metrics, readiness, and a reload.
 ///

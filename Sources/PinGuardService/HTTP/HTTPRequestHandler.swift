@@ -3,6 +3,7 @@ import NIOHTTP1
 import NIOPosix
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReaders
 
 /// Routes one HTTP/1.1 connection's requests: `GET /metrics`, `/healthz`, `/-/healthy`, `/-/ready`,
 /// `POST /-/reload` (with `--web.enable-lifecycle`), `/`.

@@ -4,6 +4,7 @@ import NIOPosix
 import NIOSSL
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReaders
 import ServiceLifecycle
 
 /// The HTTP endpoint: `GET /metrics`, `GET /healthz`, `GET /-/healthy`, `GET /-/ready`, `POST /-/reload`.

@@ -1,4 +1,5 @@
 import PinGuardCore
+import PinGuardReaders
 
 /// A `/metrics` response body: a gzip member, or plain bytes that are inflated a piece at a time while
 /// they are sent.

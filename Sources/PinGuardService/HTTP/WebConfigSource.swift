@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOSSL
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReaders
 import PinGuardFiles
 
 /// The `--web.config.file`, re-read as exporter-toolkit does: for every request (authentication, headers)

@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReaders
 
 /// Runs reloads one at a time, in the order asked, so a slow load is never applied after a newer one.
 ///

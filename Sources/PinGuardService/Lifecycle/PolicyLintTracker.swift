@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReaders
 
 /// Lint findings of the loaded policies, for the service: counts per set and severity for
 /// `pinguard_policy_lint_findings`, and a `policy_lint_finding` event for each finding not reported before.

@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 #if canImport(Glibc)
 import Glibc
 #endif

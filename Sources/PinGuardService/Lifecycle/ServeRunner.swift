@@ -7,6 +7,7 @@ import NIOCore
 import NIOPosix
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe
 import ServiceLifecycle
@@ -76,7 +77,6 @@ public enum ServeRunner {
             return 2
         }
         StandardError.write("pinguard: \(location.summary)")
-        for event in memory.startEvents { journal.send(event) }
         let runtime: PinGuardRuntime
         do {
             runtime = try PinGuardRuntime(loaded: loaded, journal: journal, notifier: notifier, memory: memory,
@@ -86,6 +86,7 @@ public enum ServeRunner {
             StandardError.write("pinguard: \(error)")
             return 2
         }
+        for event in memory.startEvents { journal.send(event) }
         if options.once {
             let round = await runtime.runRound(spread: false)
             let results = round.results

@@ -1,5 +1,6 @@
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe
 

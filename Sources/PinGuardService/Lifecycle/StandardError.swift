@@ -2,6 +2,7 @@ import CSystemd
 import Foundation
 import NIOConcurrencyHelpers
 import PinGuardCore
+import PinGuardReaders
 
 /// Line-oriented writes to standard error.
 enum StandardError {

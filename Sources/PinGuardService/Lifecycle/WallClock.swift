@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 
 /// The real clock: `Date()` and `Task.sleep`.
 public struct WallClock: ServiceClock {

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import PinGuardCore
+import PinGuardReaders
 import PinGuardState
 
 /// The service's memory of served chains: each probed chain is remembered per target and address, each

@@ -1,4 +1,5 @@
 import PinGuardCore
+import PinGuardReaders
 
 /// Where the memory of served chains lives, first that applies: `state.path` in the configuration;
 /// `$STATE_DIRECTORY/state.db` when systemd sets it (`StateDirectory=pinguard`); otherwise memory only.

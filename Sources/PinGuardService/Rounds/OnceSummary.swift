@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 
 /// The stdout summary of `serve --once`.
 public enum OnceSummary {

@@ -1,4 +1,5 @@
 import PinGuardCore
+import PinGuardReaders
 
 /// Runs one probe of a target (its resolution and every address it probes) and returns what it learned;
 /// how (threads, trust store) is the executor's.

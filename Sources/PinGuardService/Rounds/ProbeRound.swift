@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 
 /// One round: every target of a configuration probed once, at most `concurrency` at a time, optionally
 /// spread over half the interval, each result recorded as soon as it arrives.

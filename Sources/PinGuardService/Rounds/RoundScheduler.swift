@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 
 /// Runs a round per interval, counted from the start of each round, until its task is cancelled. A reload
 /// wakes it for a catch-up (`PinGuardRuntime.catchUp()`: only the targets with no result, or that a round

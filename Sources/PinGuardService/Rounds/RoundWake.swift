@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import PinGuardCore
+import PinGuardReaders
 
 /// Lets a reload ask for a catch-up at once: the scheduler waits for its due time or a wake, whichever
 /// comes first. A wake while no one waits is kept for the next wait.

@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOPosix
 import PinGuardCore
+import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe
 

@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReaders
 
 extension PinGuardRuntime {
     /// `GET /probe`: checks the query against `probe_allow`, probes the target once (every address, each

@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 
 extension PinGuardRuntime {
     /// Summary of one round.

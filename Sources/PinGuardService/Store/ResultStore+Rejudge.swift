@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardReaders
 
 /// A reload's re-judging: old results moved to their new positions and judged again in place, on every
 /// core, and what the reload dropped freed in the background.

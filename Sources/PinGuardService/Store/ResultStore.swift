@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import PinGuardCore
+import PinGuardReaders
 
 /// The latest result of every target and what the event detector remembers of it, kept by the target's
 /// position in the configuration (found by name through one index), with the detector that turns results

@@ -2,6 +2,7 @@ import CSystemd
 import Foundation
 import NIOConcurrencyHelpers
 import PinGuardCore
+import PinGuardReaders
 
 /// Writes journal events through libsystemd's native protocol (`sd_journal_sendv`).
 ///

@@ -1,0 +1,217 @@
+import Foundation
+import PinGuardCore
+
+/// Parses `pinguard.yml` strictly (docs/reference.md, Configuration).
+public enum ServiceConfigParser {
+    /// Parses the text of a config file.
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> ServiceConfig {
+        let root = try YAMLValue.parse(text, file: file, limits: .serviceConfig)
+        let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
+                                           "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics",
+                                           "resolve", "max_addresses", "probe_allow", "target_files", "files",
+                                           "policy_bundles", "state"])
+        var c = ServiceConfig()
+        if let v = m["listen"] {
+            c.listen = try v.string()
+            guard ListenAddress.parse(c.listen) != nil else {
+                throw v.error("\(EchoedInput.quoted(c.listen)) is not a listen address (use \":9477\", \"127.0.0.1:9477\" or \"[::1]:9477\")")
+            }
+        }
+        if let v = m["interval"] { c.interval = try v.duration(max: 86_400 * 7) }
+        if let v = m["timeout"] { c.timeout = try v.duration(max: 3_600) }
+        if let v = m["concurrency"] { c.concurrency = try v.int(in: 1...1024) }
+        if let v = m["environment"] { c.environment = try v.nonEmptyString() }
+        if let v = m["trust"], !v.isNull {
+            let t = try v.mapping(allowed: ["ca_file"])
+            if let f = t["ca_file"], !f.isNull {
+                c.caFile = try f.nonEmptyString()
+                c.lines[f.path] = f.line
+            }
+        }
+        if let v = m["resolve"] { c.resolve = try resolveMode(v) }
+        if let v = m["probe_allow"], !v.isNull { c.probeAllow = try probeAllowlist(v) }
+        if let v = m["files"] {
+            c.files = try v.sequence().map { item throws(ConfigError) in try parseFileTarget(item, defaults: c, lines: &c.lines) }
+        }
+        if let v = m["target_files"] {
+            c.targetFiles = try v.sequence().map { p throws(ConfigError) in
+                c.lines[p.path] = p.line
+                return try p.nonEmptyString()
+            }
+        }
+        if let v = m["max_addresses"] { c.maxAddresses = try v.int(in: 1...Target.maxAddressesLimit) }
+        if let v = m["expiry_warning_days"] { c.expiryWarningDays = try v.int(in: 0...3650) }
+        if let v = m["policies"] {
+            c.policies = try v.sequence().map { p throws(ConfigError) in
+                c.lines[p.path] = p.line
+                return try p.nonEmptyString()
+            }
+        }
+        if let v = m["journal"], !v.isNull {
+            let j = try v.mapping(allowed: ["enabled"])
+            if let e = j["enabled"] { c.journalEnabled = try e.bool() }
+        }
+        if let v = m["state"], !v.isNull { try state(v, into: &c) }
+        if let v = m["metrics"], !v.isNull {
+            let mm = try v.mapping(allowed: ["certificates"])
+            if let cv = mm["certificates"] {
+                let text = try cv.string()
+                guard let mode = CertificateSeries(rawValue: text) else {
+                    throw cv.error("\(EchoedInput.quoted(text)) is not one of leaf, chain")
+                }
+                c.certificateSeries = mode
+            }
+        }
+        if let v = m["shard"], !v.isNull {
+            let sm = try v.mapping(allowed: ["index", "total"])
+            guard let iv = sm["index"], let tv = sm["total"] else { throw v.error("shard needs both \"index\" and \"total\"") }
+            let total = try tv.int(in: 1...100_000)
+            let index = try iv.int(in: 0...99_999)
+            guard let shard = TargetShard(index: index, total: total) else {
+                throw iv.error("shard index \(index) is not below total \(total) (shards are numbered from 0)")
+            }
+            c.shard = shard
+        }
+        if c.timeout > c.interval {
+            throw (m["timeout"] ?? root).error("timeout (\(PromDuration.format(c.timeout))) is longer than interval (\(PromDuration.format(c.interval)))")
+        }
+        if let v = m["policy_bundles"], !v.isNull { c.policyBundles = try PolicyBundleParser.parse(v, defaultEnvironment: c.environment) }
+        let targets = try m["targets"]?.sequence() ?? []
+        var names: [String: Int] = Dictionary(minimumCapacity: targets.count)
+        c.targets.reserveCapacity(targets.count)
+        for tv in targets {
+            let t = try parseTarget(tv, defaults: c, lines: &c.lines)
+            if let first = names[t.name] {
+                throw tv.error("target name \(EchoedInput.quoted(t.name)) is already used on line \(first); set a distinct name")
+            }
+            names[t.name] = tv.line ?? 0
+            c.targets.append(t)
+        }
+        return c
+    }
+
+    /// One `files:` entry: `{path, host, environment?, policy_sets?}`.
+    static func parseFileTarget(_ value: YAMLValue, defaults: ServiceConfig, lines: inout [String: Int]) throws(ConfigError) -> FileTarget {
+        let m = try value.mapping(allowed: ["path", "host", "environment", "policy_sets"])
+        guard let pv = m["path"] else { throw value.error("missing required key \"path\" (a PEM/DER file or glob)") }
+        guard let hv = m["host"] else { throw value.error("missing required key \"host\" (the name the chain will be served for)") }
+        lines[value.path] = value.line
+        var f = FileTarget(path: try pv.nonEmptyString(), host: HostPattern.normalize(try hv.nonEmptyString()),
+                           environment: defaults.environment)
+        if let v = m["environment"] { f.environment = try v.nonEmptyString() }
+        if let v = m["policy_sets"] {
+            f.policySets = try v.sequence().map { item throws(ConfigError) in
+                lines[item.path] = item.line
+                return try item.nonEmptyString()
+            }
+        }
+        return f
+    }
+
+    /// `probe_allow: {hosts: [PATTERN...], networks: [CIDR...], ports: [PORT or "LOW-HIGH"...]}`.
+    static func probeAllowlist(_ v: YAMLValue) throws(ConfigError) -> ProbeAllowlist {
+        let m = try v.mapping(allowed: ["hosts", "networks", "ports"])
+        guard let hv = m["hosts"] else { throw v.error("probe_allow needs \"hosts\": the name patterns /probe may probe") }
+        var hosts: [HostPattern] = []
+        for item in try hv.sequence() {
+            let text = try item.nonEmptyString()
+            do { hosts.append(try HostPattern.parse(text)) } catch { throw item.error("\(EchoedInput.quoted(text)): \(error.message)") }
+        }
+        var allow = ProbeAllowlist(hosts: hosts)
+        if let nv = m["networks"] {
+            allow.networks = try nv.sequence().map { item throws(ConfigError) in
+                let text = try item.nonEmptyString()
+                guard let n = IPNetwork(text) else { throw item.error("\(EchoedInput.quoted(text)) is not an address or network (CIDR)") }
+                return n
+            }
+        }
+        if let pv = m["ports"] { allow.ports = try pv.sequence().map(probePorts) }
+        return allow
+    }
+
+    /// `state: {path: FILE, retention: DURATION}`.
+    static func state(_ v: YAMLValue, into c: inout ServiceConfig) throws(ConfigError) {
+        let m = try v.mapping(allowed: ["path", "retention"])
+        if let p = m["path"] {
+            c.statePath = try p.nonEmptyString()
+            if let line = p.line { c.lines["state.path"] = line }
+        }
+        if let r = m["retention"] { c.stateRetention = try r.duration(max: 10 * 365 * 86_400) }
+    }
+
+    /// One `probe_allow.ports` entry: a port, or `"LOW-HIGH"` (inclusive).
+    static func probePorts(_ item: YAMLValue) throws(ConfigError) -> ClosedRange<Int> {
+        if let port = try? item.int(in: 1...65535) { return port...port }
+        let text = try item.nonEmptyString()
+        let ends = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard ends.count == 2, let low = Int(ends[0]), let high = Int(ends[1]), 1 <= low, low <= high, high <= 65535,
+              ends.allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else {
+            throw item.error("\(EchoedInput.quoted(text)) is not a port (1-65535) or a range LOW-HIGH")
+        }
+        return low...high
+    }
+
+    /// `all` or `first`.
+    static func resolveMode(_ v: YAMLValue) throws(ConfigError) -> ResolveMode {
+        let text = try v.string()
+        guard let mode = ResolveMode(rawValue: text) else { throw v.error("\(EchoedInput.quoted(text)) is not one of all, first") }
+        return mode
+    }
+
+    /// The keys of a `targets` entry.
+    static let targetKeys = ClientIdentityParser.keys.union(["host", "port", "connect", "environment", "name", "policy_sets",
+                                                             "resolve", "max_addresses"])
+
+    static func parseTarget(_ value: YAMLValue, defaults: ServiceConfig, lines: inout [String: Int]) throws(ConfigError) -> Target {
+        let m = try value.mapping(allowed: targetKeys)
+        guard let hv = m["host"] else { throw value.error("missing required key \"host\"") }
+        var host = HostPattern.normalize(try hv.nonEmptyString())
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if !Target.isServerName(host) {
+            throw hv.error("\(EchoedInput.quoted(host)) is not a host name (give the port in \"port\" and the address in \"connect\")")
+        }
+        // The name is set below, once the port is known.
+        var t = Target(host: host, environment: defaults.environment, name: "", resolve: defaults.resolve,
+                       maxAddresses: defaults.maxAddresses)
+        if let v = m["port"] { t.port = try v.int(in: 1...65535) }
+        if let v = m["connect"] { t.connect = try connectList(v) }
+        if let v = m["resolve"] { t.resolve = try resolveMode(v) }
+        if let v = m["max_addresses"] { t.maxAddresses = try v.int(in: 1...Target.maxAddressesLimit) }
+        if let v = m["environment"] { t.environment = try v.nonEmptyString() }
+        t.name = try m["name"].map { v throws(ConfigError) in try v.nonEmptyString() } ?? Target.defaultName(host: host, port: t.port)
+        if let v = m["policy_sets"] {
+            var names: [String] = []
+            for item in try v.sequence() {
+                let name = try item.nonEmptyString()
+                if names.contains(name) { throw item.error("policy set \(EchoedInput.quoted(name)) is named twice") }
+                names.append(name)
+                lines[item.path] = item.line
+            }
+            t.policySets = names
+        }
+        t.clientIdentity = try ClientIdentityParser.parse(m, lines: &lines)
+        return t
+    }
+}
+
+extension ServiceConfigParser {
+    /// `connect`: one address or name, or a list of them (each without a port; the target's port is dialled).
+    static func connectList(_ v: YAMLValue) throws(ConfigError) -> [String] {
+        let items: [YAMLValue] = v.isSequence ? try v.sequence() : [v]
+        guard !items.isEmpty else { throw v.error("connect lists no address") }
+        var out: [String] = []
+        for item in items {
+            var text = try item.nonEmptyString()
+            if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
+            if !Target.isServerName(text) {
+                throw item.error("\(EchoedInput.quoted(text)) is not an address or host name (give the port in \"port\")")
+            }
+            guard !out.contains(text) else { throw item.error("connect lists \(EchoedInput.quoted(text)) twice") }
+            out.append(text)
+        }
+        guard out.count <= Target.maxAddressesLimit else {
+            throw v.error("connect lists \(out.count) addresses; at most \(Target.maxAddressesLimit)")
+        }
+        return out
+    }
+}

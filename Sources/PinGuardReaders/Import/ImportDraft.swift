@@ -1,0 +1,150 @@
+import Foundation
+import PinGuardCore
+
+/// A rule on its way out of an importer: the pattern rule plus comment lines naming its source.
+struct ImportedRule {
+    /// The pattern.
+    var pattern: HostPattern
+    /// The policy.
+    var policy: HostPolicy
+    /// Source line of the rule.
+    var line: Int?
+    /// Comment lines written before the rule in the YAML (`file:line key`, notes).
+    var origin: [String]
+}
+
+/// Collects rules and findings while an importer walks its input, then builds the result.
+struct ImportDraft {
+    /// Source file, as given by the caller.
+    let file: String
+    /// The format being imported.
+    let format: PolicyImportFormat
+    /// Rules in output order.
+    private(set) var rules: [ImportedRule] = []
+    /// Index in `rules` of each pattern, so adding n rules takes linear time.
+    private var ruleIndex: [HostPattern: Int] = [:]
+    /// Findings in source order.
+    var findings: [ImportFinding] = []
+    /// App version, when the source names one (Info.plist `CFBundleShortVersionString`).
+    var version: String?
+
+    init(file: String, format: PolicyImportFormat) {
+        self.file = file
+        self.format = format
+    }
+
+    /// Records a finding.
+    mutating func note(_ severity: FindingSeverity, line: Int?, keyPath: String? = nil, _ message: String) {
+        findings.append(ImportFinding(file: file, line: line, keyPath: keyPath, message: message, severity: severity))
+    }
+
+    /// `file:line` or `file` for comments.
+    func position(_ line: Int?) -> String {
+        line.map { "\(file):\($0)" } ?? file
+    }
+
+    /// Parses a host pattern, recording an error finding when it is not one.
+    mutating func pattern(_ text: String, line: Int?, keyPath: String? = nil) -> HostPattern? {
+        do {
+            return try HostPattern.parse(text)
+        } catch {
+            note(.error, line: line, keyPath: keyPath, "\(error.message); rule not imported")
+            return nil
+        }
+    }
+
+    /// Adds a rule; a pattern that is already defined is refused with an error finding.
+    @discardableResult
+    mutating func add(_ rule: ImportedRule, keyPath: String? = nil) -> Bool {
+        if let k = ruleIndex[rule.pattern] {
+            let first = rules[k]
+            let at = first.line.map { " on line \($0)" } ?? ""
+            note(.error, line: rule.line, keyPath: keyPath,
+                 "pattern \"\(rule.pattern)\" is already defined\(at); this definition is not imported")
+            return false
+        }
+        ruleIndex[rule.pattern] = rules.count
+        rules.append(rule)
+        return true
+    }
+
+    /// Appends `pin` unless an equal pin is already present (the formats treat pins as a set).
+    mutating func append(_ pin: Pin, to pins: inout [Pin], keyPath: String? = nil) {
+        if pins.contains(pin) {
+            note(.info, line: pin.line, keyPath: keyPath, "duplicate pin \(pin.hash) listed once")
+            return
+        }
+        pins.append(pin)
+    }
+
+    /// Appends `pin` unless an equal pin is already present, in constant time.
+    mutating func append(_ pin: Pin, to pins: inout DistinctPins, keyPath: String? = nil) {
+        if !pins.insert(pin) { note(.info, line: pin.line, keyPath: keyPath, "duplicate pin \(pin.hash) listed once") }
+    }
+
+    /// Refuses an import whose policy would hold more than `ImportLimits.maxImportedRules` rules or
+    /// `ImportLimits.maxImportedPins` pins in all (so the policy file stays within the policy reader's node budget),
+    /// naming the line of the rule that goes past the limit.
+    func checkOutputLimits() throws(ImportError) {
+        var pins = 0
+        for (k, rule) in rules.enumerated() {
+            pins += rule.policy.pins.count
+            guard k >= ImportLimits.maxImportedRules || pins > ImportLimits.maxImportedPins else { continue }
+            throw tooMany(rules: k >= ImportLimits.maxImportedRules, line: rule.line)
+        }
+    }
+
+    /// The refusal of an import that produces more than `ImportLimits.maxImportedRules` rules (`rules`) or more than
+    /// `ImportLimits.maxImportedPins` pins in all, at the rule of `line`.
+    func tooMany(rules: Bool, line: Int?) -> ImportError {
+        let what = rules ? "more than \(ImportLimits.maxImportedRules) rules" : "more than \(ImportLimits.maxImportedPins) pins in all"
+        return ImportError(file: file, line: line,
+                           message: "\(what): an import produces at most \(ImportLimits.maxImportedRules) rules and "
+                               + "\(ImportLimits.maxImportedPins) pins; refused (split the configuration)",
+                           exceedsLimit: true)
+    }
+
+    /// Builds the policy set and its YAML; throws when no rule could be imported or too many would be.
+    func finish(name: String, environment: String) throws(ImportError) -> ImportResult {
+        var all = self.findings
+        // A well-formed configuration that pins nothing is an answer, not a failure: the app pins nothing.
+        // Only when nothing was left unread: a warning (an unresolved name, an unread certificate) means pins may exist.
+        let pinsNothing = rules.isEmpty && !all.isEmpty && all.allSatisfy { $0.severity == .info }
+        if pinsNothing {
+            all.append(ImportFinding(file: file, line: nil, message: "the app pins nothing in this configuration: its domains are not pinned",
+                                     severity: .info))
+        }
+        let findings = all.enumerated()
+            .sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }
+            .map(\.element)
+        guard !rules.isEmpty || pinsNothing else {
+            throw ImportError(file: file, line: nil,
+                              message: "nothing to import: no usable \(format.rawValue) pin configuration found",
+                              findings: findings)
+        }
+        try checkOutputLimits()
+        let env = PolicyEnvironment(rules: rules.map { PatternRule(pattern: $0.pattern, policy: $0.policy, line: $0.line) })
+        let set = PolicySet(name: name, version: version, environments: [environment: env], file: file)
+        var header = ["Imported by `pinguard import --format \(format.rawValue)` from \(file).",
+                      "Each rule's comment names its source. Review the findings before relying on this file."]
+        if !findings.isEmpty {
+            header.append("Findings:")
+            header += findings.map { "  \($0.description)" }
+        }
+        let yaml = PolicyYAMLWriter.write(name: name, version: version, environment: environment,
+                                          rules: rules, header: header)
+        // The YAML is the product; refuse to hand out one that does not mean what the model says.
+        let reparsed: PolicySet
+        do {
+            reparsed = try PolicyParser.parse(yaml, file: file)
+        } catch {
+            throw ImportError(file: file, line: nil, message: "internal error: emitted YAML does not parse: \(error)",
+                              findings: findings)
+        }
+        guard reparsed.strippingSourcePositions() == set.strippingSourcePositions() else {
+            throw ImportError(file: file, line: nil, message: "internal error: emitted YAML does not round-trip",
+                              findings: findings)
+        }
+        return ImportResult(policySet: set, yaml: yaml, findings: findings)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import PinGuardCore
+
+/// Reads the pin configurations apps ship and turns them into pinguard policy sets (`pinguard import`).
+public enum PolicyImporter {
+    /// Imports one file.
+    ///
+    /// - Parameters:
+    ///   - format: what the file is.
+    ///   - contents: the file's bytes (binary plists are bytes, not text).
+    ///   - file: the file's name, used in findings, errors and the YAML comments.
+    ///   - name: the policy set name (the policy file's `name`; docs/reference.md, Policy files); for `hpkp`, also the host of headers that have none.
+    ///   - environment: the environment the imported rules are put under.
+    ///   - defines: values of names the file uses but does not define (`--define NAME=VALUE`: BuildConfig fields,
+    ///     string resources); read by the source formats (`trustkit` source, `okhttp`), ignored by the others.
+    ///   - resources: for `android-nsc`, the `@raw/NAME` certificates the caller located (by `src` as written).
+    /// - Returns: the policy set, its YAML, and every finding; content the model cannot express (sha1 pins,
+    ///   other digests, malformed hashes, missing keys) is reported as a finding, never dropped silently.
+    /// - Throws: `ImportError` when the input is unparseable, larger than 4 MiB, or nothing usable is in it.
+    public static func importPolicy(format: PolicyImportFormat, contents: [UInt8], file: String, name: String,
+                                    environment: String, defines: [String: String] = [:],
+                                    resources: [String: ImportResource] = [:]) throws(ImportError) -> ImportResult {
+        for (what, value) in [("policy set name", name), ("environment", environment)]
+        where value.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ImportError(file: file, line: nil, message: "the \(what) must not be empty")
+        }
+        guard contents.count <= ImportSupport.maxInputBytes else {
+            throw ImportError(file: file, line: nil,
+                              message: "the file is \(contents.count) bytes; the importers read at most \(ImportSupport.maxInputBytes) bytes")
+        }
+        var draft = ImportDraft(file: file, format: format)
+        do {
+            switch format {
+            case .trustkit: try TrustKitImporter.run(contents, defines: defines, into: &draft)
+            case .nspinneddomains: try NSPinnedDomainsImporter.run(contents, into: &draft)
+            case .androidNSC: try AndroidNSCImporter.run(contents, resources: resources, into: &draft)
+            case .okhttp: try OkHttpImporter.run(contents, defines: defines, into: &draft)
+            case .hpkp: try HPKPImporter.run(contents, name: name, into: &draft)
+            }
+        } catch {
+            // A file of another format fails with that format's parser error; say what it looks like instead.
+            guard let hint = FormatGuess.hint(contents, file: file, requested: format) else { throw error }
+            throw ImportError(file: file, line: error.line, message: "\(error.message); \(hint)", findings: error.findings)
+        }
+        return try draft.finish(name: name, environment: environment)
+    }
+}

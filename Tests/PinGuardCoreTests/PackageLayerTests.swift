@@ -1,0 +1,52 @@
+import Foundation
+import XCTest
+
+/// The layers of the package stay as drawn: the core judges facts (pure Swift: no C module, no files, no
+/// clock), readers and OpenSSL live in their own targets, and the configuration reader does not pull in
+/// the network probe.
+final class PackageLayerTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private func coreSources() throws -> [(path: String, text: String)] {
+        let dir = Self.root.appendingPathComponent("Sources/PinGuardCore")
+        let files = try XCTUnwrap(FileManager.default.enumerator(atPath: dir.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        XCTAssertGreaterThan(files.count, 50)
+        return try files.map { ($0, try String(contentsOf: dir.appendingPathComponent($0), encoding: .utf8)) }
+    }
+
+    func testCoreImportsFoundationOnly() throws {
+        for (path, text) in try coreSources() {
+            for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.contains(" import ") && line.hasPrefix("@") {
+                XCTAssertEqual(line, "import Foundation", "\(path) imports more than Foundation")
+            }
+        }
+    }
+
+    func testCoreReadsNoClockAndNoFile() throws {
+        let forbidden = ["Date()", "Date.now", "FileManager", "FileHandle", "contentsOfFile", "Data(contentsOf", "String(contentsOf", "fopen(", "gettimeofday",
+                         "clock_gettime", "ProcessInfo", "DispatchTime.now", "CFAbsoluteTimeGetCurrent", "URLSession"]
+        for (path, text) in try coreSources() {
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                for word in forbidden where line.contains(word) {
+                    XCTFail("\(path): the core must not read a clock or a file (\(word)): \(line)")
+                }
+            }
+        }
+    }
+
+    func testTargetDependenciesFollowTheLayers() throws {
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        func dependencies(of target: String) throws -> String {
+            let start = try XCTUnwrap(manifest.range(of: ".target(name: \"\(target)\""), target)
+            let rest = manifest[start.upperBound...]
+            let end = try XCTUnwrap(rest.range(of: ")"), target)
+            return String(rest[..<end.lowerBound])
+        }
+        XCTAssertFalse(try dependencies(of: "PinGuardCore").contains("dependencies"), "the core depends on nothing")
+        XCTAssertFalse(try dependencies(of: "PinGuardConfig").contains("\"PinGuardProbe\""), "the configuration reader does not need the network probe")
+        XCTAssertFalse(try dependencies(of: "PinGuardCrypto").contains("\"PinGuardProbe\""), "OpenSSL's non-network uses stand alone")
+        for target in ["PinGuardConfig", "PinGuardState", "PinGuardFiles", "PinGuardReaders", "PinGuardCrypto"] {
+            XCTAssertFalse(try dependencies(of: target).contains("\"PinGuardService\""), "\(target) does not depend on the service")
+        }
+    }
+}
