@@ -33,8 +33,8 @@ let package = Package(
         .target(name: "PinGuardState", dependencies: ["PinGuardCore", "CSQLite"]),
         // The bundled public suffix list is data under MPL-2.0; see Resources/PUBLIC_SUFFIX_LIST.md.
         .target(name: "PinGuardConfig", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardFiles"],
-                exclude: ["Resources/PUBLIC_SUFFIX_LIST.md"],
-                resources: [.copy("Resources/public_suffix_list.dat")]),
+                exclude: ["Resources/PUBLIC_SUFFIX_LIST.md", "Resources/ISSUER_CATALOG.md"],
+                resources: [.copy("Resources/public_suffix_list.dat"), .copy("Resources/issuer_catalog.json")]),
         // getaddrinfo_a (glibc) in C: its types are behind _GNU_SOURCE, which Swift's Glibc module lacks.
         .target(name: "CResolver", linkerSettings: [.linkedLibrary("anl")]),
         // OpenSSL once, apart from the network: hashes, certificate parsing, chain verification, signatures,

@@ -65,8 +65,11 @@ public enum ConfigurationLoader {
                                   message: "no loaded policy set is named \(EchoedInput.quoted(n))")
             }
         }
-        return LoadedConfiguration(config: config, policySets: sets, path: path, targetFilesFingerprint: fingerprint,
-                                   bundles: bundles)
+        var loaded = LoadedConfiguration(config: config, policySets: sets, path: path, targetFilesFingerprint: fingerprint,
+                                         bundles: bundles)
+        loaded.issuerPools = try IssuerSourcesLoader.pools(config, path: path, base: base)
+        loaded.issuerCatalog = try IssuerSourcesLoader.catalog(config, base: base)
+        return loaded
     }
 
     /// Resolves the targets' client identity files against the config's folder; each must be readable (its

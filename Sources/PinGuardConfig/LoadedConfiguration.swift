@@ -13,6 +13,10 @@ public struct LoadedConfiguration: Sendable {
     public var targetFilesFingerprint: String = ""
     /// The signed policy bundles and what was concluded about each (their sets are in `policySets`).
     public var bundles: [PolicyBundleStatus] = []
+    /// The private issuer pools of `issuer_pools`, loaded.
+    public var issuerPools: [String: [IssuerOption]] = [:]
+    /// The catalog of public issuer pools in force.
+    public var issuerCatalog: IssuerCatalog = .empty
 
     /// Creates a loaded configuration.
     public init(config: ServiceConfig, policySets: [PolicySet], path: String, targetFilesFingerprint: String = "",

@@ -19,13 +19,7 @@ public enum PublicSuffixListLoader {
 
     /// The bundled copy, when one is found.
     public static func bundledPath(executable: URL? = Bundle.main.executableURL) -> String? {
-        guard let exe = executable?.resolvingSymlinksInPath() else { return nil }
-        let dir = exe.deletingLastPathComponent()
-        let candidates = [
-            dir.appendingPathComponent("pinguard_PinGuardConfig.resources").appendingPathComponent(fileName),
-            dir.deletingLastPathComponent().appendingPathComponent("share/pinguard").appendingPathComponent(fileName),
-        ]
-        return candidates.map(\.path).first { FileManager.default.isReadableFile(atPath: $0) }
+        BundledResource.path(fileName, executable: executable)
     }
 
     /// The list to use: the system's copy at `systemPath` when it is dated later than the bundled one (or no

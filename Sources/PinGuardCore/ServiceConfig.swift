@@ -42,6 +42,12 @@ public struct ServiceConfig: Sendable, Equatable {
     public var statePath: String?
     /// How long a target gone from the configuration is remembered (`state.retention`), seconds.
     public var stateRetention: Double = 30 * 86_400
+    /// How targets expect to be renewed unless they say otherwise (`renewal`).
+    public var renewal = RenewalSettings()
+    /// Private issuer pools (`issuer_pools`): pool name to PEM files or globs, as written.
+    public var issuerPools: [String: [String]] = [:]
+    /// A catalog of public issuer pools replacing the bundled one (`issuer_catalog`), as written.
+    public var issuerCatalog: String?
     /// Signed remote pin bundles evaluated as policy sets (`policy_bundles`).
     public var policyBundles: [PolicyBundle] = []
     /// Source line of some keys, by key path (`trust.ca_file`, `policies[0]`, `targets[1].policy_sets[0]`),

@@ -22,6 +22,8 @@ public struct Target: Sendable, Equatable {
     public var clientIdentity: ClientIdentitySource?
     /// Labels from a target file (`target_files`), exported by `pinguard_target_info`.
     public var labels: [String: String] = [:]
+    /// How this target expects to be renewed (`renewal`); nil: the config-wide settings.
+    public var renewal: RenewalSettings?
 
     /// Creates a target.
     public init(host: String, port: Int = 443, connect: [String] = [], environment: String = "prod",

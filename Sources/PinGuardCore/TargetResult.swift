@@ -13,6 +13,10 @@ public struct TargetResult: Sendable {
     public var nodes: [NodeResult]
     /// Worst-case decisions of every applicable policy set over the nodes (empty: no set covers the target).
     public var evaluations: [Evaluation]
+    /// What the next renewal will plausibly bring; nil when not forecast (no chain, or no context).
+    public var outlook: RenewalOutlook?
+    /// Each set's forecast for the next renewal under `outlook`.
+    public var forecasts: [SetForecast] = []
 
     /// Creates a result from judged nodes; the worst case is computed from them.
     public init(target: Target, resolution: AddressResolution, nodes: [NodeResult]) {
@@ -63,6 +67,7 @@ public struct TargetResult: Sendable {
         }
         self.target = target
         evaluations = WorstCase.evaluations(nodes)
+        if let outlook { forecast(with: outlook, sets: sets) }
     }
 
     /// Evaluates a single-address probe.

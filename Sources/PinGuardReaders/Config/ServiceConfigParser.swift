@@ -9,7 +9,7 @@ public enum ServiceConfigParser {
         let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
                                            "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics",
                                            "resolve", "max_addresses", "probe_allow", "target_files", "files",
-                                           "policy_bundles", "state"])
+                                           "policy_bundles", "state", "renewal", "issuer_pools", "issuer_catalog"])
         var c = ServiceConfig()
         if let v = m["listen"] {
             c.listen = try v.string()
@@ -52,6 +52,9 @@ public enum ServiceConfigParser {
             if let e = j["enabled"] { c.journalEnabled = try e.bool() }
         }
         if let v = m["state"], !v.isNull { try state(v, into: &c) }
+        if let v = m["renewal"], !v.isNull { c.renewal = try renewal(v) }
+        if let v = m["issuer_pools"], !v.isNull { c.issuerPools = try issuerPools(v) }
+        if let v = m["issuer_catalog"], !v.isNull { c.issuerCatalog = try v.nonEmptyString() }
         if let v = m["metrics"], !v.isNull {
             let mm = try v.mapping(allowed: ["certificates"])
             if let cv = mm["certificates"] {
@@ -87,6 +90,7 @@ public enum ServiceConfigParser {
             names[t.name] = tv.line ?? 0
             c.targets.append(t)
         }
+        try checkRenewalPools(c, root: m["renewal"] ?? root)
         return c
     }
 
@@ -160,7 +164,7 @@ public enum ServiceConfigParser {
 
     /// The keys of a `targets` entry.
     static let targetKeys = ClientIdentityParser.keys.union(["host", "port", "connect", "environment", "name", "policy_sets",
-                                                             "resolve", "max_addresses"])
+                                                             "resolve", "max_addresses", "renewal"])
 
     static func parseTarget(_ value: YAMLValue, defaults: ServiceConfig, lines: inout [String: Int]) throws(ConfigError) -> Target {
         let m = try value.mapping(allowed: targetKeys)
@@ -178,6 +182,7 @@ public enum ServiceConfigParser {
         if let v = m["resolve"] { t.resolve = try resolveMode(v) }
         if let v = m["max_addresses"] { t.maxAddresses = try v.int(in: 1...Target.maxAddressesLimit) }
         if let v = m["environment"] { t.environment = try v.nonEmptyString() }
+        if let v = m["renewal"], !v.isNull { t.renewal = try renewal(v) }
         t.name = try m["name"].map { v throws(ConfigError) in try v.nonEmptyString() } ?? Target.defaultName(host: host, port: t.port)
         if let v = m["policy_sets"] {
             var names: [String] = []

@@ -1,0 +1,70 @@
+import Foundation
+import PinGuardCore
+import PinGuardCrypto
+import PinGuardFiles
+import PinGuardReaders
+
+/// Loads what the renewal forecast draws issuers from: the private pools of `issuer_pools` (PEM files) and
+/// the catalog of public pools (`issuer_catalog`, else the bundled one).
+public enum IssuerSourcesLoader {
+    /// Each pool of `config.issuerPools` (paths resolved against `base`): one issuer per PEM file, its
+    /// issuing certificate first, optionally followed by the certificates above it.
+    public static func pools(_ config: ServiceConfig, path: String, base: String) throws(ConfigError) -> [String: [IssuerOption]] {
+        var out: [String: [IssuerOption]] = [:]
+        for (name, patterns) in config.issuerPools {
+            let key = "issuer_pools.\(name)"
+            var options: [IssuerOption] = []
+            for pattern in patterns {
+                let files = ConfigurationLoader.expand(ConfigurationLoader.resolve(pattern, against: base))
+                guard !files.isEmpty else {
+                    throw ConfigError(file: path, line: nil, key: key, message: "no certificate file matches \(EchoedInput.quoted(pattern))")
+                }
+                for file in files { options.append(try option(file, key: key)) }
+            }
+            out[name] = options
+        }
+        return out
+    }
+
+    static func option(_ file: String, key: String) throws(ConfigError) -> IssuerOption {
+        do {
+            let bytes = try RegularFile.read(file, maxBytes: 1 << 20)
+            let certs = try CertificateReader.load(bytes, file: file)
+            let chain = certs.enumerated().map { i, c -> ChainCertificate in
+                var c = c
+                c.depth = i + 1
+                return c
+            }
+            return IssuerOption(name: commonName(chain[0].subject), chain: chain)
+        } catch {
+            throw ConfigError(file: file, line: nil, key: key, message: "\(error)")
+        }
+    }
+
+    /// The catalog: `issuer_catalog` when set (resolved against `base`), else the bundled one (empty when
+    /// no bundled copy is found next to the executable).
+    public static func catalog(_ config: ServiceConfig, base: String) throws(ConfigError) -> IssuerCatalog {
+        guard let file = config.issuerCatalog else { return bundled }
+        let resolved = ConfigurationLoader.resolve(file, against: base)
+        let bytes: [UInt8]
+        do throws(RegularFileError) { bytes = try RegularFile.read(resolved, maxBytes: IssuerCatalogReader.maxBytes) } catch {
+            throw ConfigError(file: resolved, line: nil, key: "issuer_catalog", message: error.reason)
+        }
+        return try IssuerCatalogReader.parse(bytes, file: resolved)
+    }
+
+    /// The catalog bundled with pinguard (`Resources/issuer_catalog.json`), read once.
+    public static let bundled: IssuerCatalog = {
+        guard let file = BundledResource.path("issuer_catalog.json"),
+              let bytes = try? RegularFile.read(file, maxBytes: IssuerCatalogReader.maxBytes) else { return .empty }
+        return (try? IssuerCatalogReader.parse(bytes, file: file)) ?? .empty
+    }()
+
+    /// The `CN` of a distinguished name, else the whole name.
+    static func commonName(_ dn: String) -> String {
+        for part in dn.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where part.hasPrefix("CN=") {
+            return String(part.dropFirst(3))
+        }
+        return dn
+    }
+}

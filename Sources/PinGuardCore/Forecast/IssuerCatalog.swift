@@ -1,0 +1,65 @@
+import Foundation
+
+/// A dated catalog of public issuer pools: for each CA, the intermediates it issues from (or did), each with
+/// its path to a root (docs/reference.md, Forecast). Bundled with pinguard; `issuer_catalog: FILE` replaces it.
+public struct IssuerCatalog: Sendable, Equatable {
+    /// One CA's pool of issuing intermediates.
+    public struct Pool: Sendable, Equatable {
+        /// The pool's name (`letsencrypt-rsa`).
+        public var name: String
+        /// Who runs it (`Let's Encrypt`).
+        public var operatorName: String
+        /// The pool's intermediates.
+        public var issuers: [Issuer]
+
+        /// Creates a pool.
+        public init(name: String, operatorName: String, issuers: [Issuer]) {
+            self.name = name
+            self.operatorName = operatorName
+            self.issuers = issuers
+        }
+
+        /// The intermediates the CA still issues from (those not known to be retired).
+        public var active: [Issuer] { issuers.filter { $0.active != false } }
+    }
+
+    /// One intermediate of a pool.
+    public struct Issuer: Sendable, Equatable {
+        /// Its short name (`R11`).
+        public var name: String
+        /// The intermediate first, then up to its root.
+        public var chain: [ChainCertificate]
+        /// Whether the CA still issues from it; nil when not known.
+        public var active: Bool?
+
+        /// Creates an issuer.
+        public init(name: String, chain: [ChainCertificate], active: Bool?) {
+            self.name = name
+            self.chain = chain
+            self.active = active
+        }
+
+        /// The intermediate's SPKI SHA-256 (base64).
+        public var spkiSHA256: String { chain.first?.spkiSHA256 ?? "" }
+    }
+
+    /// The date the catalog was made (`YYYY-MM-DD`).
+    public var generated: String
+    /// Its pools.
+    public var pools: [Pool]
+
+    /// Creates a catalog.
+    public init(generated: String, pools: [Pool]) {
+        self.generated = generated
+        self.pools = pools
+    }
+
+    /// An empty catalog.
+    public static let empty = IssuerCatalog(generated: "", pools: [])
+
+    /// The pool holding an intermediate with this SPKI, and that intermediate.
+    public func pool(holding spki: String) -> (pool: Pool, issuer: Issuer)? {
+        for p in pools { if let i = p.issuers.first(where: { $0.spkiSHA256 == spki }) { return (p, i) } }
+        return nil
+    }
+}

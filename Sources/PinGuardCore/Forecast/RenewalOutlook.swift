@@ -1,0 +1,107 @@
+import Foundation
+
+/// What the next renewal of a target's certificate will plausibly bring: when it happens, which key the
+/// new leaf has, and from which issuers it may come (docs/reference.md, Forecast).
+public struct RenewalOutlook: Sendable, Equatable {
+    /// The key of the next leaf.
+    public enum Key: String, Sendable {
+        /// The current leaf key is kept.
+        case reuse
+        /// A new key, which no pin names unless it was staged.
+        case rotate
+        /// Not known; judged as `rotate`.
+        case unknown
+    }
+
+    /// Where the key expectation comes from.
+    public enum KeyBasis: String, Sendable {
+        /// A staged chain in `files:` newer than the served leaf.
+        case staged
+        /// `renewal.key` in the configuration.
+        case declared
+        /// The last renewal observed by the memory of served chains.
+        case observed
+        /// Nothing says.
+        case unknown
+    }
+
+    /// Where the issuer pool comes from.
+    public enum IssuerBasis: String, Sendable {
+        /// The staged chain's issuer.
+        case staged
+        /// `renewal.issuers` naming a pool of `issuer_pools`.
+        case pool
+        /// The bundled catalog's pool holding the current issuer.
+        case catalog
+        /// The issuers observed for this target.
+        case observed
+        /// The current issuer alone.
+        case current
+    }
+
+    /// When the next renewal is expected.
+    public var nextRenewal: Date
+    /// The next leaf's key.
+    public var key: Key
+    /// Why that key.
+    public var keyBasis: KeyBasis
+    /// The staged leaf, when the key is staged (its key is the next key).
+    public var stagedLeaf: ChainCertificate?
+    /// The issuers the next certificate may come from, each with its path to a root.
+    public var issuers: [IssuerOption]
+    /// Why those issuers.
+    public var issuerBasis: IssuerBasis
+
+    /// Creates an outlook.
+    public init(nextRenewal: Date, key: Key, keyBasis: KeyBasis, stagedLeaf: ChainCertificate? = nil,
+                issuers: [IssuerOption], issuerBasis: IssuerBasis) {
+        self.nextRenewal = nextRenewal
+        self.key = key
+        self.keyBasis = keyBasis
+        self.stagedLeaf = stagedLeaf
+        self.issuers = issuers
+        self.issuerBasis = issuerBasis
+    }
+}
+
+/// One issuer a renewal may come from: its name and the chain above the leaf (the issuing certificate
+/// first, then up to and including a root).
+public struct IssuerOption: Sendable, Equatable {
+    /// A short name (`R11`, or the issuer's common name).
+    public var name: String
+    /// The issuing certificate, then its issuers up to a root.
+    public var chain: [ChainCertificate]
+
+    /// Creates an option.
+    public init(name: String, chain: [ChainCertificate]) {
+        self.name = name
+        self.chain = chain
+    }
+}
+
+/// One policy set's forecast for a target's next renewal.
+public struct SetForecast: Sendable, Equatable {
+    /// The policy set.
+    public var policySet: String
+    /// The environment it was judged in.
+    public var environment: String
+    /// Share of the plausible next chains the set's client rejects: 0 survives every one, 1 breaks on all.
+    public var rejectRatio: Double
+    /// The next renewal, when the ratio is above 0.
+    public var breakage: Date?
+    /// The issuers under which the client rejects the next chain, by name.
+    public var uncoveredIssuers: [String]
+    /// Whether the next leaf's key matches none of the set's pins (a new, unpinned key).
+    public var keyUnpinned: Bool
+
+    /// Creates a forecast.
+    public init(policySet: String, environment: String, rejectRatio: Double, breakage: Date?, uncoveredIssuers: [String],
+                keyUnpinned: Bool) {
+        self.policySet = policySet
+        self.environment = environment
+        self.rejectRatio = rejectRatio
+        self.breakage = breakage
+        self.uncoveredIssuers = uncoveredIssuers
+        self.keyUnpinned = keyUnpinned
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// How a target expects to be renewed, as configured (`renewal:` per target or config-wide).
+public struct RenewalSettings: Sendable, Equatable {
+    /// Seconds before notAfter the renewal happens (`renewal.before`); nil: a third of the lifetime.
+    public var before: Double?
+    /// `renewal.key`: reuse or rotate; nil when not declared.
+    public var key: RenewalOutlook.Key?
+    /// `renewal.issuers`: the name of an `issuer_pools` pool; nil when not declared.
+    public var issuers: String?
+
+    /// No declaration.
+    public init(before: Double? = nil, key: RenewalOutlook.Key? = nil, issuers: String? = nil) {
+        self.before = before
+        self.key = key
+        self.issuers = issuers
+    }
+
+    /// This target's settings over the config-wide ones: each declared value wins.
+    public func over(_ defaults: RenewalSettings) -> RenewalSettings {
+        RenewalSettings(before: before ?? defaults.before, key: key ?? defaults.key, issuers: issuers ?? defaults.issuers)
+    }
+}
+
+/// What the memory of served chains knows of a target's renewals.
+public struct ObservedRenewals: Sendable, Equatable {
+    /// Whether the last observed renewal kept the key; nil before the first.
+    public var lastKeyReused: Bool?
+    /// The distinct issuers the target was served by, each with its chain above the leaf.
+    public var issuers: [IssuerOption]
+
+    /// Creates what was observed.
+    public init(lastKeyReused: Bool?, issuers: [IssuerOption]) {
+        self.lastKeyReused = lastKeyReused
+        self.issuers = issuers
+    }
+}
+
+/// Decides a target's renewal outlook from what is known, first that applies for each part
+/// (docs/reference.md, Forecast).
+public enum RenewalOutlookBuilder {
+    /// The outlook of the served chain `chain` (leaf first, verified when possible); nil without a chain.
+    public static func outlook(chain: [ChainCertificate], settings: RenewalSettings, staged: [ChainCertificate]?,
+                               observed: ObservedRenewals?, pools: [String: [IssuerOption]], catalog: IssuerCatalog) -> RenewalOutlook? {
+        guard let leaf = chain.first else { return nil }
+        let next = RenewalForecaster.nextRenewal(of: leaf, before: settings.before)
+        let newer = staged.flatMap { s in s.first.map { $0.notBefore > leaf.notBefore } == true ? s : nil }
+        let (key, keyBasis) = nextKey(leaf, staged: newer, settings: settings, observed: observed)
+        let (issuers, issuerBasis) = nextIssuers(chain, staged: newer, settings: settings, observed: observed, pools: pools, catalog: catalog)
+        return RenewalOutlook(nextRenewal: next, key: key, keyBasis: keyBasis, stagedLeaf: newer?.first, issuers: issuers,
+                              issuerBasis: issuerBasis)
+    }
+
+    static func nextKey(_ leaf: ChainCertificate, staged: [ChainCertificate]?, settings: RenewalSettings,
+                        observed: ObservedRenewals?) -> (RenewalOutlook.Key, RenewalOutlook.KeyBasis) {
+        if let s = staged?.first { return (s.spkiSHA256 == leaf.spkiSHA256 ? .reuse : .rotate, .staged) }
+        if let k = settings.key { return (k, .declared) }
+        if let reused = observed?.lastKeyReused { return (reused ? .reuse : .rotate, .observed) }
+        return (.unknown, .unknown)
+    }
+
+    static func nextIssuers(_ chain: [ChainCertificate], staged: [ChainCertificate]?, settings: RenewalSettings,
+                            observed: ObservedRenewals?, pools: [String: [IssuerOption]],
+                            catalog: IssuerCatalog) -> ([IssuerOption], RenewalOutlook.IssuerBasis) {
+        if let s = staged, s.count > 1 { return ([option(Array(s.dropFirst()))], .staged) }
+        if let name = settings.issuers, let pool = pools[name], !pool.isEmpty { return (pool, .pool) }
+        let above = Array(chain.dropFirst())
+        if let current = above.first, let held = catalog.pool(holding: current.spkiSHA256) {
+            return (held.pool.active.map { IssuerOption(name: $0.name, chain: $0.chain) }, .catalog)
+        }
+        if let seen = observed?.issuers, seen.count > 1 { return (seen, .observed) }
+        return above.isEmpty ? ([], .current) : ([option(above)], .current)
+    }
+
+    /// An option named by its issuing certificate's common name.
+    static func option(_ chain: [ChainCertificate]) -> IssuerOption {
+        IssuerOption(name: ServedChain.commonName(chain.first?.subject ?? ""), chain: chain)
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+extension TargetResult {
+    /// Takes `outlook` and judges each applicable set's next renewal under it, from the first address that
+    /// served a chain (nil clears the forecast).
+    public mutating func forecast(with outlook: RenewalOutlook?, sets: [PolicySet]) {
+        self.outlook = outlook
+        guard let outlook, let node = nodes.first(where: { $0.facts.success }) else {
+            forecasts = []
+            return
+        }
+        forecasts = RenewalForecaster.forecast(node.facts, outlook: outlook, environment: target.environment,
+                                               namedSets: target.policySets, sets: sets)
+    }
+
+    /// The chain the forecast starts from: the first address's evaluated chain.
+    public var forecastChain: [ChainCertificate] {
+        nodes.first(where: { $0.facts.success })?.facts.evaluatedChain ?? []
+    }
+}
