@@ -55,7 +55,7 @@ public enum MetricsRenderer {
                 M.certNotBefore, M.certInfo, M.chainEarliestExpiry, M.targetInfo, M.targetAddresses, M.targetAddressesSkipped,
                 M.targetDistinctChains, M.addressPolicyAccept, M.policyAccept, M.policyDecisionInfo, M.pinMatched, M.pinHorizon,
                 M.reservePins, M.pinSetExpiry, M.mtlsClientCertificateRequested, M.mtlsClientCertificatePresented,
-                M.clientCertificateNotAfter]
+                M.clientCertificateNotAfter] + M.forecastFamilies
     }()
 
     /// The HELP and TYPE lines of `family`.
@@ -104,9 +104,11 @@ public enum MetricsRenderer {
         var skipped = ExpositionWriter(M.targetAddressesSkipped, capacity: n * 96, header: headers)
         var distinct = ExpositionWriter(M.targetDistinctChains, capacity: n * 96, header: headers)
         var nodeAccept = ExpositionWriter(M.addressPolicyAccept, capacity: n * 320, header: headers)
+        var forecast = ForecastWriters(targets: n, headers: headers)
 
         for r in results {
             let name = r.target.name
+            forecast.write(r)
             for node in r.nodes {
                 let facts = node.facts
                 let address = node.address
@@ -190,8 +192,9 @@ public enum MetricsRenderer {
         let perTarget = [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest,
                          info, addresses, skipped, distinct, nodeAccept, accept, decision, pinMatched, horizon, reserve, pinSetExpiry,
                          clientAuth, clientPresented, clientNotAfter]
-        assert(perTarget.count == targetFamilies.count, "targetFamilies lists every per-target family in order")
-        return perTarget.map(\.buffer)
+        let buffers = perTarget.map(\.buffer) + forecast.buffers
+        assert(buffers.count == targetFamilies.count, "targetFamilies lists every per-target family in order")
+        return buffers
     }
 
     /// The families that do not grow with the targets, in one buffer: files, coverage (given, since it

@@ -56,6 +56,14 @@ final class MetricsExpositionGoldenTests: XCTestCase {
             F.result(F.target("stage", host: "s.example.com", environment: "staging"), F.facts(host: "s.example.com"), [app, staging]),
             F.result(F.target(quoted, host: "q.example.com"), F.facts(host: "q.example.com", leafSubject: "CN=a \"b\"\\c\nd"), []),
         ]
+        // The next renewal of "api": a new key from one of two issuers; the app pins the leaf key and a CA key.
+        let ca = F.facts().evaluatedChain[1]
+        var other = ca
+        other.spkiSHA256 = F.h(42)
+        let outlook = RenewalOutlook(nextRenewal: F.day(60), key: .rotate, keyBasis: .declared,
+                                     issuers: [IssuerOption(name: "R11", chain: [ca]), IssuerOption(name: "R13", chain: [other])],
+                                     issuerBasis: .pool)
+        s.results[1].forecast(with: outlook, sets: [app, staging])
         // Signed pin bundles: one verified, one whose signature fails (clients keep the previously verified pins).
         let signed = PolicyBundle(name: "remote-ios", environment: "prod", file: "/etc/pinguard/remote-ios.json",
                                   hmacSecrets: ["key-v1": "/etc/pinguard/key-v1"])

@@ -20,6 +20,8 @@ final class MetricsRendererTests: XCTestCase {
         ("pinguard_pin_set_expiry_timestamp_seconds", "gauge"),
         ("pinguard_mtls_client_certificate_requested", "gauge"), ("pinguard_mtls_client_certificate_presented", "gauge"),
         ("pinguard_client_certificate_not_after_timestamp_seconds", "gauge"),
+        ("pinguard_next_renewal_timestamp_seconds", "gauge"), ("pinguard_renewal_reject_ratio", "gauge"),
+        ("pinguard_pin_breakage_timestamp_seconds", "gauge"), ("pinguard_renewal_forecast_info", "gauge"),
         ("pinguard_renewals_observed_total", "counter"), ("pinguard_last_renewal_timestamp_seconds", "gauge"),
         ("pinguard_last_renewal_key_reused", "gauge"), ("pinguard_last_renewal_issuer_changed", "gauge"),
         ("pinguard_leaf_key_first_seen_timestamp_seconds", "gauge"), ("pinguard_state_writable", "gauge"), ("pinguard_backup_pin_coverage_ratio", "gauge"),

@@ -31,12 +31,15 @@ public struct IssuerCatalog: Sendable, Equatable {
         public var chain: [ChainCertificate]
         /// Whether the CA still issues from it; nil when not known.
         public var active: Bool?
+        /// The key family of the leaves it signs: `RSA` or `EC`.
+        public var keyFamily: String
 
         /// Creates an issuer.
-        public init(name: String, chain: [ChainCertificate], active: Bool?) {
+        public init(name: String, chain: [ChainCertificate], active: Bool?, keyFamily: String) {
             self.name = name
             self.chain = chain
             self.active = active
+            self.keyFamily = keyFamily
         }
 
         /// The intermediate's SPKI SHA-256 (base64).
@@ -62,4 +65,19 @@ public struct IssuerCatalog: Sendable, Equatable {
         for p in pools { if let i = p.issuers.first(where: { $0.spkiSHA256 == spki }) { return (p, i) } }
         return nil
     }
+
+    /// The intermediates a renewal of a leaf signed by the intermediate `spki` may come from: the active ones
+    /// of its pool; when the CA no longer issues from that pool (it moved on, as Let's Encrypt from R10-R14
+    /// to YR1-YR2), the active ones of the same operator for the leaf's key family (`RSA`, `EC`).
+    public func nextIssuers(after spki: String, leafKeyType: String) -> [Issuer]? {
+        guard let held = pool(holding: spki) else { return nil }
+        if !held.pool.active.isEmpty { return held.pool.active }
+        let family = Self.keyFamily(leafKeyType)
+        let same = pools.filter { $0.operatorName == held.pool.operatorName }.flatMap(\.active)
+        let matching = same.filter { $0.keyFamily == family }
+        return matching.isEmpty ? (same.isEmpty ? nil : same) : matching
+    }
+
+    /// `RSA` or `EC` from a key description (`RSA-2048`, `EC-256`, `ECDSA P-384`).
+    public static func keyFamily(_ key: String) -> String { key.uppercased().hasPrefix("RSA") ? "RSA" : "EC" }
 }

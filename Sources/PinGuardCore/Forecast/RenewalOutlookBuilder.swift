@@ -65,8 +65,9 @@ public enum RenewalOutlookBuilder {
         if let s = staged, s.count > 1 { return ([option(Array(s.dropFirst()))], .staged) }
         if let name = settings.issuers, let pool = pools[name], !pool.isEmpty { return (pool, .pool) }
         let above = Array(chain.dropFirst())
-        if let current = above.first, let held = catalog.pool(holding: current.spkiSHA256) {
-            return (held.pool.active.map { IssuerOption(name: $0.name, chain: $0.chain) }, .catalog)
+        if let current = above.first, let leaf = chain.first,
+           let next = catalog.nextIssuers(after: current.spkiSHA256, leafKeyType: leaf.keyType) {
+            return (next.map { IssuerOption(name: $0.name, chain: $0.chain) }, .catalog)
         }
         if let seen = observed?.issuers, seen.count > 1 { return (seen, .observed) }
         return above.isEmpty ? ([], .current) : ([option(above)], .current)

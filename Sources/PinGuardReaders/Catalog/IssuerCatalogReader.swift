@@ -30,8 +30,11 @@ public enum IssuerCatalogReader {
                 guard let issuerName = e["name"] as? String, let c = certificate(e, isCA: true) else {
                     throw fail("pools[\(i)].issuers[\(j)] does not read")
                 }
-                let above = ((e["chains_to"] as? [String]) ?? []).prefix(1).compactMap { roots[$0] }
-                issuers.append(IssuerCatalog.Issuer(name: issuerName, chain: [c] + above, active: e["active"] as? Bool))
+                // The path as the CA's default chain serves it: through every root listed (a newer root
+                // cross-signed by an older one), up to the last.
+                let above = ((e["chains_to"] as? [String]) ?? []).compactMap { roots[$0] }
+                issuers.append(IssuerCatalog.Issuer(name: issuerName, chain: [c] + above, active: e["active"] as? Bool,
+                                                    keyFamily: IssuerCatalog.keyFamily(e["key"] as? String ?? "")))
             }
             pools.append(IssuerCatalog.Pool(name: name, operatorName: p["operator"] as? String ?? "", issuers: issuers))
         }

@@ -120,3 +120,22 @@ extension ChainMemory {
         state.withLockedValue { $0.store.close() }
     }
 }
+
+extension ChainMemory {
+    /// What the memory knows of `target`'s renewals for the forecast: whether the last renewal kept the key,
+    /// and the distinct issuers it was served by (each above the leaf, with the current chain's anchor).
+    public func observed(target: String, anchor: ChainCertificate?) -> ObservedRenewals? {
+        let (summary, history) = state.withLockedValue { ($0.store.renewalSummary(target: target), $0.store.history(target: target)) }
+        guard !history.isEmpty else { return nil }
+        var seen = Set<ChainDigest>()
+        var issuers: [IssuerOption] = []
+        for c in history where seen.insert(c.chain.issuerSPKISHA256).inserted {
+            let issuing = ChainCertificate(depth: 1, subject: c.chain.issuerSubject, issuer: anchor?.subject ?? "",
+                                           notBefore: .distantPast, notAfter: .distantFuture,
+                                           spkiSHA256: c.chain.issuerSPKISHA256.base64, certSHA256: c.chain.issuerSHA256.base64, isCA: true)
+            issuers.append(IssuerOption(name: c.chain.issuerName, chain: [issuing] + (anchor.map { [$0] } ?? [])))
+        }
+        let reused = summary.flatMap { $0.renewals > 0 ? $0.lastKeyReused : nil }
+        return ObservedRenewals(lastKeyReused: reused, issuers: issuers)
+    }
+}

@@ -12,6 +12,8 @@ struct ProbeRound {
     let store: ResultStore
     /// Remembers each recorded result's chains (renewals, rollbacks).
     let memory: ChainMemory
+    /// What each result's renewal forecast draws on.
+    let renewals: RenewalContext
     let clock: any ServiceClock
     /// Journal events of each recorded result go here.
     let emit: @Sendable ([JournalEntry]) -> Void
@@ -51,7 +53,7 @@ struct ProbeRound {
         let limit = max(config.concurrency, 1)
         var probed = Set<String>()
         var counts = (rejects: 0, failed: 0, addresses: 0)
-        let executor = executor, sets = sets, clock = clock, timeout = config.timeout
+        let executor = executor, sets = sets, clock = clock, timeout = config.timeout, renewals = renewals
         await withTaskGroup(of: TargetResult?.self) { group in
             var next = 0
             func launch() {
@@ -59,7 +61,9 @@ struct ProbeRound {
                 next += 1
                 group.addTask {
                     guard let probe = await executor.probe(target, timeout: timeout) else { return nil }
-                    return TargetResult.evaluate(probe, target: target, sets: sets, now: clock.now)
+                    var result = TargetResult.evaluate(probe, target: target, sets: sets, now: clock.now)
+                    result.forecast(with: renewals.outlook(for: result), sets: sets)
+                    return result
                 }
             }
             func configurationChanged() -> Bool { store.generation != generation }

@@ -59,7 +59,8 @@ extension PinGuardRuntime {
         let loaded = configuration
         let round = ProbeRound(
             config: config, sets: loaded.policySets, generation: store.generation, executor: executor,
-            store: store, memory: memory, clock: clock, emit: { [journal] events in for e in events { journal.send(e) } },
+            store: store, memory: memory, renewals: RenewalContext(loaded, files: state.withLockedValue { $0.files }, memory: memory),
+            clock: clock, emit: { [journal] events in for e in events { journal.send(e) } },
             progress: { done, total in self.reportProgress(done, of: total) })
         let outcome = await round.run(spread: spread)
         send(memory.commit(now: clock.now))

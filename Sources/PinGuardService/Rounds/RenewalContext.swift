@@ -1,0 +1,40 @@
+import Foundation
+import PinGuardConfig
+import PinGuardCore
+
+/// What the forecast of a target's next renewal draws on: the configuration's renewal settings and issuer
+/// pools, the issuer catalog, the staged chains of `files:` and the memory of served chains.
+struct RenewalContext: Sendable {
+    let defaults: RenewalSettings
+    let pools: [String: [IssuerOption]]
+    let catalog: IssuerCatalog
+    /// Staged chains by host (the judged `files:` results).
+    let staged: [String: [ChainCertificate]]
+    let memory: ChainMemory
+
+    init(_ loaded: LoadedConfiguration, files: [TargetResult], memory: ChainMemory) {
+        defaults = loaded.config.renewal
+        pools = loaded.issuerPools
+        catalog = loaded.issuerCatalog
+        var staged: [String: [ChainCertificate]] = [:]
+        for f in files where f.facts.success {
+            let chain = f.facts.evaluatedChain
+            // The newest staged chain of a host is the one the renewal will serve.
+            if let old = staged[f.target.host]?.first, let new = chain.first, old.notBefore >= new.notBefore { continue }
+            staged[f.target.host] = chain
+        }
+        self.staged = staged
+        self.memory = memory
+    }
+
+    /// The outlook of `result`'s next renewal; nil when it served no chain.
+    func outlook(for result: TargetResult) -> RenewalOutlook? {
+        let chain = result.forecastChain
+        guard !chain.isEmpty else { return nil }
+        let settings = (result.target.renewal ?? RenewalSettings()).over(defaults)
+        let anchor = chain.count > 1 ? chain.last : nil
+        return RenewalOutlookBuilder.outlook(chain: chain, settings: settings, staged: staged[result.target.host],
+                                             observed: memory.observed(target: result.target.name, anchor: anchor),
+                                             pools: pools, catalog: catalog)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import XCTest
+@testable import PinGuardCore
+@testable import PinGuardReaders
+
+/// The forecast of the next renewal as a table: which key, which issuers, and what each pinned client does.
+final class RenewalForecastTests: XCTestCase {
+    typealias C = Chains
+
+    /// An issuing intermediate with key `spki`, above it the fixture root.
+    static func issuer(_ name: String, spki: UInt8) -> IssuerOption {
+        var i = C.cert(1, spki: spki, cert: spki &+ 100, notAfter: 900)
+        i.subject = "CN=\(name)"
+        return IssuerOption(name: name, chain: [i, C.root])
+    }
+
+    /// The five-intermediate pool the served intermediate (spki 2) belongs to.
+    static let pool = [issuer("R10", spki: 2), issuer("R11", spki: 30), issuer("R12", spki: 31), issuer("R13", spki: 32), issuer("R14", spki: 33)]
+
+    func forecast(_ pins: [Pin], key: RenewalOutlook.Key, issuers: [IssuerOption] = [issuer("R10", spki: 2)],
+                  staged: ChainCertificate? = nil) -> SetForecast? {
+        let outlook = RenewalOutlook(nextRenewal: C.day(20), key: key, keyBasis: .declared, stagedLeaf: staged,
+                                     issuers: issuers, issuerBasis: .pool)
+        return RenewalForecaster.forecast(C.facts(), outlook: outlook, environment: "prod", namedSets: nil,
+                                          sets: [C.set(HostPolicy(pins: pins))]).first
+    }
+
+    func testALeafKeyPinSurvivesAReusedKeyAndBreaksOnANewOne() throws {
+        let pins = [Pin(hash: C.h(1), scope: .leaf)]
+        XCTAssertEqual(try XCTUnwrap(forecast(pins, key: .reuse)).rejectRatio, 0)
+        XCTAssertNil(try XCTUnwrap(forecast(pins, key: .reuse)).breakage, "no breakage date when every renewal is accepted")
+        let rotated = try XCTUnwrap(forecast(pins, key: .rotate))
+        XCTAssertEqual(rotated.rejectRatio, 1)
+        XCTAssertEqual(rotated.breakage, C.day(20))
+        XCTAssertTrue(rotated.keyUnpinned)
+        XCTAssertEqual(try XCTUnwrap(forecast(pins, key: .unknown)).rejectRatio, 1, "an unknown key is judged as a new one")
+    }
+
+    func testAStagedBackupKeyIsTheNextKey() throws {
+        var staged = C.leaf
+        staged.spkiSHA256 = C.h(9)
+        let pins = [Pin(hash: C.h(1), scope: .leaf), Pin(hash: C.h(9), role: .backup, scope: .leaf)]
+        XCTAssertEqual(try XCTUnwrap(forecast(pins, key: .rotate, staged: staged)).rejectRatio, 0)
+        XCTAssertEqual(try XCTUnwrap(forecast([Pin(hash: C.h(1), scope: .leaf)], key: .rotate, staged: staged)).rejectRatio, 1)
+    }
+
+    func testAnIntermediatePinCoversOnlyItsShareOfThePool() throws {
+        let r10Only = try XCTUnwrap(forecast([Pin(hash: C.h(2), scope: .intermediate)], key: .rotate, issuers: Self.pool))
+        XCTAssertEqual(r10Only.rejectRatio, 0.8, accuracy: 1e-9)
+        XCTAssertEqual(r10Only.uncoveredIssuers, ["R11", "R12", "R13", "R14"])
+        let rootPin = try XCTUnwrap(forecast([Pin(hash: C.h(3), scope: .root)], key: .rotate, issuers: Self.pool))
+        XCTAssertEqual(rootPin.rejectRatio, 0, "a root every member chains to covers the pool")
+    }
+
+    func testTheNextRenewalIsBeforeOrAThirdOfTheLifetime() {
+        var leaf = C.leaf
+        leaf.notBefore = C.day(-60)
+        leaf.notAfter = C.day(30)
+        XCTAssertEqual(RenewalForecaster.nextRenewal(of: leaf, before: nil), C.day(0), "90 days: renewed 30 days before notAfter")
+        XCTAssertEqual(RenewalForecaster.nextRenewal(of: leaf, before: 7 * 86_400), C.day(23))
+    }
+
+    func testTheOutlookTakesTheFirstBasisThatApplies() throws {
+        let chain = C.facts().evaluatedChain
+        let none = try XCTUnwrap(RenewalOutlookBuilder.outlook(chain: chain, settings: RenewalSettings(), staged: nil, observed: nil,
+                                                             pools: [:], catalog: .empty))
+        XCTAssertEqual(none.key, .unknown)
+        XCTAssertEqual(none.keyBasis, .unknown)
+        XCTAssertEqual(none.issuerBasis, .current)
+        XCTAssertEqual(none.issuers.map(\.name), ["1"])
+        let observed = ObservedRenewals(lastKeyReused: true, issuers: [Self.issuer("R10", spki: 2), Self.issuer("R11", spki: 30)])
+        let o = try XCTUnwrap(RenewalOutlookBuilder.outlook(chain: chain, settings: RenewalSettings(), staged: nil, observed: observed,
+                                                          pools: [:], catalog: .empty))
+        XCTAssertEqual([o.key.rawValue, o.keyBasis.rawValue, o.issuerBasis.rawValue], ["reuse", "observed", "observed"])
+        let declared = try XCTUnwrap(RenewalOutlookBuilder.outlook(chain: chain, settings: RenewalSettings(key: .rotate, issuers: "private"),
+                                                                 staged: nil, observed: observed, pools: ["private": Self.pool],
+                                                                 catalog: .empty))
+        XCTAssertEqual([declared.key.rawValue, declared.keyBasis.rawValue, declared.issuerBasis.rawValue], ["rotate", "declared", "pool"])
+        XCTAssertEqual(declared.issuers.count, 5)
+        var newer = C.leaf
+        newer.notBefore = C.day(1)
+        let staged = try XCTUnwrap(RenewalOutlookBuilder.outlook(chain: chain, settings: RenewalSettings(key: .rotate), staged: [newer, C.inter],
+                                                               observed: observed, pools: [:], catalog: .empty))
+        XCTAssertEqual([staged.key.rawValue, staged.keyBasis.rawValue, staged.issuerBasis.rawValue], ["reuse", "staged", "staged"])
+        let older = try XCTUnwrap(RenewalOutlookBuilder.outlook(chain: chain, settings: RenewalSettings(), staged: [C.leaf, C.inter],
+                                                              observed: nil, pools: [:], catalog: .empty))
+        XCTAssertEqual(older.keyBasis, .unknown, "a staged chain no newer than the served one is not the next one")
+    }
+}
+
+/// The bundled catalog: real Let's Encrypt certificates, hashed from the CA's published PEM files.
+final class IssuerCatalogTests: XCTestCase {
+    static func bundled() throws -> IssuerCatalog {
+        let file = PackageLayerTests.root.appendingPathComponent("Sources/PinGuardConfig/Resources/issuer_catalog.json").path
+        return try IssuerCatalogReader.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))), file: file)
+    }
+
+    func testLetsEncryptIntermediatesAreHashedFromTheirPublishedCertificates() throws {
+        let c = try Self.bundled()
+        let r10 = try XCTUnwrap(c.pools.flatMap(\.issuers).first { $0.name == "R10" })
+        XCTAssertEqual(r10.spkiSHA256, "K7rZOrXHknnsEhUH8nLL4MZkejquUuIvOIr6tCa0rbo=")
+        XCTAssertEqual(r10.chain.first?.certSHA256, "nXw/GqatKy7A1c8eJG+NmubLyf0HVa03u5dLHy+2A/M=")
+        XCTAssertEqual(r10.chain.last.map { ServedChain.commonName($0.subject) }, "ISRG Root X1")
+        XCTAssertEqual(c.pool(holding: r10.spkiSHA256)?.pool.name, "letsencrypt-rsa")
+        XCTAssertFalse(c.generated.isEmpty)
+    }
+
+    func testARenewalAfterARetiredIntermediateComesFromTheOperatorsActiveOnesOfTheSameKeyFamily() throws {
+        let c = try Self.bundled()
+        let all = c.pools.flatMap(\.issuers)
+        let r10 = try XCTUnwrap(all.first { $0.name == "R10" })
+        let e5 = try XCTUnwrap(all.first { $0.name == "E5" })
+        let afterR10 = try XCTUnwrap(c.nextIssuers(after: r10.spkiSHA256, leafKeyType: "RSA-2048")).map(\.name)
+        let afterE5 = try XCTUnwrap(c.nextIssuers(after: e5.spkiSHA256, leafKeyType: "EC-256")).map(\.name)
+        XCTAssertFalse(afterR10.isEmpty)
+        XCTAssertTrue(afterR10.allSatisfy { $0.hasPrefix("YR") }, "\(afterR10)")
+        XCTAssertTrue(afterE5.allSatisfy { $0.hasPrefix("YE") }, "\(afterE5)")
+        XCTAssertNil(c.nextIssuers(after: Chains.h(77), leafKeyType: "RSA-2048"), "an issuer the catalog does not hold")
+    }
+}
