@@ -32,6 +32,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
     case stateNotPersisted = "state_not_persisted"
     case stateUnavailable = "state_unavailable"
     case stateRecovered = "state_recovered"
+    case renewalWillBreakPins = "renewal_will_break_pins"
 
     /// Stable `MESSAGE_ID` (32 hex digits); documented in `contrib/journald/pinguard.catalog`.
     public var messageID: String {
@@ -68,6 +69,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .stateNotPersisted: return "eb3073429f3b4617883465b4e9edc0c8"
         case .stateUnavailable: return "a5248d2d4f5040d2be0f63ac0a3b8dc3"
         case .stateRecovered: return "8e43fabb557f43ac85361bdb28bbf90b"
+        case .renewalWillBreakPins: return "19e5946e5dce40e6a3fd6f3efacb0adf"
         }
     }
 
@@ -106,6 +108,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .stateNotPersisted: return 5
         case .stateUnavailable: return 3
         case .stateRecovered: return 5
+        case .renewalWillBreakPins: return 4
         }
     }
 
@@ -144,6 +147,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .stateNotPersisted: return "Served chains are remembered in memory only"
         case .stateUnavailable: return "The state file cannot be used; served chains are remembered in memory"
         case .stateRecovered: return "The state file is written again"
+        case .renewalWillBreakPins: return "The forecast of the next renewal changed for a pinned client"
         }
     }
 }

@@ -248,7 +248,7 @@ final class EventDetectorTests: XCTestCase {
 
     func testMessageIDsAreStableDistinct128BitIDs() {
         let ids = JournalEvent.allCases.map(\.messageID)
-        XCTAssertEqual(JournalEvent.allCases.count, 32, "docs/reference.md, Journal events, lists 32 events")
+        XCTAssertEqual(JournalEvent.allCases.count, 33, "docs/reference.md, Journal events, lists 33 events")
         XCTAssertEqual(Set(ids).count, ids.count, "one MESSAGE_ID per event")
         for (event, id) in zip(JournalEvent.allCases, ids) {
             XCTAssertEqual(id.count, 32, "\(event)")
@@ -263,7 +263,7 @@ final class EventDetectorTests: XCTestCase {
             "pin_breakage_imminent", "config_loaded", "config_invalid", "policy_lint_finding", "resolution_failed",
             "address_set_changed", "addresses_over_limit", "chain_divergence", "mtls_identity_used", "mtls_identity_missing",
             "policy_bundle_rejected", "raw_key_pin", "certificate_renewed", "chain_rollback", "state_not_persisted",
-            "state_unavailable", "state_recovered",
+            "state_unavailable", "state_recovered", "renewal_will_break_pins",
         ])
     }
 

@@ -31,6 +31,8 @@ final class JournalCatalogTests: XCTestCase {
         "PINGUARD_BUNDLE", "PINGUARD_KEPT_PINS",
         "PINGUARD_KEY_REUSED", "PINGUARD_ISSUER_CHANGED", "PINGUARD_OLD_SERIAL", "PINGUARD_NEW_SERIAL",
         "PINGUARD_ISSUER", "PINGUARD_OLD_ISSUER", "PINGUARD_STATE_FILE",
+        "PINGUARD_NEXT_RENEWAL", "PINGUARD_REJECT_RATIO", "PINGUARD_NEXT_KEY", "PINGUARD_KEY_BASIS",
+        "PINGUARD_ISSUER_BASIS", "PINGUARD_UNCOVERED_ISSUERS",
     ]
 
     /// The catalog found from this file's place in the repository, parsed as journalctl reads it:

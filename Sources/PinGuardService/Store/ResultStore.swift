@@ -185,9 +185,10 @@ public final class ResultStore: Sendable {
                 guard let same = s.position[result.target.name] else { return [] }
                 p = same
             }
+            let forecastEvents = ForecastEvents.changes(from: s.results[p], to: result)
             s.results[p] = result
             s.touch(p)
-            return s.detector.observe(result, memory: &s.memories[p])
+            return s.detector.observe(result, memory: &s.memories[p]) + forecastEvents
         }
     }
 
