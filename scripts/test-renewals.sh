@@ -128,6 +128,18 @@ check "... with PINGUARD_KEY_REUSED=yes and PINGUARD_ISSUER_CHANGED=no" \
 check "... its message says the key was kept" 'events certificate_renewed | grep -q "^MESSAGE=api: certificate renewed, key kept, issuer Pebble Intermediate CA"'
 round
 check "a restart after the renewal reports it once only" '[ "$(count certificate_renewed)" = 1 ]'
+scrape() {  # one serve, its /metrics into $W/metrics.txt, stopped
+  local mp; mp=$(port)
+  "$PG" serve --config "$W/pinguard.yml" --listen "127.0.0.1:$mp" > /dev/null 2> "$W/scrape.err" & local p=$!
+  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$mp/-/ready" > /dev/null && break; sleep 0.1; done
+  curl -s "http://127.0.0.1:$mp/metrics" > "$W/metrics.txt"; kill "$p"; wait "$p" 2> /dev/null
+}
+scrape
+check "after a renewal that kept the key, an app pinning that key forecasts ratio 0 (key reuse observed), no breakage" \
+  'grep -qx "pinguard_renewal_reject_ratio{target=\"api\",policy_set=\"app\"} 0" "$W/metrics.txt" &&
+   grep -q "^pinguard_renewal_forecast_info{target=\"api\",key=\"reuse\",key_basis=\"observed\"" "$W/metrics.txt" &&
+   ! grep -q "^pinguard_pin_breakage_timestamp_seconds{target=\"api\"" "$W/metrics.txt"' \
+  "$(grep -E "renewal|breakage" "$W/metrics.txt")"
 
 # A renewal with a new key, reaching the two addresses one after the other.
 certbot_for api --force-renewal; serve_copy a1; reload_nginx
@@ -205,7 +217,7 @@ MP=$(port)
 "$PG" serve --config "$W/pinguard.yml" --listen "127.0.0.1:$MP" > /dev/null 2> "$W/first.err" & first=$!; pids+=("$first")
 for _ in $(seq 50); do grep -q "serving /metrics" "$W/first.err" && break; sleep 0.1; done
 curl -s "http://127.0.0.1:$MP/metrics" > "$W/metrics.txt"
-check "after restarts the metrics keep the renewals: 4 observed, the last kept the key, writable" \
+check "after restarts the metrics keep the renewals: 4 observed, the last brought a new key, writable" \
   'grep -qx "pinguard_renewals_observed_total{target=\"api\"} 4" "$W/metrics.txt" &&
    grep -qx "pinguard_last_renewal_key_reused{target=\"api\"} 0" "$W/metrics.txt" &&
    grep -qx "pinguard_state_writable 1" "$W/metrics.txt" &&
