@@ -40,6 +40,7 @@ public struct ProbeReport: Sendable {
             "error": result.resolution.error ?? NSNull(),
         ] as [String: Any]
         object["distinct_chains"] = WorstCase.distinctChains(result.nodes)
+        object["forecast"] = RenewalForecastReport.object(result.outlook, result.forecasts) ?? NSNull()
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
@@ -129,7 +130,7 @@ public struct ProbeReport: Sendable {
         }
         if nodes.count > 1 { out += "\nworst case over \(nodes.count) addresses (a client may land on any):\n" }
         out += Self.evaluationsText(evaluations, footnote: true)
-        return out
+        return out + RenewalForecastReport.text(result.outlook, result.forecasts)
     }
 
     static func nodeText(_ facts: ProbeFacts) -> String {

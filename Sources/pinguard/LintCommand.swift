@@ -66,11 +66,16 @@ struct LintCommand: ParsableCommand {
         let suffixes = loadPublicSuffixes()
         let now = Date()
         var sets: [PolicySet] = []
+        var catalog = IssuerSourcesLoader.bundled
         // Native files' policy findings are already in their line order, so their sets are kept apart.
         var nativeSets: [PolicySet] = []
         var findings: [LintFinding] = []
         do {
-            if let config { sets += try ConfigurationLoader.load(path: config).policySets }
+            if let config {
+                let loaded = try ConfigurationLoader.load(path: config)
+                sets += loaded.policySets
+                catalog = loaded.issuerCatalog
+            }
             let kinds = files.map { (file: $0, kind: inputFormat ?? detect($0)) }
             // Policy files are loaded together: their set names must differ.
             sets += try ConfigurationLoader.loadPolicies(kinds.filter { $0.kind == .policy }.map(\.file))
@@ -78,7 +83,8 @@ struct LintCommand: ParsableCommand {
                 let bytes = try readNative(file)
                 let result = try NativeLinter.lint(bytes, file: file, format: kind, now: now, publicSuffixes: suffixes.list,
                                                    expiringWithinDays: expiringWithin,
-                                                   resources: kind == .androidNSC ? AndroidResources.resolve(xml: bytes, xmlPath: file, resDir: res) : [:])
+                                                   resources: kind == .androidNSC ? AndroidResources.resolve(xml: bytes, xmlPath: file, resDir: res) : [:],
+                                                   catalog: catalog)
                 findings += result.findings
                 nativeSets += result.policySets
             }
@@ -91,7 +97,8 @@ struct LintCommand: ParsableCommand {
             printError("pinguard: \(error)")
             throw Exit.configuration
         }
-        findings = PolicyLinter.lint(sets, now: now, publicSuffixes: suffixes.list, expiringWithinDays: expiringWithin) + findings
+        findings = PolicyLinter.lint(sets, now: now, publicSuffixes: suffixes.list, expiringWithinDays: expiringWithin,
+                                     catalog: catalog) + findings
         for path in chain {
             findings += RawKeyPinCheck.findings(sets + nativeSets, chain: try readChain(path), chainFile: path)
         }

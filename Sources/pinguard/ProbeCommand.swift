@@ -55,6 +55,15 @@ struct ProbeCommand: ParsableCommand {
     @Option(name: .customLong("client-pkcs12-password-file"), help: "File holding the --client-pkcs12 password.")
     var clientPKCS12PasswordFile: String?
 
+    @Option(name: .customLong("renewal-key"), help: ArgumentHelp("The next renewal's key, for the forecast: reuse or rotate (default: unknown, judged as rotate).", valueName: "reuse|rotate"))
+    var renewalKey: RenewalKeyOption?
+
+    @Option(name: .customLong("renewal-before"), help: "How long before notAfter the certificate is renewed (default: a third of its lifetime).")
+    var renewalBefore: String?
+
+    @Option(name: .customLong("issuer-catalog"), help: "A catalog of public issuer pools replacing the bundled one.")
+    var issuerCatalog: String?
+
     @Flag(help: "Print the JSON object described in docs/reference.md (probe --json) instead of a table.")
     var json = false
 
@@ -86,10 +95,26 @@ struct ProbeCommand: ParsableCommand {
                                                     resolve: resolve, maxAddresses: maxAddresses, clientIdentity: identity))
         let target = Target(host: HostPattern.normalize(host), port: port, connect: connect, environment: environment,
                             policySets: sets.isEmpty ? nil : sets.map(\.name), resolve: resolve, maxAddresses: maxAddresses)
-        let result = TargetResult.evaluate(probe, target: target, sets: sets, now: Date())
+        var result = TargetResult.evaluate(probe, target: target, sets: sets, now: Date())
+        result.forecast(with: try outlook(for: result), sets: sets)
         let report = ProbeReport(target: target.name, result: result)
         print(json ? report.json() : report.text(), terminator: json ? "\n" : "")
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
+    }
+
+    /// The forecast's outlook: the key `--renewal-key` names, the bundled catalog (or `--issuer-catalog`).
+    func outlook(for result: TargetResult) throws -> RenewalOutlook? {
+        var config = ServiceConfig()
+        config.issuerCatalog = issuerCatalog
+        let catalog: IssuerCatalog
+        do { catalog = try IssuerSourcesLoader.catalog(config, base: FileManager.default.currentDirectoryPath) } catch {
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
+        let before = try renewalBefore.map { try parseDuration($0, option: "--renewal-before", max: 3650 * 86_400) }
+        let settings = RenewalSettings(before: before, key: renewalKey.map { $0 == .reuse ? .reuse : .rotate })
+        return RenewalOutlookBuilder.outlook(chain: result.forecastChain, settings: settings, staged: nil, observed: nil,
+                                             pools: [:], catalog: catalog)
     }
 
     /// The identity the `--client-*` options name, read as the service reads `client_cert` / `client_pkcs12`.
@@ -105,4 +130,9 @@ struct ProbeCommand: ParsableCommand {
         }
         return try ClientIdentity(source: .pem(certificate: cert, key: clientKey ?? cert))
     }
+}
+
+/// `--renewal-key`.
+enum RenewalKeyOption: String, ExpressibleByArgument {
+    case reuse, rotate
 }

@@ -243,7 +243,9 @@ final class LintRuleTests: XCTestCase {
                                       .caPin, .publicSuffixPattern, .shadowedPattern, .emptyEnvironment, .noPins,
                                       // Native-file rules: LintNativeFilesTests and LintRawKeyPinTests.
                                       .atsArbitraryLoads, .atsInsecureHTTPException, .atsTLSMinimumException,
-                                      .androidCleartextTraffic, .androidUserCA, .androidOverridePins, .rawKeyPin, .nativeConfig]
+                                      .androidCleartextTraffic, .androidUserCA, .androidOverridePins, .rawKeyPin, .nativeConfig,
+                                      // Catalog rules: IssuerPoolLintTests.
+                                      .issuerPoolCoverage, .retiredIssuer]
         XCTAssertEqual(covered, Set(LintRule.allCases))
         XCTAssertEqual(Set(LintRule.allCases.map(\.rawValue)).count, LintRule.allCases.count)
     }

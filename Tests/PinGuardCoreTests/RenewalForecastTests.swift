@@ -118,3 +118,53 @@ final class IssuerCatalogTests: XCTestCase {
         XCTAssertNil(c.nextIssuers(after: Chains.h(77), leafKeyType: "RSA-2048"), "an issuer the catalog does not hold")
     }
 }
+
+/// The real catalog in the linter and the forecast: a policy pinning Let's Encrypt's R10 alone.
+final class IssuerPoolLintTests: XCTestCase {
+    func r10Policy(extra: [Pin] = []) throws -> PolicySet {
+        let r10 = try XCTUnwrap(try IssuerCatalogTests.bundled().pools.flatMap(\.issuers).first { $0.name == "R10" })
+        return Chains.set(HostPolicy(pins: [Pin(hash: r10.spkiSHA256, scope: .intermediate)] + extra))
+    }
+
+    func testAnR10OnlyPolicyIsFlaggedRetiredAndNotCoveringThePool() throws {
+        let catalog = try IssuerCatalogTests.bundled()
+        let findings = PolicyLinter.lint([try r10Policy()], now: Chains.now, publicSuffixes: PublicSuffixList(text: "com\n"), catalog: catalog)
+        let retired = try XCTUnwrap(findings.first { $0.rule == .retiredIssuer })
+        XCTAssertEqual(retired.severity, .error)
+        XCTAssertTrue(retired.message.hasPrefix("pins Let's Encrypt R10, an intermediate Let's Encrypt no longer issues from"), retired.message)
+        let pool = try XCTUnwrap(findings.first { $0.rule == .issuerPoolCoverage })
+        XCTAssertTrue(pool.message.contains("pins Let's Encrypt R10 only; Let's Encrypt issues from YR1, YR2: 2 of 2 renewals break this pin"),
+                      pool.message)
+        XCTAssertTrue(PolicyLinter.lint([try r10Policy()], now: Chains.now, publicSuffixes: PublicSuffixList(text: "com\n"))
+            .allSatisfy { $0.rule != .issuerPoolCoverage && $0.rule != .retiredIssuer }, "without a catalog nothing is known")
+    }
+
+    func testARootEveryIssuerChainsToCoversThePool() throws {
+        let catalog = try IssuerCatalogTests.bundled()
+        let x1 = try XCTUnwrap(catalog.pools.flatMap(\.issuers).first { $0.name == "R10" }?.chain.last)
+        let findings = PolicyLinter.lint([try r10Policy(extra: [Pin(hash: x1.spkiSHA256, role: .backup, scope: .root)])], now: Chains.now,
+                                         publicSuffixes: PublicSuffixList(text: "com\n"), catalog: catalog)
+        XCTAssertNil(findings.first { $0.rule == .issuerPoolCoverage }, "ISRG Root X1 is on every YR chain: \(findings.map(\.message))")
+        XCTAssertNotNil(findings.first { $0.rule == .retiredIssuer })
+    }
+
+    func testTheForecastOfAnR10ChainNamesTheIssuersNoPinCovers() throws {
+        let catalog = try IssuerCatalogTests.bundled()
+        let r10 = try XCTUnwrap(catalog.pools.flatMap(\.issuers).first { $0.name == "R10" })
+        var leaf = Chains.leaf
+        leaf.keyType = "RSA-2048"
+        let chain = [leaf] + r10.chain.enumerated().map { i, c in var c = c; c.depth = i + 1; return c }
+        let facts = ProbeFacts(host: "api.example.com", port: 443, servedChain: chain, verifiedChain: chain, trusted: true, finishedAt: Chains.now)
+        let outlook = try XCTUnwrap(RenewalOutlookBuilder.outlook(chain: chain, settings: RenewalSettings(key: .reuse), staged: nil,
+                                                                observed: nil, pools: [:], catalog: catalog))
+        XCTAssertEqual(outlook.issuerBasis, .catalog)
+        XCTAssertEqual(outlook.issuers.map(\.name), ["YR1", "YR2"])
+        let r10Only = try XCTUnwrap(RenewalForecaster.forecast(facts, outlook: outlook, environment: "prod", namedSets: nil,
+                                                               sets: [try r10Policy()]).first)
+        XCTAssertEqual(r10Only.rejectRatio, 1)
+        XCTAssertEqual(r10Only.uncoveredIssuers, ["YR1", "YR2"])
+        let withRoot = try XCTUnwrap(RenewalForecaster.forecast(facts, outlook: outlook, environment: "prod", namedSets: nil, sets: [
+            try r10Policy(extra: [Pin(hash: try XCTUnwrap(r10.chain.last).spkiSHA256, role: .backup, scope: .root)])]).first)
+        XCTAssertEqual(withRoot.rejectRatio, 0, "ISRG Root X1 anchors the YR chains too")
+    }
+}

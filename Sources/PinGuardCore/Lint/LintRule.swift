@@ -44,6 +44,10 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
     case rawKeyPin = "raw-key-pin"
     /// Something the importer of a native file noticed: content the platform rejects, pins it could not read.
     case nativeConfig = "native-config"
+    /// A pin on one intermediate of a CA's pool that neither covers the pool nor a root every member chains to.
+    case issuerPoolCoverage = "issuer-pool-coverage"
+    /// A pin on an intermediate its CA no longer issues from.
+    case retiredIssuer = "retired-issuer"
 
     /// One line describing the rule, for SARIF rule metadata and documentation.
     public var summary: String {
@@ -70,6 +74,8 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
         case .androidOverridePins: return "overridePins lets chains to that trust anchor skip the pin check."
         case .rawKeyPin: return "A pin hashes the raw public key bytes, not the SubjectPublicKeyInfo, so SPKI-based clients never match it."
         case .nativeConfig: return "The native pin configuration has content its platform rejects, or pins pinguard could not read."
+        case .issuerPoolCoverage: return "A pin on one intermediate of a CA that picks each certificate's intermediate from a pool: renewals from the others break it."
+        case .retiredIssuer: return "A pin on an intermediate its CA no longer issues from: the next renewal comes from another one."
         }
     }
 
@@ -77,7 +83,7 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
     public var defaultSeverity: FindingSeverity {
         switch self {
         case .noBackupPin, .backupSameAsPrimary, .pinSetExpired, .publicSuffixPattern, .atsArbitraryLoads, .androidUserCA,
-             .rawKeyPin:
+             .rawKeyPin, .retiredIssuer:
             return .error
         case .shadowedPattern: return .info
         default: return .warning

@@ -9,13 +9,14 @@ public enum PolicyLinter {
     /// Lints `sets` at `now`; findings come in set order, then environment name, then rule order.
     ///
     /// - Parameter expiringWithinDays: a pin-set expiring within this many days is a warning.
+    /// - Parameter catalog: the public issuer pools pins on intermediates are checked against.
     public static func lint(_ sets: [PolicySet], now: Date, publicSuffixes: PublicSuffixList,
-                            expiringWithinDays: Int = 30) -> [LintFinding] {
+                            expiringWithinDays: Int = 30, catalog: IssuerCatalog = .empty) -> [LintFinding] {
         var out: [LintFinding] = []
         for set in sets {
             for envName in set.environments.keys.sorted() {
                 guard let env = set.environments[envName] else { continue }
-                var ctx = Context(set: set, environment: envName, now: now, window: expiringWithinDays, findings: [])
+                var ctx = Context(set: set, environment: envName, now: now, window: expiringWithinDays, catalog: catalog, findings: [])
                 ctx.lint(env, publicSuffixes: publicSuffixes)
                 out += ctx.findings
             }
@@ -29,6 +30,7 @@ public enum PolicyLinter {
         let environment: String
         let now: Date
         let window: Int
+        let catalog: IssuerCatalog
         var findings: [LintFinding]
 
         mutating func add(_ rule: LintRule, _ severity: FindingSeverity? = nil, pattern: String?, line: Int?,
@@ -113,6 +115,7 @@ public enum PolicyLinter {
                 return
             }
             lintBackups(p, pattern: pattern, line: line)
+            lintIssuerPools(p, pattern: pattern, line: line)
             for pin in p.pins where pin.type == .ca || pin.scope == .root || pin.scope == .intermediate {
                 let what = pin.type == .ca ? "type ca" : "scope \(pin.scope.rawValue)"
                 add(.caPin, pattern: pattern, line: pin.line ?? line,

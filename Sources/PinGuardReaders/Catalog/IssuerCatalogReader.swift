@@ -46,7 +46,8 @@ public enum IssuerCatalogReader {
               let cert = o["certificate_sha256"] as? String else { return nil }
         let notBefore = (o["not_before"] as? String).flatMap(RFC3339.parse) ?? .distantPast
         let notAfter = (o["not_after"] as? String).flatMap(RFC3339.parse) ?? .distantFuture
-        return ChainCertificate(depth: 1, subject: subject, issuer: o["issuer"] as? String ?? subject, notBefore: notBefore,
-                                notAfter: notAfter, spkiSHA256: spki, certSHA256: cert, isCA: isCA)
+        let issuer = o["issuer"] as? String ?? subject
+        return ChainCertificate(depth: 1, subject: subject, issuer: issuer, notBefore: notBefore, notAfter: notAfter, spkiSHA256: spki,
+                                certSHA256: cert, isCA: isCA, selfIssued: issuer == subject)
     }
 }

@@ -19,7 +19,7 @@ public enum NativeLinter {
     ///   one of `ImportLimits` (`ImportError.exceedsLimit`).
     public static func lint(_ bytes: [UInt8], file: String, format: LintInputFormat, now: Date,
                             publicSuffixes: PublicSuffixList, expiringWithinDays: Int = 30,
-                            resources: [String: ImportResource] = [:]) throws(ImportError) -> NativeLintResult {
+                            resources: [String: ImportResource] = [:], catalog: IssuerCatalog = .empty) throws(ImportError) -> NativeLintResult {
         guard bytes.count <= ImportSupport.maxInputBytes else {
             throw ImportError(file: file, line: nil,
                               message: "the file is \(bytes.count) bytes; lint reads native files of at most \(ImportSupport.maxInputBytes) bytes")
@@ -87,7 +87,8 @@ public enum NativeLinter {
         let notes = importFindings.filter { $0.line.map { !guarded.contains($0) } ?? true }
         // Native formats have no pin roles ("none is marked role: backup" would fire on every domain) and no
         // environments (a file that pins nothing is already said by the importer).
-        let policy = PolicyLinter.lint(sets, now: now, publicSuffixes: publicSuffixes, expiringWithinDays: expiringWithinDays)
+        let policy = PolicyLinter.lint(sets, now: now, publicSuffixes: publicSuffixes, expiringWithinDays: expiringWithinDays,
+                                       catalog: catalog)
             .filter { $0.rule != .noBackupRole && $0.rule != .emptyEnvironment }
         let all = (policy + platform + notes).enumerated()
             .sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }

@@ -26,8 +26,9 @@ struct PolicyLintTracker {
     }
 
     /// Lints `sets`; returns the counts and the events of findings not seen before.
-    mutating func update(_ sets: [PolicySet], now: Date, windowDays: Int) -> (counts: [LintCount], events: [JournalEntry]) {
-        let findings = PolicyLinter.lint(sets, now: now, publicSuffixes: publicSuffixes, expiringWithinDays: windowDays)
+    mutating func update(_ sets: [PolicySet], now: Date, windowDays: Int,
+                         catalog: IssuerCatalog = .empty) -> (counts: [LintCount], events: [JournalEntry]) {
+        let findings = PolicyLinter.lint(sets, now: now, publicSuffixes: publicSuffixes, expiringWithinDays: windowDays, catalog: catalog)
         var counts: [LintCount] = []
         for set in sets {
             for severity in FindingSeverity.allCases {

@@ -148,7 +148,8 @@ public final class PinGuardRuntime: Sendable {
     func relint() {
         let now = clock.now
         let events = state.withLockedValue { s -> [JournalEntry] in
-            let (counts, events) = s.lint.update(s.loaded.policySets, now: now, windowDays: s.loaded.config.expiryWarningDays)
+            let (counts, events) = s.lint.update(s.loaded.policySets, now: now, windowDays: s.loaded.config.expiryWarningDays,
+                                                 catalog: s.loaded.issuerCatalog)
             s.lintCounts = counts
             return events
         }
