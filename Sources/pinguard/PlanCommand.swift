@@ -69,11 +69,15 @@ struct PlanCommand: ParsableCommand {
         let time = at.flatMap(Self.date) ?? Date()
         let sets: [PolicySet]
         var caFile = self.caFile
+        var pools: [String: [IssuerOption]] = [:]
+        var catalog = IssuerSourcesLoader.bundled
+        var renewal = RenewalSettings()
         do {
             if let config {
                 let loaded = try ConfigurationLoader.load(path: config)
                 sets = loaded.policySets
                 caFile = caFile ?? loaded.config.caFile
+                (pools, catalog, renewal) = (loaded.issuerPools, loaded.issuerCatalog, loaded.config.renewal)
             } else {
                 sets = try ConfigurationLoader.loadPolicies(policies)
             }
@@ -102,9 +106,18 @@ struct PlanCommand: ParsableCommand {
         }
         let verdicts = RotationPlan.evaluate(candidates, sets: sets, at: time)
         let unpinned = RotationPlan.unpinnedHosts(candidates, verdicts: verdicts)
+        // The forecast of the candidate's own next renewal, once it is served.
+        var forecasts: [String: (outlook: RenewalOutlook?, sets: [SetForecast])] = [:]
+        for c in candidates {
+            let outlook = RenewalOutlookBuilder.outlook(chain: c.evaluatedChain, settings: renewal, staged: nil, observed: nil,
+                                                        pools: pools, catalog: catalog)
+            forecasts[c.host] = (outlook, outlook.map { RenewalForecaster.forecastEveryEnvironment(c, outlook: $0, sets: sets) } ?? [])
+        }
         switch json ? .json : format {
-        case .table: print(PlanReport.table(verdicts, candidate: candidates.first, unpinned: unpinned), terminator: "")
-        case .json: print(PlanReport.json(verdicts, candidates: candidates, unpinned: unpinned, at: time), terminator: "")
+        case .table:
+            print(PlanReport.table(verdicts, candidate: candidates.first, unpinned: unpinned,
+                                   forecast: candidates.first.flatMap { forecasts[$0.host] }), terminator: "")
+        case .json: print(PlanReport.json(verdicts, candidates: candidates, unpinned: unpinned, at: time, forecasts: forecasts), terminator: "")
         case .github: print(PlanReport.githubAnnotations(verdicts), terminator: "")
         case .sarif: print(PlanReport.sarif(verdicts, toolVersion: PinGuardVersion.current), terminator: "")
         }

@@ -49,6 +49,16 @@ final class CLIPlanTests: XCTestCase {
         XCTAssertEqual(v["ios-app"]?["reason"] as? String, "pin_mismatch")
         XCTAssertEqual(v["ios-app"]?["version"] as? String, "5.2")
         XCTAssertEqual(v["android-app"]?["verdict"] as? String, "accept", "the CA pin still matches the same intermediate")
+        // The candidate's own next renewal: a new key (not known otherwise) under the same intermediate.
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let candidate = try XCTUnwrap((object["candidates"] as? [[String: Any]])?.first)
+        let forecast = try XCTUnwrap(candidate["forecast"] as? [String: Any], "\(candidate)")
+        XCTAssertEqual(forecast["key"] as? String, "unknown")
+        XCTAssertEqual(forecast["issuer_basis"] as? String, "current")
+        let sets = Dictionary(((forecast["sets"] as? [[String: Any]]) ?? []).map { (($0["policy_set"] as? String) ?? "?", $0) },
+                              uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(sets["ios-app"]?["reject_ratio"] as? Double, 1, "ios-app pins leaf keys: a new key breaks it")
+        XCTAssertEqual(sets["android-app"]?["reject_ratio"] as? Double, 0, "android-app pins the intermediate, which stays")
 
         let table = try runPinguard(args: ["plan", "--chain", pki.chain("rotated"), "--host", "rotated.pinguard.test",
                                            "--policy", apps.ios, "--ca-file", pki.caBundle])

@@ -46,6 +46,12 @@ public enum RenewalForecaster {
         return out
     }
 
+    /// The forecasts of every set in every environment it has (what `plan` judges a candidate by).
+    public static func forecastEveryEnvironment(_ facts: ProbeFacts, outlook: RenewalOutlook, sets: [PolicySet]) -> [SetForecast] {
+        let environments = Set(sets.flatMap(\.environments.keys)).sorted()
+        return environments.flatMap { forecast(facts, outlook: outlook, environment: $0, namedSets: nil, sets: sets) }
+    }
+
     /// The sets a target is judged by: those it names, else all (the evaluator skips sets without a
     /// policy for the host).
     static func applicable(_ sets: [PolicySet], namedSets: [String]?) -> [PolicySet] {

@@ -4,7 +4,8 @@ import Foundation
 /// SARIF 2.1.0 for code scanning.
 public enum PlanReport {
     /// One row per app x version x environment x host, then one line per host no app pins.
-    public static func table(_ verdicts: [PlanVerdict], candidate: ProbeFacts?, unpinned: [String]) -> String {
+    public static func table(_ verdicts: [PlanVerdict], candidate: ProbeFacts?, unpinned: [String],
+                             forecast: (outlook: RenewalOutlook?, sets: [SetForecast])? = nil) -> String {
         var text = ""
         if let candidate, let leaf = candidate.servedChain.first {
             text += "candidate leaf: \(leaf.subject), key \(leaf.spkiSHA256), expires \(RFC3339.format(leaf.notAfter))\n"
@@ -21,17 +22,20 @@ public enum PlanReport {
         text += rejects.isEmpty
             ? "every client accepts the candidate (\(verdicts.count) decisions)\n"
             : "\(rejects.count) of \(verdicts.count) decisions reject the candidate: \(Set(rejects.map(\.policySet)).sorted().joined(separator: ", "))\n"
+        if let forecast { text += "after the switch, the " + RenewalForecastReport.text(forecast.outlook, forecast.sets) }
         return text
     }
 
     /// A JSON object: `at`, `candidate` (chain and trust per host) and `verdicts`.
-    public static func json(_ verdicts: [PlanVerdict], candidates: [ProbeFacts], unpinned: [String], at time: Date) -> String {
+    public static func json(_ verdicts: [PlanVerdict], candidates: [ProbeFacts], unpinned: [String], at time: Date,
+                            forecasts: [String: (outlook: RenewalOutlook?, sets: [SetForecast])] = [:]) -> String {
         let object: [String: Any] = [
             "at": RFC3339.format(time),
             "accepted": verdicts.allSatisfy(\.accepts),
             "unpinned_hosts": unpinned,
             "candidates": candidates.map { c -> [String: Any] in
                 ["host": c.host, "trusted": c.trusted, "trust_error": c.trustError ?? NSNull(),
+                 "forecast": forecasts[c.host].flatMap { RenewalForecastReport.object($0.outlook, $0.sets) } ?? NSNull(),
                  "chain": c.evaluatedChain.map { x -> [String: Any] in
                      ["depth": x.depth, "subject": x.subject, "issuer": x.issuer, "not_before": RFC3339.format(x.notBefore),
                       "not_after": RFC3339.format(x.notAfter), "spki_sha256": x.spkiSHA256, "cert_sha256": x.certSHA256,
