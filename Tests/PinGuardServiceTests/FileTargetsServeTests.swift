@@ -26,7 +26,7 @@ final class FileTargetsServeTests: XCTestCase {
           - {path: "staged/none-*.pem", host: valid.pinguard.test}
 
         """).write(toFile: config, atomically: true, encoding: .utf8)
-        let serve = try ServeProcess(arguments: ["--config", config], mode: .direct)
+        let serve = try ServeProcess(arguments: ["--config", config, "--log-events"], mode: .direct)
         defer { serve.stop() }
         let m = try serve.waitForMetrics { $0.value("pinguard_probe_success", ["target": "healthy"]) == 1 }
         func file(_ name: String) -> String { staged.appendingPathComponent(name).path }
@@ -41,5 +41,14 @@ final class FileTargetsServeTests: XCTestCase {
         XCTAssertEqual(m.value("pinguard_file_success", ["file": file("broken.pem")]), 0)
         XCTAssertEqual(m.value("pinguard_file_success", ["file": file("none-*.pem")]), 0, "a pattern matching nothing is reported")
         XCTAssertNil(m.value("pinguard_probe_success", ["target": file("valid.pem")]), "files are not probe targets")
+        // A staged chain gets the journal events a served one gets.
+        let events = serve.stderr.split(separator: "\n")
+        XCTAssertTrue(events.contains { $0.contains("[pin_mismatch]") && $0.contains(file("rotated.pem")) }, serve.stderr)
+        XCTAssertTrue(events.contains { $0.contains("[expiry_warning]") && $0.contains(file("expiring.pem")) }, serve.stderr)
+        // And `serve --once` lists them after the served targets.
+        let once = try PinguardCLI.run(["serve", "--config", config, "--once"], timeout: 30)
+        XCTAssertTrue(once.stdout.contains("staged chains in files:, judged as if served:"), once.stdout)
+        let rotated = once.stdout.split(separator: "\n").first { $0.contains(file("rotated.pem")) } ?? ""
+        XCTAssertTrue(rotated.contains("ios-app/prod") && rotated.contains("REJECT"), once.stdout)
     }
 }

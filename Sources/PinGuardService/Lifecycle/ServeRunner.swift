@@ -90,7 +90,7 @@ public enum ServeRunner {
         if options.once {
             let round = await runtime.runRound(spread: false)
             let results = round.results
-            print(OnceSummary.render(results, duration: round.duration), terminator: "")
+            print(OnceSummary.render(results, files: runtime.snapshot().files, duration: round.duration), terminator: "")
             await runtime.shutdown()
             return results.allSatisfy(\.allAccept) && results.count == loaded.config.targets.count ? 0 : 1
         }

@@ -5,7 +5,7 @@ import PinGuardReaders
 /// The stdout summary of `serve --once`.
 public enum OnceSummary {
     /// One line per target, address and policy set, then a totals line.
-    public static func render(_ results: [TargetResult], duration: Double) -> String {
+    public static func render(_ results: [TargetResult], files: [TargetResult] = [], duration: Double) -> String {
         var rows: [[String]] = []
         for r in results {
             for node in r.nodes {
@@ -25,6 +25,25 @@ public enum OnceSummary {
         return TextTable.render(header: ["target", "address", "probe", "policy_set", "verdict", "reason", "days_to_pin_breakage"],
                                 rows: rows)
             + "\(results.count) targets (\(c.addresses) addresses) in \(String(format: "%.2f", duration))s: \(c.rejects) rejected by a client, \(c.failed) probes failed\n"
+            + staged(files)
+    }
+
+    /// The chains staged in `files:`, judged as if served: one line per file and policy set.
+    static func staged(_ files: [TargetResult]) -> String {
+        guard !files.isEmpty else { return "" }
+        var rows: [[String]] = []
+        for r in files {
+            let f = r.facts
+            let chain = f.success ? (f.trusted ? "trusted" : "UNTRUSTED: \(f.trustError ?? "")") : "UNREADABLE: \(f.error ?? "")"
+            let expiry = f.evaluatedChain.map(\.notAfter).min().map { String(RFC3339.format($0).prefix(10)) } ?? "-"
+            if r.evaluations.isEmpty { rows.append([r.target.name, r.target.host, chain, expiry, "-", "-", "-"]) }
+            for e in r.evaluations {
+                rows.append([r.target.name, r.target.host, chain, expiry, e.policySet + "/" + e.environment,
+                             e.verdict.rawValue.uppercased(), e.reason.rawValue])
+            }
+        }
+        return "\nstaged chains in files:, judged as if served:\n"
+            + TextTable.render(header: ["file", "host", "chain", "expires", "policy_set", "verdict", "reason"], rows: rows)
     }
 
     /// Targets rejected by a client on any address, address probes that failed, and addresses probed.

@@ -26,6 +26,9 @@ public final class PinGuardRuntime: Sendable {
         var ready = false
         /// The judged certificate files of `files:`.
         var files: [TargetResult] = []
+        /// What the event detector remembers of each file (by path), so a staged chain gets the events a
+        /// served one gets.
+        var fileMemories: [String: EventDetector.TargetMemory] = [:]
         var lastReloadOK = true
         var lastReloadSuccess: Date
         var lastStatus = Date.distantPast
@@ -213,7 +216,20 @@ public final class PinGuardRuntime: Sendable {
         let loaded = configuration
         guard !loaded.config.files.isEmpty || state.withLockedValue({ !$0.files.isEmpty }) else { return }
         let results = FileTargetJudge.judge(loaded.config, sets: loaded.policySets, now: clock.now)
-        state.withLockedValue { $0.files = results }
+        let detector = EventDetector(warningDays: loaded.config.expiryWarningDays)
+        let events = state.withLockedValue { s -> [JournalEntry] in
+            s.files = results
+            var memories: [String: EventDetector.TargetMemory] = [:]
+            var events: [JournalEntry] = []
+            for r in results {
+                var memory = s.fileMemories[r.target.name] ?? EventDetector.TargetMemory()
+                events += detector.observe(r, memory: &memory)
+                memories[r.target.name] = memory
+            }
+            s.fileMemories = memories
+            return events
+        }
+        send(events)
     }
 
     func reportProgress(_ done: Int, of total: Int) {
