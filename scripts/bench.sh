@@ -17,6 +17,7 @@ trap cleanup EXIT
 
 swift build -c release --product pinguard >/dev/null
 swift build -c release --product pinguard-bench >/dev/null
+swift build -c release --product pinguard-state-bench >/dev/null
 bin=$(swift build -c release --show-bin-path)
 
 scripts/make-pki.sh "$work/pki" >/dev/null
@@ -185,3 +186,7 @@ kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true
 
 echo
 "$bin/pinguard-bench" 10000 2 20
+
+echo
+echo "state file: the memory of served chains at ${STATE_TARGETS:-100000} targets (one address each): first round, steady round, hourly last-seen refresh, start-up load, file size"
+"$bin/pinguard-state-bench" "${STATE_TARGETS:-100000}" "$work/state"
