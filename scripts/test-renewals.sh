@@ -49,6 +49,9 @@ start_pebble() {
 }
 start_pebble || { echo "pebble did not start"; cat "$W/pebble.log"; echo "0 passed, 1 failed"; exit 1; }
 cp "$W/root.pem" "$W/roots.pem"
+# The intermediates pebble issues from, kept as a private issuer pool for the forecast.
+mkdir -p "$W/pool"
+curl -sfk "https://127.0.0.1:$MGMT/intermediates/0" -o "$W/pool/first.pem"
 
 export REQUESTS_CA_BUNDLE=$W/pebble.pem
 certbot_for() {  # NAME [certbot flags...]: obtain or renew the certificate NAME for api.pg.test
@@ -153,6 +156,7 @@ check "the second address catching up is no new renewal" '[ "$(count certificate
 # Pebble restarted makes a new intermediate: the next renewal changes the issuer.
 # (it forgets its accounts too: certbot registers again)
 start_pebble && cat "$W/root.pem" >> "$W/roots.pem"
+curl -sfk "https://127.0.0.1:$MGMT/intermediates/0" -o "$W/pool/second.pem"
 rm -rf "$W/cb/accounts"
 certbot_for api --force-renewal --reuse-key; serve_copy a1; serve_copy a2; reload_nginx
 round
@@ -167,6 +171,30 @@ h=json.load(open(sys.argv[1])); r=[c[\"renewal\"] for c in h[\"chains\"] if c[\"
 assert h[\"target\"]==\"api\" and len(h[\"chains\"])==8, len(h[\"chains\"])
 assert [x[\"key_reused\"] for x in r]==[True,False,True] and [x[\"issuer_changed\"] for x in r]==[False,False,True], r
 " "$W/history.json"' "$(cat "$W/history.json" "$W/history.err")"
+
+# A private pool of the two pebble intermediates: an app pinning only the first covers half the pool.
+first_int=$(spki "$W/pool/first.pem")
+cat > "$W/policies/pool-app.yml" <<YML
+name: pool-app
+environments:
+  prod:
+    policies:
+      - pattern: "api.pg.test"
+        policy:
+          pins:
+            - {type: spki, hash: "$first_int", role: primary, scope: intermediate}
+            - {type: spki, hash: "$key1", role: backup, scope: leaf}
+YML
+cat >> "$W/pinguard.yml" <<YML
+renewal: {issuers: pebble, key: reuse}
+issuer_pools: {pebble: ["pool/*.pem"]}
+YML
+scrape
+check "a declared pool of two intermediates: the app pinning one of them forecasts ratio 0.5" \
+  'grep -qx "pinguard_renewal_reject_ratio{target=\"api\",policy_set=\"pool-app\"} 0.5" "$W/metrics.txt" &&
+   grep -q "^pinguard_renewal_forecast_info{target=\"api\",key=\"reuse\",key_basis=\"declared\",issuers=\"2\",issuer_basis=\"pool\"}" "$W/metrics.txt"' \
+  "$(grep -E "renewal_reject|forecast_info" "$W/metrics.txt"; cat "$W/scrape.err")"
+rm "$W/policies/pool-app.yml"; write_config state.db
 
 # A rollback: address 2 goes back to an older certificate.
 cp "$W/a1/fullchain.pem" "$W/newest.pem"; cp -L "$W/cb/archive/api/fullchain1.pem" "$W/a2/fullchain.pem"; cp -L "$W/cb/archive/api/privkey1.pem" "$W/a2/privkey.pem"; reload_nginx
