@@ -256,5 +256,28 @@ check "a second instance on the same state file is refused (exit 2) naming the f
   '[ $status = 2 ] && grep -q "state.db" "$W/second.err"' "$(cat "$W/second.err")"
 kill "$first"; wait "$first" 2> /dev/null
 
+# plan, before switching to a staged key that a backup pin covers: the key served today (remembered in the
+# state file) is no reserve after the switch, so the app is left without one.
+certbot_for api --force-renewal
+served=$(spki "$W/a1/fullchain.pem"); staged=$(spki "$W/cb/live/api/fullchain.pem")
+cat > "$W/policies/switch-app.yml" <<YML
+name: switch-app
+environments:
+  prod:
+    policies:
+      - pattern: "api.pg.test"
+        policy:
+          pins:
+            - {type: spki, hash: "$served", role: primary, scope: leaf}
+            - {type: spki, hash: "$staged", role: backup, scope: leaf}
+YML
+"$PG" plan --chain "$W/cb/live/api/fullchain.pem" --host api.pg.test --config "$W/pinguard.yml" --json > "$W/plan.json" 2> "$W/plan.err"
+check "plan: switching to the backup key accepts it, and the key served today is no reserve left" \
+  'python3 -c "
+import json,sys
+p=json.load(open(sys.argv[1])); v=[x for x in p[\"verdicts\"] if x[\"policy_set\"]==\"switch-app\"][0]
+assert v[\"verdict\"]==\"accept\" and v[\"reserve_pins\"]==[] and v[\"keeps_reserve_pin\"] is False, v
+" "$W/plan.json"' "$(cat "$W/plan.json" "$W/plan.err" | head -60)"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

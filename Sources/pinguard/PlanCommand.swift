@@ -104,7 +104,7 @@ struct PlanCommand: ParsableCommand {
             printError("pinguard: \(error)")
             throw Exit.configuration
         }
-        let verdicts = RotationPlan.evaluate(candidates, sets: sets, at: time)
+        let verdicts = RotationPlan.evaluate(candidates, sets: sets, at: time, servedToday: servedToday())
         let unpinned = RotationPlan.unpinnedHosts(candidates, verdicts: verdicts)
         // The forecast of the candidate's own next renewal, once it is served.
         var forecasts: [String: (outlook: RenewalOutlook?, sets: [SetForecast])] = [:]

@@ -6,14 +6,20 @@ public enum RotationPlan {
     /// The verdicts of every policy set and environment that has a policy for each host; `candidates` holds
     /// the candidate's facts verified for each host (hostname checks differ per host). Hosts no set
     /// covers yield no verdict: no loaded app pins them.
-    public static func evaluate(_ candidates: [ProbeFacts], sets: [PolicySet], at time: Date) -> [PlanVerdict] {
+    ///
+    /// - Parameter servedToday: per host, the key and certificate hashes of the chain served now (from the
+    ///   memory of served chains): a pin matching it is no reserve after the switch — the key being rotated
+    ///   away from is not somewhere to rotate to, as `backup_pin_in_use` says of a served backup.
+    public static func evaluate(_ candidates: [ProbeFacts], sets: [PolicySet], at time: Date,
+                                servedToday: [String: Set<String>] = [:]) -> [PlanVerdict] {
         var out: [PlanVerdict] = []
         for facts in candidates {
             for set in sets.sorted(by: { $0.name < $1.name }) {
                 for environment in set.environments.keys.sorted() {
-                    guard let e = Evaluator.evaluate(facts, policySet: set, environment: environment, named: false, now: time) else {
+                    guard var e = Evaluator.evaluate(facts, policySet: set, environment: environment, named: false, now: time) else {
                         continue
                     }
+                    if let today = servedToday[facts.host] { e.reservePins = e.reservePins.filter { !today.contains($0.hash) } }
                     let line = set.environments[environment]?.rules.first { $0.pattern.description == e.pattern }?.line
                     out.append(PlanVerdict(host: facts.host, policySet: set.name, version: set.version, environment: environment,
                                            evaluation: e, file: set.file, line: line ?? set.nameLine))

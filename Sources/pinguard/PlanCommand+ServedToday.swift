@@ -1,0 +1,28 @@
+import Foundation
+import PinGuardConfig
+import PinGuardCore
+import PinGuardService
+import PinGuardState
+
+extension PlanCommand {
+    /// With `--config` and its state file: per `--host`, the key and certificate hashes of the chains its
+    /// targets serve now (leaf, issuer, anchor), read without disturbing a running `serve`; empty otherwise.
+    func servedToday() -> [String: Set<String>] {
+        guard let config, let loaded = try? ConfigurationLoader.load(path: config),
+              case .file(let path) = StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment),
+              FileManager.default.fileExists(atPath: path),
+              let store = try? StateStore.open(path: path, readOnly: true) else { return [:] }
+        defer { store.close() }
+        var out: [String: Set<String>] = [:]
+        for target in loaded.config.targets where hosts.contains(target.host) {
+            let history = store.history(target: target.name)
+            for address in Set(history.map(\.address)) {
+                guard let i = RenewalClassifier.latestIndex(at: address, in: history) else { continue }
+                let c = history[i].chain
+                let hashes = [c.leafSPKISHA256, c.leafSHA256, c.issuerSPKISHA256, c.issuerSHA256] + (c.anchorSPKISHA256.map { [$0] } ?? [])
+                out[target.host, default: []].formUnion(hashes.map(\.base64))
+            }
+        }
+        return out
+    }
+}
