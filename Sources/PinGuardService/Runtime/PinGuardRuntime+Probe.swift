@@ -4,6 +4,11 @@ import PinGuardCore
 import PinGuardReaders
 
 extension PinGuardRuntime {
+    /// `GET /probe` requests in progress at once, from every client together.
+    static let maxProbeRequests = 16
+    /// `GET /probe` requests in progress at once from one client address.
+    static let maxProbeRequestsPerClient = 4
+
     /// `GET /probe`: checks the query against `probe_allow`, probes the target once (every address, each
     /// checked against the allowlist before anything is dialled), judges it by the loaded policy sets and
     /// answers its series. Nothing is recorded: /metrics, the journal and the counters see only scheduled

@@ -52,7 +52,7 @@ public final class PinGuardRuntime: Sendable {
     private let reloader: ConfigurationReloader
     private let wake = RoundWake()
     /// `GET /probe` requests in progress.
-    let probeRequests = ProbeRequestSlots()
+    let probeRequests = ClientSlots(total: PinGuardRuntime.maxProbeRequests, perClient: PinGuardRuntime.maxProbeRequestsPerClient)
 
     /// Creates a runtime from a loaded configuration.
     ///
