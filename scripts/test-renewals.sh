@@ -61,6 +61,15 @@ certbot_for() {  # NAME [certbot flags...]: obtain or renew the certificate NAME
     --http-01-port "$HTTP01" -d api.pg.test --cert-name "$name" "$@" > "$W/certbot.log" 2>&1
 }
 spki() { openssl x509 -in "$1" -noout -pubkey | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64; }
+policy() {  # NAME "HASH ROLE SCOPE"...: a policy set pinning api.pg.test with these spki pins
+  local name=$1 pin hash role scope; shift
+  { printf 'name: %s\nenvironments:\n  prod:\n    policies:\n      - pattern: "api.pg.test"\n        policy:\n          pins:\n' "$name"
+    for pin in "$@"; do
+      read -r hash role scope <<< "$pin"
+      printf '            - {type: spki, hash: "%s", role: %s, scope: %s}\n' "$hash" "$role" "$scope"
+    done
+  } > "$W/policies/$name.yml"
+}
 
 # --- nginx: two addresses of one name, each serving its own copy of the certificate -------------------
 NGX=$(port)
@@ -103,17 +112,7 @@ serve_copy a1; serve_copy a2
 nginx -c "$W/nginx.conf" 2> "$W/nginx/start.log" || { echo "nginx failed"; cat "$W/nginx/start.log"; echo "0 passed, 1 failed"; exit 1; }
 pids+=("$(cat "$W/nginx/pid" 2> /dev/null || cat "$W/nginx/nginx.pid")")
 key1=$(spki "$W/a1/fullchain.pem")
-cat > "$W/policies/app.yml" <<YML
-name: app
-environments:
-  prod:
-    policies:
-      - pattern: "api.pg.test"
-        policy:
-          pins:
-            - {type: spki, hash: "$key1", role: primary, scope: leaf}
-            - {type: spki, hash: "$(printf 'backup%.0s' 1 2 3 4 5 | openssl dgst -sha256 -binary | base64)", role: backup, scope: leaf}
-YML
+policy app "$key1 primary leaf" "$(printf 'backup%.0s' 1 2 3 4 5 | openssl dgst -sha256 -binary | base64) backup leaf"
 write_config state.db
 
 round
@@ -174,17 +173,7 @@ assert [x[\"key_reused\"] for x in r]==[True,False,True] and [x[\"issuer_changed
 
 # A private pool of the two pebble intermediates: an app pinning only the first covers half the pool.
 first_int=$(spki "$W/pool/first.pem")
-cat > "$W/policies/pool-app.yml" <<YML
-name: pool-app
-environments:
-  prod:
-    policies:
-      - pattern: "api.pg.test"
-        policy:
-          pins:
-            - {type: spki, hash: "$first_int", role: primary, scope: intermediate}
-            - {type: spki, hash: "$key1", role: backup, scope: leaf}
-YML
+policy pool-app "$first_int primary intermediate" "$key1 backup leaf"
 cat >> "$W/pinguard.yml" <<YML
 renewal: {issuers: pebble, key: reuse}
 issuer_pools: {pebble: ["pool/*.pem"]}
@@ -260,17 +249,7 @@ kill "$first"; wait "$first" 2> /dev/null
 # state file) is no reserve after the switch, so the app is left without one.
 certbot_for api --force-renewal
 served=$(spki "$W/a1/fullchain.pem"); staged=$(spki "$W/cb/live/api/fullchain.pem")
-cat > "$W/policies/switch-app.yml" <<YML
-name: switch-app
-environments:
-  prod:
-    policies:
-      - pattern: "api.pg.test"
-        policy:
-          pins:
-            - {type: spki, hash: "$served", role: primary, scope: leaf}
-            - {type: spki, hash: "$staged", role: backup, scope: leaf}
-YML
+policy switch-app "$served primary leaf" "$staged backup leaf"
 "$PG" plan --chain "$W/cb/live/api/fullchain.pem" --host api.pg.test --config "$W/pinguard.yml" --json > "$W/plan.json" 2> "$W/plan.err"
 check "plan: switching to the backup key accepts it, and the key served today is no reserve left" \
   'python3 -c "
