@@ -21,7 +21,12 @@ final class ServeHTTPTests: XCTestCase {
         let head = try ServiceHTTP.request(port: port, method: "HEAD", path: "/metrics")
         XCTAssertEqual(head.status, 200)
         XCTAssertEqual(head.body, "", "HEAD has no body")
-        XCTAssertEqual(try ServiceHTTP.get(port: port, "/").status, 200)
+        let page = try ServiceHTTP.get(port: port, "/")
+        XCTAssertEqual(page.status, 200)
+        XCTAssertEqual(page.headers["content-type"], "text/html; charset=utf-8")
+        XCTAssertTrue(page.body.contains("<h2>Verdicts</h2>") && page.body.contains("<a href=\"/metrics\">"), page.body)
+        let firstRow = page.body.components(separatedBy: "<tr><td>").dropFirst().first ?? ""
+        XCTAssertTrue(firstRow.contains("REJECT") || firstRow.contains("probe failed"), "problems come first: \(firstRow)")
     }
 
     func testRefusedRequests() throws {

@@ -76,4 +76,19 @@ extension HTTPRequestHandler {
             }
         }
     }
+
+    /// `GET /`: the status page, rendered off the event loop like /metrics (it reads every result).
+    func statusPage(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
+        let backend = shared.backend
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        shared.renderer.runIfActive(eventLoop: context.eventLoop) {
+            StatusPage.render(backend.snapshot())
+        }.whenComplete { result in
+            let (handler, context) = bound.value
+            switch result {
+            case .success(let page): handler.respond(context, h, .ok, page, contentType: "text/html; charset=utf-8")
+            case .failure: handler.respond(context, h, .serviceUnavailable, "shutting down\n", close: true)
+            }
+        }
+    }
 }

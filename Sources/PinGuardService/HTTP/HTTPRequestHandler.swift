@@ -185,7 +185,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
             reload(h, context: context)
         case "/":
             guard isGet else { return methodNotAllowed(context, h, "GET, HEAD") }
-            respond(context, h, .ok, "<html><head><title>pinguard</title></head><body><h1>pinguard</h1><ul><li><a href=\"/metrics\">/metrics</a></li><li><a href=\"/healthz\">/healthz</a></li><li><a href=\"/-/ready\">/-/ready</a></li></ul></body></html>\n", contentType: "text/html; charset=utf-8")
+            statusPage(h, context: context)
         default:
             respond(context, h, .notFound, "not found: \(path)\n")
         }
