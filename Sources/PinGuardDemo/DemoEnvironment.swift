@@ -42,9 +42,11 @@ public final class DemoEnvironment: Sendable {
         servers = try endpoints.map { try LoopbackTLSServer(leaf: $0.cert, chain: intermediate) }
         let rootPath = directory + "/demo-root.pem"
         try root.pem.write(toFile: rootPath, atomically: true, encoding: .utf8)
-        // The renewal staged for the expiring host, on a new key that no pin of the iOS app covers: the
-        // `files:` entry judges it before it is served (pinguard_file_policy_accept 0 for demo-ios-app).
-        let renewal = try leaf("expiring.\(domain)", key: try DemoKey(), days: 90, serial: 14)
+        // The renewal staged for the expiring host, issued after the served certificate, on a new key that no
+        // pin of the iOS app covers: the `files:` entry judges it before it is served (pinguard_file_policy_accept
+        // 0 for demo-ios-app), and the forecast takes it as the next renewal (key_basis staged).
+        let renewal = try DemoCertificate.issue(commonName: "expiring.\(domain)", dnsName: "expiring.\(domain)", key: try DemoKey(),
+                                                issuer: intermediate, isCA: false, validFrom: -day, validUntil: 90 * day, serial: 14)
         try fm.createDirectory(atPath: directory + "/staged", withIntermediateDirectories: true)
         try (renewal.pem + intermediate.pem).write(toFile: directory + "/staged/expiring-renewal.pem", atomically: true, encoding: .utf8)
 

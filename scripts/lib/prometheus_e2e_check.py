@@ -47,6 +47,9 @@ EXPECTED = [
     ("PinguardPolicyLintErrors", {"policy_set": IOS, "severity": "warning"}),
     # The renewal staged for demo-expiring (files:) is on a key no iOS pin covers.
     ("PinguardStagedChainWouldBeRejected", {"policy_set": IOS, "severity": "warning"}),
+    # Its next renewal is that staged chain (the forecast's key_basis staged), due already: every plausible
+    # renewal breaks the iOS app.
+    ("PinguardNextRenewalBreaksPins", {"target": "demo-expiring", "policy_set": IOS, "severity": "critical", "key_basis": "staged"}),
 ]
 # Alerts that legitimately fire before the first scrape (there is no `up` series
 # yet) and must resolve right after it; with the shortened `for:` they show up.
