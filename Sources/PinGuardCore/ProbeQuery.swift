@@ -12,6 +12,8 @@ public struct ProbeQuery: Sendable, Equatable {
     public var environment: String?
     /// The client address that asked (each address gets a share of the `/probe` slots); nil: not known.
     public var client: String?
+    /// `debug=true`: answer the probe's log instead of its series (as blackbox_exporter does).
+    public var debug = false
 
     /// Creates a query.
     public init(target: String, policySets: [String] = [], environment: String? = nil) {
@@ -28,6 +30,7 @@ public struct ProbeQuery: Sendable, Equatable {
         var target: [String] = []
         var sets: [String] = []
         var environment: String?
+        var debugAsked = false
         for pair in q.split(separator: "&") {
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let key = Self.decode(kv[0]), let value = kv.count > 1 ? Self.decode(kv[1]) : "" else { return nil }
@@ -38,11 +41,13 @@ public struct ProbeQuery: Sendable, Equatable {
                     sets.append(name)
                 }
             case "environment": environment = value.isEmpty ? nil : value
+            case "debug": debugAsked = value == "true"
             default: continue
             }
         }
         guard target.count == 1, !target[0].isEmpty else { return nil }
         self.init(target: target[0], policySets: sets, environment: environment)
+        debug = debugAsked
     }
 
     /// `+` as space, then `%XX` escapes; nil when an escape is malformed or the bytes are not UTF-8.

@@ -28,6 +28,7 @@ final class ProbeRequestAdmissionTests: XCTestCase {
         switch await s.runtime.probe(q) {
         case .metrics(let chunks): return (200, String(decoding: chunks.joined(), as: UTF8.self))
         case .refused(let status, let reason): return (status, reason)
+        case .log(let text): return (200, text)
         }
     }
 
@@ -92,6 +93,15 @@ final class ProbeRequestAdmissionTests: XCTestCase {
             let (heldStatus, _) = try await t.value
             XCTAssertEqual(heldStatus, 200)
         }
+    }
+
+    func testDebugAnswersTheProbesLog() async throws {
+        let s = try service()
+        let (status, log) = try await ask(s, "target=good.pg.test&debug=true")
+        XCTAssertEqual(status, 200)
+        XCTAssertTrue(log.hasPrefix("target good.pg.test:443 (good.pg.test:443), environment prod\n"), log)
+        XCTAssertTrue(log.contains("app/prod: ACCEPT (pin_match); matched"), log)
+        XCTAssertFalse(log.contains("pinguard_policy_accept"), "the log, not the series")
     }
 
     func testRepeatedPolicySetsAreAnsweredOnce() async throws {

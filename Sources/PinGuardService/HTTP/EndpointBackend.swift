@@ -20,6 +20,8 @@ public protocol EndpointBackend: Sendable {
     func reload(trigger: String) async -> Result<LoadedConfiguration, ConfigError>
     /// Probes one target on request (`GET /probe`).
     func probe(_ query: ProbeQuery) async -> ProbeAnswer
+    /// The latest result of the target named `name`, and what the memory knows of it (`GET /targets/NAME`).
+    func target(named name: String) -> (result: TargetResult, memory: TargetMemoryFacts?)?
 }
 
 extension EndpointBackend {
@@ -30,6 +32,9 @@ extension EndpointBackend {
 
     /// Nothing is kept between scrapes: nothing to bring up to date.
     public func refreshMetrics() {}
+
+    /// No target pages by default.
+    public func target(named name: String) -> (result: TargetResult, memory: TargetMemoryFacts?)? { nil }
 
     /// A backend that cannot probe on request refuses.
     public func probe(_ query: ProbeQuery) async -> ProbeAnswer { .refused(404, "/probe is not available") }

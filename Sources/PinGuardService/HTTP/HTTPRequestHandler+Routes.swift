@@ -73,6 +73,8 @@ extension HTTPRequestHandler {
                 handler.respond(context, h, .ok, body, contentType: MetricsRenderer.contentType, extra: extra)
             case .refused(let code, let reason):
                 handler.respond(context, h, HTTPResponseStatus(statusCode: code), reason + "\n")
+            case .log(let text):
+                handler.respond(context, h, .ok, text)
             }
         }
     }
@@ -81,8 +83,9 @@ extension HTTPRequestHandler {
     func statusPage(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
         let backend = shared.backend
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let query = StatusQuery(uri: h.uri)
         shared.renderer.runIfActive(eventLoop: context.eventLoop) {
-            StatusPage.render(backend.snapshot())
+            StatusPage.render(backend.snapshot(), query: query)
         }.whenComplete { result in
             let (handler, context) = bound.value
             switch result {
@@ -90,5 +93,13 @@ extension HTTPRequestHandler {
             case .failure: handler.respond(context, h, .serviceUnavailable, "shutting down\n", close: true)
             }
         }
+    }
+
+    /// `GET /targets/NAME` (NAME percent-encoded): one target's page; 404 for a name not configured.
+    func targetPage(_ h: HTTPRequestHead, name encoded: String, context: ChannelHandlerContext) {
+        guard let name = encoded.removingPercentEncoding, let found = shared.backend.target(named: name) else {
+            return respond(context, h, .notFound, "no target named \(EchoedInput.quoted(encoded.removingPercentEncoding ?? encoded))\n")
+        }
+        respond(context, h, .ok, TargetPage.render(found.result, memory: found.memory), contentType: "text/html; charset=utf-8")
     }
 }

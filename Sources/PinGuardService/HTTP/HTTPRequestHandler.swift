@@ -186,6 +186,9 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
         case "/":
             guard isGet else { return methodNotAllowed(context, h, "GET, HEAD") }
             statusPage(h, context: context)
+        case _ where path.hasPrefix("/targets/"):
+            guard isGet else { return methodNotAllowed(context, h, "GET, HEAD") }
+            targetPage(h, name: String(path.dropFirst("/targets/".count)), context: context)
         default:
             respond(context, h, .notFound, "not found: \(path)\n")
         }

@@ -7,4 +7,6 @@ public enum ProbeAnswer: Sendable {
     case metrics([[UInt8]])
     /// Not probed: HTTP status code and a one-line reason.
     case refused(Int, String)
+    /// `debug=true`: the probe's log (`ProbeLog`).
+    case log(String)
 }

@@ -35,8 +35,10 @@ extension PinGuardRuntime {
         if let refused = probe.resolution.refusedAddress {
             return .refused(403, "address \(refused) of \(target.host) is not allowed by probe_allow.networks")
         }
+        let result = TargetResult.evaluate(probe, target: target, sets: loaded.policySets, now: clock.now)
+        if query.debug { return .log(ProbeLog.text(result)) }
         var snapshot = MetricsSnapshot()
-        snapshot.results = [TargetResult.evaluate(probe, target: target, sets: loaded.policySets, now: clock.now)]
+        snapshot.results = [result]
         snapshot.certificates = config.certificateSeries
         return .metrics(MetricsRenderer.renderChunks(snapshot, serviceFamilies: false))
     }

@@ -3,38 +3,61 @@ import PinGuardCore
 
 /// `GET /`: a status page for people who do not read PromQL (the mobile teams who own the pins): each
 /// target and app with its verdict, the days to expiry and the forecast of the next renewal, the renewals
-/// observed, and links to /metrics and the health routes. Plain HTML, no script; problems first.
+/// observed, and links to /metrics, the health routes and each target's page. Plain HTML and a little CSS,
+/// no script; problems first; filtered by app and environment; paged.
 enum StatusPage {
-    /// Rows shown at most (the rest are counted).
-    static let maxRows = 500
+    /// Rows per page.
+    static let pageSize = 500
 
     /// The page for `s`; times are shown relative to the last round (no clock is read here).
-    static func render(_ s: MetricsSnapshot) -> String {
+    static func render(_ s: MetricsSnapshot, query: StatusQuery = StatusQuery(uri: "/")) -> String {
         let reference = s.roundTimestamp
-        var html = """
-        <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>pinguard</title>
-        <style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:left}\
-        .reject{color:#b00;font-weight:bold}.accept{color:#070}.warn{color:#a60}</style></head><body>
+        var html = head + """
         <h1>pinguard</h1>
         <p>\(escape(s.version)) &middot; \(s.targets) targets &middot; last round \(reference.map { escape(RFC3339.format($0)) } ?? "not finished yet") &middot;
         <a href="/metrics">/metrics</a> &middot; <a href="/healthz">/healthz</a> &middot; <a href="/-/ready">/-/ready</a></p>
 
         """
-        html += verdicts(s.results, reference: reference)
+        html += filters(s.results, query)
+        html += verdicts(s.results, reference: reference, query: query)
         html += renewals(s.memory)
         return html + "</body></html>\n"
     }
 
+    /// The style and the head of every page.
+    static let head = """
+        <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>pinguard</title>
+        <style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:left}\
+        .reject{color:#b00;font-weight:bold}.accept{color:#070}.warn{color:#a60}code{font-size:90%}</style></head><body>
+
+        """
+
+    /// Links to show one app (policy set) and environment at a time.
+    static func filters(_ results: [TargetResult], _ query: StatusQuery) -> String {
+        var pairs = Set<String>()
+        for r in results { for e in r.evaluations { pairs.insert(e.policySet + "\u{0}" + e.environment) } }
+        guard pairs.count > 1 else { return "" }
+        let links = pairs.sorted().prefix(100).map { pair -> String in
+            let parts = pair.split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
+            var q = StatusQuery(uri: "/")
+            q.app = parts[0]
+            q.environment = parts[1]
+            return "<a href=\"\(escape(q.link(page: 1)))\">\(escape(parts[0] + "/" + parts[1]))</a>"
+        }
+        return "<p>Show one app: <a href=\"/\">all</a> &middot; " + links.joined(separator: " &middot; ") + "</p>\n"
+    }
+
     /// One row per target and policy set: rejects first, then the riskiest next renewals.
-    static func verdicts(_ results: [TargetResult], reference: Date?) -> String {
+    static func verdicts(_ results: [TargetResult], reference: Date?, query: StatusQuery) -> String {
         var rows: [(rank: Double, name: String, html: String)] = []
         for r in results {
             let forecasts = Dictionary(r.forecasts.map { ($0.policySet + "/" + $0.environment, $0) }, uniquingKeysWith: { a, _ in a })
             let probe = r.allNodesReached ? "" : " <span class=\"reject\">probe failed</span>"
-            for e in r.evaluations {
+            for e in r.evaluations where (query.app ?? e.policySet) == e.policySet && (query.environment ?? e.environment) == e.environment {
                 let f = forecasts[e.policySet + "/" + e.environment]
                 let rank = (e.verdict == .reject ? 10 : 0) + (r.allNodesReached ? 0 : 5) + (f?.rejectRatio ?? 0)
-                let cells = [escape(r.target.name) + probe, escape(e.policySet + "/" + e.environment), verdictCell(e),
+                let link = "<a href=\"/targets/\(escape(StatusQuery.encode(r.target.name)))\">\(escape(r.target.name))</a>"
+                let cells = [link + probe, escape(e.policySet + "/" + e.environment), verdictCell(e),
                              escape(e.reason.rawValue), days(e.earliestExpiry, from: reference),
                              r.outlook.map { escape(String(RFC3339.format($0.nextRenewal).prefix(10))) } ?? "-", ratioCell(f),
                              String(e.reservePins.count)]
@@ -44,9 +67,16 @@ enum StatusPage {
         rows.sort { $0.rank != $1.rank ? $0.rank > $1.rank : $0.name < $1.name }
         var html = "<h2>Verdicts</h2>\n<table><tr><th>target</th><th>app</th><th>verdict</th><th>reason</th><th>days to expiry</th>"
             + "<th>next renewal</th><th>renewals it rejects</th><th>reserve pins</th></tr>\n"
-        html += rows.prefix(maxRows).map(\.html).joined()
+        let pages = max(1, (rows.count + pageSize - 1) / pageSize)
+        let page = min(query.page, pages)
+        html += rows.dropFirst((page - 1) * pageSize).prefix(pageSize).map(\.html).joined()
         html += "</table>\n"
-        if rows.count > maxRows { html += "<p>\(rows.count - maxRows) more rows not shown (see /metrics).</p>\n" }
+        if pages > 1 {
+            html += "<p>Page \(page) of \(pages) (\(rows.count) rows)"
+            if page > 1 { html += " &middot; <a href=\"\(escape(query.link(page: page - 1)))\">previous</a>" }
+            if page < pages { html += " &middot; <a href=\"\(escape(query.link(page: page + 1)))\">next</a>" }
+            html += "</p>\n"
+        }
         if rows.isEmpty { html += "<p>No verdict yet: the first round is running, or no policy set covers a target.</p>\n" }
         return html
     }
@@ -57,7 +87,7 @@ enum StatusPage {
         var html = "<h2>Renewals observed</h2>\n<p>State file \(m.writable ? "written" : "<span class=\"warn\">not written</span> (memory only, or unavailable)").</p>\n"
         guard !renewed.isEmpty else { return html + "<p>None yet.</p>\n" }
         html += "<table><tr><th>target</th><th>renewals</th><th>last</th><th>key</th><th>issuer</th></tr>\n"
-        for t in renewed.prefix(maxRows) {
+        for t in renewed.prefix(pageSize) {
             let at = t.renewals.lastRenewal.map { RFC3339.format(Date(timeIntervalSince1970: TimeInterval($0))) } ?? "-"
             html += "<tr><td>\(escape(t.target))</td><td>\(t.renewals.renewals)</td><td>\(escape(at))</td><td>"
                 + (t.renewals.lastKeyReused ? "kept" : "new") + "</td><td>" + (t.renewals.lastIssuerChanged ? "changed" : "same") + "</td></tr>\n"

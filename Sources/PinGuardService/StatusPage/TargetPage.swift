@@ -1,0 +1,40 @@
+import Foundation
+import PinGuardCore
+
+/// `GET /targets/NAME`: one target for people: its addresses, the chain each served, which pins matched and
+/// where, the forecast of its next renewal, its renewals, and the last probe's log.
+enum TargetPage {
+    /// The page of `r` (and what the memory knows of it).
+    static func render(_ r: TargetResult, memory: TargetMemoryFacts?) -> String {
+        let e = StatusPage.escape
+        var html = StatusPage.head + "<p><a href=\"/\">all targets</a></p>\n<h1>\(e(r.target.name))</h1>\n"
+        html += "<p>\(e(r.target.host)):\(r.target.port), environment \(e(r.target.environment))</p>\n"
+        html += "<h2>Decisions</h2>\n<table><tr><th>app</th><th>verdict</th><th>reason</th><th>matched pins</th><th>reserve pins</th></tr>\n"
+        for d in r.evaluations {
+            let matched = d.matchedPins.map { "<code>\(e($0.pin.hash))</code> (\(e($0.pin.role.rawValue)), depth \($0.depths.map(String.init).joined(separator: ",")))" }
+            html += "<tr><td>\(e(d.policySet + "/" + d.environment))</td><td>\(StatusPage.verdictCell(d))</td><td>\(e(d.reason.rawValue))</td>"
+                + "<td>\(matched.isEmpty ? "-" : matched.joined(separator: "<br>"))</td><td>\(d.reservePins.count)</td></tr>\n"
+        }
+        html += "</table>\n"
+        for node in r.nodes { html += chain(node) }
+        if let m = memory, m.renewals.renewals > 0 {
+            html += "<h2>Renewals</h2>\n<p>\(m.renewals.renewals) observed; the last \(m.renewals.lastKeyReused ? "kept the key" : "brought a new key")"
+                + (m.renewals.lastIssuerChanged ? " and changed the issuer" : "") + ".</p>\n"
+        }
+        html += "<h2>Last probe</h2>\n<pre>\(e(ProbeLog.text(r)))</pre>\n"
+        return html + "</body></html>\n"
+    }
+
+    /// One address and the chain it served.
+    static func chain(_ node: NodeResult) -> String {
+        let e = StatusPage.escape
+        var html = "<h2>Address \(e(node.address.isEmpty ? "-" : node.address))</h2>\n"
+        guard node.facts.success else { return html + "<p class=\"reject\">probe failed: \(e(node.facts.error ?? "no chain"))</p>\n" }
+        html += "<table><tr><th>depth</th><th>subject</th><th>issuer</th><th>SPKI SHA-256</th><th>valid from</th><th>to</th></tr>\n"
+        for c in node.facts.evaluatedChain {
+            html += "<tr><td>\(c.depth)</td><td>\(e(c.subject))</td><td>\(e(c.issuer))</td><td><code>\(e(c.spkiSHA256))</code></td>"
+                + "<td>\(e(RFC3339.format(c.notBefore)))</td><td>\(e(RFC3339.format(c.notAfter)))</td></tr>\n"
+        }
+        return html + "</table>\n"
+    }
+}
