@@ -124,6 +124,7 @@ enum StatusPage {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
+            case "\n", "\t": out.unicodeScalars.append(c)
             default: out.unicodeScalars.append(c.value < 0x20 || c.value == 0x7F ? "\u{FFFD}" : c)
             }
         }

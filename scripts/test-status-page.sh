@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The status page in a real browser: Debian's chromium, headless, loads `/` and a target page from a running
+# `pinguard serve` on the built-in demo, and the test checks the rows and verdicts in the DOM chromium built,
+# that the page logs no console error, that a screenshot is taken (kept with KEEP=1), that a hostile subject
+# is shown as text, and that basic auth (--web.config.file) guards the page as it guards /metrics.
+#
+#   PINGUARD=path/to/pinguard scripts/test-status-page.sh
+#
+# Ends with "N passed, M failed".
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+PG=${PINGUARD:?set PINGUARD to the pinguard binary}
+passed=0; failed=0
+pass() { echo "ok: $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $1"; [ -n "${2:-}" ] && echo "$2" | head -40 | sed 's/^/    /'; failed=$((failed + 1)); }
+check() { if eval "$2"; then pass "$1"; else fail "$1" "${3:-}"; fi; }
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then echo "test-status-page.sh: chromium is not installed"; echo "0 passed, 1 failed"; exit 1; fi
+
+W=$(mktemp -d /tmp/pinguard-status.XXXXXX)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2> /dev/null; wait "$p" 2> /dev/null; done; [ -z "${KEEP:-}" ] && rm -rf "$W"; }
+trap cleanup EXIT
+port() { python3 "$here/lib/free_port.py"; }
+chrome() {  # URL OUT: the DOM chromium built, its console log in OUT.log
+  timeout 60 "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$W/profile" --enable-logging=stderr --v=0 \
+    --dump-dom "$1" > "$2" 2> "$2.log"
+}
+
+P=$(port)
+"$PG" serve --listen "127.0.0.1:$P" > "$W/demo.out" 2> "$W/demo.err" & pids+=($!)
+for _ in $(seq 200); do curl -sf "http://127.0.0.1:$P/-/ready" > /dev/null && break; sleep 0.2; done
+
+chrome "http://127.0.0.1:$P/" "$W/index.html"
+check "the page lists the demo's four targets" \
+  'for t in demo-api demo-expiring demo-rotated demo-backup; do grep -q ">$t</a>" "$W/index.html" || exit 1; done' "$(head -c 3000 "$W/index.html")"
+check "demo-rotated is rejected by the iOS app and shown first" \
+  'python3 - "$W/index.html" <<PY
+import re,sys
+rows=re.findall(r"<tr><td>(.*?)</tr>", open(sys.argv[1]).read(), re.S)
+assert rows, "no rows"
+first=rows[0]
+assert "demo-rotated" in first and "demo-ios-app/prod" in first and "REJECT" in first, first
+assert any("demo-api" in r and "demo-ios-app/prod" in r and "accept" in r for r in rows), "demo-api accepted"
+PY' "$(grep -o '<tr><td>.*' "$W/index.html" | head -5)"
+check "no console error" '! grep -qiE "CONSOLE.*(error|uncaught)" "$W/index.html.log"' "$(grep -i console "$W/index.html.log")"
+timeout 60 "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$W/profile" --window-size=1280,900 \
+  --screenshot="$W/status-page.png" "http://127.0.0.1:$P/" > /dev/null 2>&1
+check "a screenshot of the page is taken" '[ -s "$W/status-page.png" ] && head -c 8 "$W/status-page.png" | grep -q PNG'
+
+chrome "http://127.0.0.1:$P/targets/demo-rotated" "$W/target.html"
+check "the target page shows the chain, the decisions and the probe's log" \
+  'grep -q "<h1>demo-rotated</h1>" "$W/target.html" && grep -q "CN=rotated.demo.pinguard.test" "$W/target.html" && grep -q "<h2>Last probe</h2>" "$W/target.html"' \
+  "$(head -c 3000 "$W/target.html")"
+
+# A hostile subject: a certificate whose CN is markup, served by openssl s_server and probed as a target.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$W/evil.key" -out "$W/evil.pem" -days 2 \
+  -subj "/CN=<script>alert(1)<\/script>" 2> /dev/null
+SP=$(port)
+openssl s_server -quiet -accept "127.0.0.1:$SP" -cert "$W/evil.pem" -key "$W/evil.key" -www > /dev/null 2>&1 & pids+=($!)
+mkdir -p "$W/cfg/policies"
+cat > "$W/cfg/policies/app.yml" <<YML
+name: app
+environments:
+  prod:
+    policies:
+      - pattern: "evil.test"
+        policy:
+          pins:
+            - {type: spki, hash: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", role: primary}
+            - {type: spki, hash: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAE=", role: backup}
+YML
+cat > "$W/cfg/pinguard.yml" <<YML
+interval: 1h
+journal: {enabled: false}
+targets:
+  - {host: evil.test, port: $SP, connect: 127.0.0.1, name: evil}
+YML
+printf 'basic_auth_users:\n  prom: "%s"\n' "$(python3 -c 'import crypt; print(crypt.crypt("pw", "$2b$04$pinguardtestsaltsaltsu"))' 2> /dev/null)" > "$W/web.yml"
+Q=$(port)
+"$PG" serve --config "$W/cfg/pinguard.yml" --listen "127.0.0.1:$Q" --web.config.file "$W/web.yml" > /dev/null 2> "$W/evil.err" & pids+=($!)
+for _ in $(seq 100); do [ "$(curl -s -o /dev/null -w '%{http_code}' -u prom:pw "http://127.0.0.1:$Q/-/ready")" = 200 ] && break; sleep 0.2; done
+chrome "http://127.0.0.1:$Q/targets/evil" "$W/evil-noauth.html"
+check "basic auth guards the page (401; chromium loads nothing without credentials)" \
+  '[ "$(curl -s -o /dev/null -w "%{http_code}" "http://127.0.0.1:$Q/targets/evil")" = 401 ] && ! grep -q "Last probe" "$W/evil-noauth.html" &&
+   { grep -q "Unauthorized" "$W/evil-noauth.html" || grep -q "ERR_INVALID_AUTH_CREDENTIALS" "$W/evil-noauth.html.log"; }' \
+  "$(head -c 500 "$W/evil-noauth.html"; cat "$W/evil.err")"
+chrome "http://prom:pw@127.0.0.1:$Q/targets/evil" "$W/evil.html"
+check "a subject of <script>alert(1)</script> is shown as text, not run" \
+  'grep -q "CN=[\\]*&lt;script[\\]*&gt;alert(1)" "$W/evil.html" && ! grep -qi "<script" "$W/evil.html"' \
+  "$(grep -o 'CN=[^<]*' "$W/evil.html" | head -5; head -c 1500 "$W/evil.html")"
+
+[ -n "${KEEP:-}" ] && echo "kept: $W (screenshot: $W/status-page.png)"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
