@@ -21,8 +21,11 @@ extension SourceConstants {
     /// The value of the call of `name` whose `(` is at `open`, or nil when it is not one evaluated here (the
     /// caller then reads the name as a constant, as for any other call).
     func call(_ name: String, _ s: SourceScanner, open: Int, depth: Int) -> Resolution<String>? {
-        guard let close = s.matching(open), let args = s.arguments(open) else { return nil }
         let short = name.split(separator: ".").last.map(String.init) ?? name
+        // Other calls are not split into arguments: most calls in a file are none of these.
+        guard SourceConstants.urlParsers.contains(name) || SourceConstants.urlConversions.contains(short)
+                || ["String.format", "java.lang.String.format", "String"].contains(name),
+              let close = s.matching(open), let args = s.arguments(open) else { return nil }
         if SourceConstants.urlParsers.contains(name) {
             guard depth < SourceConstants.maxCallDepth, args.count == 1 else { return .notConstant }
             return host(of: argument(s, args[0], label: "string", depth: depth), s, after: close)
