@@ -34,7 +34,7 @@ enum AndroidResources {
             let candidates = extensions.map { $0.isEmpty ? name : "\(name).\($0)" }
             guard let file = candidates.map({ (raw as NSString).appendingPathComponent($0) })
                 .first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-                out[src] = .missing("no \(raw)/\(name).{pem,crt,cer,der} (res/raw/\(name))")
+                out[src] = .missing("no \(raw)/\(name).{pem,crt,cer,der}; give the app's res/ directory with --res DIR")
                 continue
             }
             guard let data = try? RegularFile.read(file, maxBytes: InputFile.certificateLimit) else {

@@ -13,7 +13,9 @@ struct ImportCommand: ParsableCommand {
         discussion: """
         Writes the policy YAML to stdout (or --output) with a comment on each rule saying where it came from; \
         findings (unsupported digests, malformed hashes, ignored settings) go to stderr with file and line. \
-        Exit status: 0 imported, 1 imported but some content was refused (error findings), 2 nothing importable.
+        Names the source uses but does not define are listed on a last line of --define flags to pass. \
+        Exit status: 0 imported (also a valid configuration that pins nothing), 1 imported but some content was refused \
+        (error findings), 2 nothing importable.
         """)
 
     @Option(help: "Input format: trustkit, nspinneddomains, android-nsc, okhttp, hpkp.")
@@ -57,9 +59,11 @@ struct ImportCommand: ParsableCommand {
         } catch {
             for f in error.findings { printError(f.description) }
             printError("pinguard: \(error)")
+            if let supply = DefineSuggestion.line(error.undefinedNames) { printError("pinguard: \(supply)") }
             throw Exit.configuration
         }
         for f in result.findings { printError(f.description) }
+        if let supply = DefineSuggestion.line(result.undefinedNames) { printError("pinguard: \(supply)") }
         if let output {
             do { try result.yaml.write(toFile: output, atomically: true, encoding: .utf8) } catch {
                 printError("pinguard: \(output): \(error.localizedDescription)")

@@ -127,6 +127,5 @@ final class ImportAndroidNSCTests: XCTestCase {
         let broken = S.failure(.androidNSC, "<network-security-config>\n<domain-config>\n</network-security-config>")
         XCTAssertEqual(broken?.line, 3)
         XCTAssertNotNil(S.failure(.androidNSC, "<manifest/>"))
-        XCTAssertNotNil(S.failure(.androidNSC, config("<base-config/>")))
     }
 }

@@ -142,7 +142,7 @@ final class ImportOkHttpTests: XCTestCase {
 
     func testNothingToImportThrows() {
         XCTAssertNotNil(S.failure(.okhttp, "class A { fun f() = listOf(1).add(2) }"))
-        XCTAssertNotNil(S.failure(.okhttp, "val p = CertificatePinner.Builder().build()"))
+        XCTAssertNotNil(S.failure(.okhttp, "fun client(p: CertificatePinner) = OkHttpClient.Builder().certificatePinner(p).build()"))
         let allBad = S.failure(.okhttp, "CertificatePinner.Builder().add(\"a.example.com\", \"sha1/AAAA\").build()")
         XCTAssertEqual(allBad?.findings.filter { $0.severity == .error }.count, 2)
     }

@@ -44,6 +44,7 @@ enum AndroidNSCImporter {
         }
         var baseAnchors: [Anchor]?
         var baseAnchorsLine: Int?
+        var settings = Settings(root: root)
         var candidates: [Candidate] = []
         var seenDomains: [String: Int] = [:]
         var seenBase = false
@@ -56,6 +57,7 @@ enum AndroidNSCImporter {
                     continue
                 }
                 seenBase = true
+                settings.base = child
                 for e in child.children {
                     switch e.name {
                     case "trust-anchors":
@@ -80,6 +82,7 @@ enum AndroidNSCImporter {
             case "debug-overrides":
                 if seenDebug { draft.note(.error, line: child.line, "only one <debug-overrides> is allowed (Android rejects the file)") }
                 seenDebug = true
+                settings.debug = child
                 debugOverrides(child, draft: &draft)
             default:
                 draft.note(.info, line: child.line, "<\(child.name)> ignored (Android ignores unknown elements)")
@@ -98,6 +101,9 @@ enum AndroidNSCImporter {
         for c in resolved {
             emit(c, pinnedPatterns: pinnedPatterns, resources: resources, draft: &draft)
         }
+        settings.baseAnchors = baseAnchors ?? []
+        settings.domains = resolved
+        if draft.rules.isEmpty { describe(settings, resources: resources, draft: &draft) }
     }
 
     static func anchors(_ e: XMLElementNode, defaultOverride: Bool) -> [Anchor] {
@@ -111,8 +117,8 @@ enum AndroidNSCImporter {
     static func debugOverrides(_ e: XMLElementNode, draft: inout ImportDraft) {
         let extra = e.children(named: "trust-anchors").flatMap { anchors($0, defaultOverride: true) }
         let detail = extra.isEmpty ? "" : " (trusts \(extra.map(\.source).joined(separator: ", ")); overridePins defaults to true here)"
-        draft.note(.warning, line: e.line,
-                   "<debug-overrides> applies to debuggable builds only\(detail); not imported as enforcement")
+        draft.noteSetting(.warning, line: e.line,
+                          "<debug-overrides> applies to debuggable builds only\(detail); not imported as enforcement")
     }
 
     static func domainConfig(_ e: XMLElementNode, parentPins: (PinSetInfo, Bool)?, parentAnchors: ([Anchor], Int)?,
@@ -224,7 +230,8 @@ enum AndroidNSCImporter {
                 return
             }
             guard let parent = parents.max(by: { $1.outranks($0) }) else {
-                draft.note(.info, line: c.line, "the app pins nothing for \(c.pattern) (no pin-set in force); nothing to import for it")
+                let trusts = c.anchors.map(\.source).joined(separator: ", ")
+                draft.note(.info, line: c.line, "the app pins nothing for \(c.pattern) (no pin-set in force; it trusts \(trusts)); nothing to import for it")
                 return
             }
             origin.append("no pins in force: pinning is disabled here although \(parent) is pinned (the most specific domain-config wins)")
@@ -258,42 +265,5 @@ enum AndroidNSCImporter {
         let policy = HostPolicy(pins: set.pins, failStrategy: .strict, requireSystemTrust: true,
                                 allowSystemTrustFallback: fallback, expires: set.expires)
         draft.add(ImportedRule(pattern: c.pattern, policy: policy, line: c.line, origin: origin))
-    }
-
-    /// A domain whose trust anchors are only bundled certificates: the app accepts chains to those CAs alone,
-    /// which is CA pinning. Imported as `ca` pins on each certificate's SPKI; a resource the caller could not
-    /// find or read is named, and then nothing is imported for the domain.
-    static func caPinning(_ c: Candidate, resources: [String: ImportResource], origin: [String], draft: inout ImportDraft) {
-        var pins: [Pin] = []
-        var unread: [String] = []
-        for a in c.anchors {
-            switch resources[a.source] {
-            case .spki(let hashes)?:
-                for h in hashes {
-                    draft.append(Pin(type: .ca, hash: h, role: .primary, scope: .any, line: a.line), to: &pins)
-                }
-            case .missing(let whereLooked)?:
-                draft.note(.error, line: a.line, "\(a.source) (trust anchor of \(c.pattern)) not found: \(whereLooked)")
-                unread.append(a.source)
-            case .unreadable(let why)?:
-                draft.note(.error, line: a.line, "\(a.source) (trust anchor of \(c.pattern)) is not a certificate: \(why)")
-                unread.append(a.source)
-            case nil:
-                draft.note(.error, line: a.line,
-                           "\(a.source) (trust anchor of \(c.pattern)) was not resolved: give the app's res/ directory with --res DIR")
-                unread.append(a.source)
-            }
-        }
-        guard unread.isEmpty, !pins.isEmpty else {
-            draft.note(.warning, line: c.line,
-                       "\(c.pattern) trusts only bundled CAs (CA pinning); not imported because \(unread.joined(separator: ", ")) could not be read")
-            return
-        }
-        let sources = c.anchors.map(\.source).joined(separator: ", ")
-        draft.note(.info, line: c.anchorsLine ?? c.line,
-                   "\(c.pattern) trusts only \(sources) (CA pinning): imported as ca pins; pinguard verifies chains against its own store, so put a private CA in trust.ca_file")
-        let policy = HostPolicy(pins: pins, failStrategy: .strict, requireSystemTrust: true, allowSystemTrustFallback: false)
-        draft.add(ImportedRule(pattern: c.pattern, policy: policy, line: c.line,
-                               origin: origin + ["CA pinning: trust anchors \(sources) only (no pin-set)"]))
     }
 }

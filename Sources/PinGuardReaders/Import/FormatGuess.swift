@@ -10,6 +10,9 @@ enum FormatGuess {
         // A file with the requested format's own markers gets that format's error: it is that format, malformed.
         let own: [PolicyImportFormat: String] = [.trustkit: "TSK", .nspinneddomains: "NSPinnedDomains",
                                                  .androidNSC: "network-security-config", .okhttp: "CertificatePinner"]
+        if looksLikeMarkdown(text, file: file) {
+            return "this looks like Markdown (a README), not \(reads[requested] ?? "a pin configuration")"
+        }
         if let marker = own[requested], text.contains(marker) { return nil }
         if requested == .hpkp, text.lowercased().contains("public-key-pins") { return nil }
         let looksSwiftOrObjC = [".swift", ".m", ".mm", ".h"].contains { lower.hasSuffix($0) }
@@ -34,5 +37,19 @@ enum FormatGuess {
             return requested == .hpkp ? nil : "this looks like HPKP headers or a server configuration; use --format hpkp"
         }
         return nil
+    }
+
+    /// What each format reads, for "this looks like …, not …".
+    static let reads: [PolicyImportFormat: String] = [
+        .hpkp: "HTTP headers or a server configuration", .okhttp: "Kotlin or Java source",
+        .trustkit: "an Info.plist, JSON or source configuring TrustKit", .nspinneddomains: "an Info.plist",
+        .androidNSC: "an Android network security config",
+    ]
+
+    /// Whether `text` (named `file`) is Markdown: a `.md`/`.markdown` file, a `README`, or a fenced code block.
+    static func looksLikeMarkdown(_ text: String, file: String) -> Bool {
+        let base = (file.split(separator: "/").last.map(String.init) ?? file).lowercased()
+        if [".md", ".markdown", ".mdown"].contains(where: { base.hasSuffix($0) }) || base.hasPrefix("readme") { return true }
+        return text.split(whereSeparator: \.isNewline).contains { $0.drop { $0 == " " }.hasPrefix("```") }
     }
 }

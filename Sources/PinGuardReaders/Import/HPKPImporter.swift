@@ -39,9 +39,14 @@ enum HPKPImporter {
         var current: String?
         var hosts: [HostHeaders] = []
         var sawHeader = false
+        var commented: [(line: Int, host: String?)] = []
         for (lineNo, header) in HPKPLines.logicalLines(text) {
             var line = header
             if line.hasPrefix("< ") || line.hasPrefix("> ") { line = String(line.dropFirst(2)) }
+            if HPKPLines.isCommentedOutHeader(line) {
+                commented.append((lineNo, current))
+                continue
+            }
             if let host = HPKPLines.serverName(line) {
                 current = host
                 continue
@@ -90,8 +95,14 @@ enum HPKPImporter {
             }
             if let i = hosts.firstIndex(where: { $0.host == h }) { hosts[i] = entry } else { hosts.append(entry) }
         }
-        guard sawHeader else {
+        // A README quoting a header in a heading or list is no server configuration: it is refused with what it looks like.
+        guard sawHeader || (!commented.isEmpty && !FormatGuess.looksLikeMarkdown(text, file: draft.file)) else {
             throw ImportError(file: draft.file, line: nil, message: "no Public-Key-Pins or Public-Key-Pins-Report-Only header line")
+        }
+        for c in commented {
+            let host = c.host ?? "the server"
+            draft.note(.info, line: c.line, "Public-Key-Pins is commented out here: \(host) does not send it, so it enforces no pins; not imported")
+            draft.configures.append("a commented-out Public-Key-Pins header for \(host) (line \(c.line))")
         }
         for entry in hosts { emit(entry, draft: &draft) }
     }

@@ -21,6 +21,16 @@ enum HPKPLines {
         return out
     }
 
+    /// Whether `line` is a `Public-Key-Pins` header or an nginx/Apache directive sending one, commented out with
+    /// `#` (a header line must also carry a `pin-sha256`, so a `# Public-Key-Pins` heading is not one).
+    static func isCommentedOutHeader(_ line: String) -> Bool {
+        guard line.hasPrefix("#") else { return false }
+        let rest = String(line.drop { $0 == "#" || $0 == " " || $0 == "\t" })
+        if serverDirective(rest) != nil { return true }
+        let lower = rest.lowercased()
+        return lower.hasPrefix("public-key-pins") && lower.contains(":") && lower.contains("pin-sha256")
+    }
+
     /// The first name of an nginx `server_name a.example.com …;` or Apache `ServerName a.example.com[:port]` line.
     static func serverName(_ line: String) -> String? {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })

@@ -24,9 +24,20 @@ struct ImportDraft {
     /// Index in `rules` of each pattern, so adding n rules takes linear time.
     private var ruleIndex: [HostPattern: Int] = [:]
     /// Findings in source order.
-    var findings: [ImportFinding] = []
+    private(set) var findings: [ImportFinding] = []
     /// App version, when the source names one (Info.plist `CFBundleShortVersionString`).
     var version: String?
+    /// Whether a finding so far says pins may be in the file unread (every error and warning, except the
+    /// settings recorded with `noteSetting`): then a file without rules is not one that pins nothing.
+    private(set) var pinsMayBeUnread = false
+    /// Names the source uses that nothing defines, in the order first met (for the `--define` suggestion).
+    private(set) var undefinedNames: [String] = []
+    /// `undefinedNames` as a set, so adding is constant time.
+    private var undefinedSet: Set<String> = []
+    /// What a file that pins nothing does configure, in source order (e.g. `<base-config> (line 3)`).
+    var configures: [String] = []
+    /// Why nothing could be imported, when the importer knows better than "no usable configuration".
+    var nothingImportedBecause: String?
 
     init(file: String, format: PolicyImportFormat) {
         self.file = file
@@ -35,7 +46,19 @@ struct ImportDraft {
 
     /// Records a finding.
     mutating func note(_ severity: FindingSeverity, line: Int?, keyPath: String? = nil, _ message: String) {
+        if severity != .info { pinsMayBeUnread = true }
         findings.append(ImportFinding(file: file, line: line, keyPath: keyPath, message: message, severity: severity))
+    }
+
+    /// Records a finding about a setting that holds no pins (`<debug-overrides>`): even as a warning it does not
+    /// make a file without rules one whose pins went unread.
+    mutating func noteSetting(_ severity: FindingSeverity, line: Int?, _ message: String) {
+        findings.append(ImportFinding(file: file, line: line, message: message, severity: severity))
+    }
+
+    /// Records names the source uses but does not define, once each.
+    mutating func needs(_ names: [String]) {
+        for name in names where undefinedSet.insert(name).inserted { undefinedNames.append(name) }
     }
 
     /// `file:line` or `file` for comments.
@@ -109,18 +132,13 @@ struct ImportDraft {
         var all = self.findings
         // A well-formed configuration that pins nothing is an answer, not a failure: the app pins nothing.
         // Only when nothing was left unread: a warning (an unresolved name, an unread certificate) means pins may exist.
-        let pinsNothing = rules.isEmpty && !all.isEmpty && all.allSatisfy { $0.severity == .info }
-        if pinsNothing {
-            all.append(ImportFinding(file: file, line: nil, message: "the app pins nothing in this configuration: its domains are not pinned",
-                                     severity: .info))
-        }
-        let findings = all.enumerated()
-            .sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }
-            .map(\.element)
+        let pinsNothing = rules.isEmpty && !all.isEmpty && !pinsMayBeUnread
+        if pinsNothing { all.append(pinsNothingFinding()) }
+        let findings = ImportDraft.byLine(all)
         guard !rules.isEmpty || pinsNothing else {
-            throw ImportError(file: file, line: nil,
-                              message: "nothing to import: no usable \(format.rawValue) pin configuration found",
-                              findings: findings)
+            let why = nothingImportedBecause ?? "no usable \(format.rawValue) pin configuration found"
+            throw ImportError(file: file, line: nil, message: "nothing to import: \(why)", findings: findings,
+                              undefinedNames: undefinedNames)
         }
         try checkOutputLimits()
         let env = PolicyEnvironment(rules: rules.map { PatternRule(pattern: $0.pattern, policy: $0.policy, line: $0.line) })
@@ -145,6 +163,20 @@ struct ImportDraft {
             throw ImportError(file: file, line: nil, message: "internal error: emitted YAML does not round-trip",
                               findings: findings)
         }
-        return ImportResult(policySet: set, yaml: yaml, findings: findings)
+        return ImportResult(policySet: set, yaml: yaml, findings: findings, undefinedNames: undefinedNames)
+    }
+
+    /// `findings` by line, those without a line last, each group in the order noticed.
+    static func byLine(_ findings: [ImportFinding]) -> [ImportFinding] {
+        findings.enumerated()
+            .sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }
+            .map(\.element)
+    }
+
+    /// "the app pins nothing in this configuration: no pins are enforced", with what the file configures instead.
+    func pinsNothingFinding() -> ImportFinding {
+        let what = configures.isEmpty ? "" : "; it configures \(configures.joined(separator: ", "))"
+        return ImportFinding(file: file, line: nil, message: "the app pins nothing in this configuration: no pins are enforced\(what)",
+                             severity: .info)
     }
 }

@@ -48,14 +48,18 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// constant resolution, rules or pins produced) rather than for what it configures: `lint` reports such a
     /// file as unreadable instead of as a finding.
     public var exceedsLimit: Bool
+    /// Names the source uses but does not define (`--define` would supply them), in the order first met.
+    public var undefinedNames: [String]
 
     /// Creates an error.
-    public init(file: String, line: Int?, message: String, findings: [ImportFinding] = [], exceedsLimit: Bool = false) {
+    public init(file: String, line: Int?, message: String, findings: [ImportFinding] = [], exceedsLimit: Bool = false,
+                undefinedNames: [String] = []) {
         self.file = file
         self.line = line
         self.message = message
         self.findings = findings
         self.exceedsLimit = exceedsLimit
+        self.undefinedNames = undefinedNames
     }
 
     /// `file:line: message`, one line with control characters escaped.
@@ -75,12 +79,15 @@ public struct ImportResult: Sendable, Equatable {
     public var yaml: String
     /// Everything the importer noticed, by line (findings without a line last, in the order noticed).
     public var findings: [ImportFinding]
+    /// Names the source uses but does not define (`--define` would supply them), in the order first met.
+    public var undefinedNames: [String]
 
     /// Creates a result.
-    public init(policySet: PolicySet, yaml: String, findings: [ImportFinding]) {
+    public init(policySet: PolicySet, yaml: String, findings: [ImportFinding], undefinedNames: [String] = []) {
         self.policySet = policySet
         self.yaml = yaml
         self.findings = findings
+        self.undefinedNames = undefinedNames
     }
 }
 

@@ -39,9 +39,8 @@ enum OkHttpImporter {
         try constants.budget.check(file: draft.file)
         for n in constants.notes { draft.note(.warning, line: n.line, n.message) }
         if calls.isEmpty {
-            throw ImportError(file: draft.file, line: nil,
-                              message: "no CertificatePinner.Builder().add(pattern, pins…) call with constant arguments found",
-                              findings: draft.findings)
+            try unpinned(scanner, text: text, draft: &draft)
+            return
         }
         var groups: [PatternGroup] = []
         var index: [HostPattern: Int] = [:]
@@ -51,6 +50,9 @@ enum OkHttpImporter {
             guard let patternText = call.patternText else {
                 draft.note(.warning, line: call.line,
                            "the pattern of this add() is not a constant string\(unresolvedNote(call.unresolved)); call not imported")
+                draft.needs(call.unresolved)
+                // The pins are not imported either, but what they need is named too, so one --define run does.
+                for arg in call.pins where arg.value == nil { _ = pin(nil, line: arg.line, unresolved: arg.unresolved, draft: &draft) }
                 continue
             }
             guard let pattern = draft.pattern(patternText, line: call.line) else { continue }
@@ -74,10 +76,10 @@ enum OkHttpImporter {
         try emit(groups, draft: &draft)
     }
 
-    /// `" (NAME unresolved: supply it with --define NAME=VALUE)"`, or nothing.
+    /// `" (NAME unresolved: not defined in this file; supply it with --define NAME=VALUE)"`, every name listed, or nothing.
     static func unresolvedNote(_ names: [String]) -> String {
         guard !names.isEmpty else { return "" }
-        let list = names.prefix(3).joined(separator: ", ")
+        let list = names.joined(separator: ", ")
         return " (\(list) unresolved: not defined in this file; supply \(names.count == 1 ? "it" : "them") with --define NAME=VALUE)"
     }
 
@@ -85,6 +87,7 @@ enum OkHttpImporter {
     static func pin(_ value: String?, line: Int, unresolved: [String] = [], draft: inout ImportDraft) -> Pin? {
         guard let value else {
             draft.note(.warning, line: line, "pin argument is not a constant string\(unresolvedNote(unresolved)); not imported")
+            draft.needs(unresolved)
             return nil
         }
         if value.hasPrefix("sha1/") {

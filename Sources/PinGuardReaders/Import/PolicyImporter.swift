@@ -15,7 +15,8 @@ public enum PolicyImporter {
     ///     string resources); read by the source formats (`trustkit` source, `okhttp`), ignored by the others.
     ///   - resources: for `android-nsc`, the `@raw/NAME` certificates the caller located (by `src` as written).
     /// - Returns: the policy set, its YAML, and every finding; content the model cannot express (sha1 pins,
-    ///   other digests, malformed hashes, missing keys) is reported as a finding, never dropped silently.
+    ///   other digests, malformed hashes, missing keys) is reported as a finding, never dropped silently. A valid
+    ///   configuration that pins nothing is a result without rules and the finding "the app pins nothing".
     /// - Throws: `ImportError` when the input is unparseable, larger than 4 MiB, or nothing usable is in it.
     public static func importPolicy(format: PolicyImportFormat, contents: [UInt8], file: String, name: String,
                                     environment: String, defines: [String: String] = [:],
@@ -37,11 +38,15 @@ public enum PolicyImporter {
             case .okhttp: try OkHttpImporter.run(contents, defines: defines, into: &draft)
             case .hpkp: try HPKPImporter.run(contents, name: name, into: &draft)
             }
+            return try draft.finish(name: name, environment: environment)
         } catch {
+            var refusal = error
+            refusal.findings = ImportDraft.byLine(refusal.findings)
+            if refusal.undefinedNames.isEmpty && !refusal.exceedsLimit { refusal.undefinedNames = draft.undefinedNames }
             // A file of another format fails with that format's parser error; say what it looks like instead.
-            guard let hint = FormatGuess.hint(contents, file: file, requested: format) else { throw error }
-            throw ImportError(file: file, line: error.line, message: "\(error.message); \(hint)", findings: error.findings)
+            guard let hint = FormatGuess.hint(contents, file: file, requested: format) else { throw refusal }
+            refusal.message += "; \(hint)"
+            throw refusal
         }
-        return try draft.finish(name: name, environment: environment)
     }
 }

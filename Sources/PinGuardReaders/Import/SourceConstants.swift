@@ -1,7 +1,9 @@
+import Foundation
 import PinGuardCore
 
 /// String constants of one source file (Kotlin, Java, Swift, Objective-C) and the evaluation of constant string
-/// expressions: literals (`"…"`, Objective-C `@"…"`), constant names (`NAME`, `Type.NAME`) and `+`.
+/// expressions: literals (`"…"`, Objective-C `@"…"`), constant names (`NAME`, `Type.NAME`), `+`, and the few calls
+/// apps build hosts and pins with (the host of a URL, `String.format`; see `call`).
 ///
 /// Found: `NAME = expr` and `NAME: Type = expr` (Kotlin `val`/`const val`, Java `static final`, Swift `let`,
 /// Objective-C `NSString * const NAME = @"…"`), `#define NAME expr`, and arrays (`arrayOf(…)`, `listOf(…)`,
@@ -39,10 +41,13 @@ struct SourceConstants {
     private(set) var notes: [(line: Int, message: String)] = []
     /// What every evaluation of this file is charged to.
     let budget: SourceResolutionBudget
+    /// What listing the undefined names of expressions is charged to (`unresolved`).
+    let nameScan: SourceNameScanBudget
 
     /// Scans the file; `defines` are the values supplied from outside it, `inputBytes` the size of the file.
     init(_ s: SourceScanner, defines: [String: String] = [:], inputBytes: Int) {
         budget = SourceResolutionBudget(inputBytes: defines.reduce(inputBytes) { $0 + $1.key.utf8.count + $1.value.utf8.count })
+        nameScan = SourceNameScanBudget(tokens: s.count)
         for (k, v) in defines { values[k] = .string(v) }
         defined = Set(defines.keys)
         var fromFile: [String: Value] = [:]
@@ -122,9 +127,17 @@ struct SourceConstants {
         return .value(out, end: close + 1)
     }
 
-    /// The items of array constant `name` for a `*name` spread; each spread copies them, so it is charged.
+    /// The items of array constant `name` for a `*name` spread; each spread copies them, so it is charged. A name
+    /// supplied with `--define` is one string: spread, it is the list of its comma-separated items.
     func spread(_ name: String, line: Int) -> [String]? {
-        guard !budget.isExhausted, case .array(let items)? = lookup(name) else { return nil }
+        guard !budget.isExhausted, let value = lookup(name) else { return nil }
+        let items: [String]
+        switch value {
+        case .array(let list): items = list
+        case .string(let text):
+            guard defined.contains(name) || defined.contains(String(name.split(separator: ".").last ?? "")) else { return nil }
+            items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
         let bytes = items.reduce(items.count) { $0 + $1.utf8.count }
         return budget.charge(bytes, line: line) ? items : nil
     }
@@ -142,12 +155,12 @@ struct SourceConstants {
     }
 
     /// Operands joined by `+` from `start`, each charged to the budget, the whole at most
-    /// `ImportLimits.maxResolvedStringBytes` long.
-    func resolve(_ s: SourceScanner, from start: Int) -> Resolution<String> {
+    /// `ImportLimits.maxResolvedStringBytes` long; `depth` counts the evaluated calls (`URI(…)`) around it.
+    func resolve(_ s: SourceScanner, from start: Int, depth: Int = 0) -> Resolution<String> {
         var out = ""
         var k = start
         while true {
-            let resolved = operand(s, at: k)
+            let resolved = operand(s, at: k, depth: depth)
             guard case .value(let part, let next) = resolved else { return resolved }
             guard out.utf8.count + part.utf8.count <= ImportLimits.maxResolvedStringBytes else { return .tooLong(inherited: false) }
             guard budget.charge(part.utf8.count, line: s[k].line) else { return .notConstant }
@@ -158,16 +171,19 @@ struct SourceConstants {
         }
     }
 
-    /// One literal or constant name at `k`: its value and the index after it.
-    func operand(_ s: SourceScanner, at k: Int) -> Resolution<String> {
+    /// One literal, constant name or evaluated call at `k`: its value and the index after it.
+    func operand(_ s: SourceScanner, at k: Int, depth: Int = 0) -> Resolution<String> {
         guard k < s.count else { return .notConstant }
         var i = k
         if s[i].isPunct("@"), i + 1 < s.count, case .string = s[i + 1].kind { i += 1 }
+        // Java's `new URI(…)` is evaluated as Kotlin's `URI(…)`.
+        if s[i].identifier == "new", i + 1 < s.count, s[i + 1].identifier != nil { i += 1 }
         switch s[i].kind {
         case .string(let text, let template):
             return template ? .notConstant : .value(text, end: i + 1)
         case .identifier:
             let (name, next) = SourceConstants.dottedName(s, at: i)
+            if next < s.count, s[next].isPunct("("), let evaluated = call(name, s, open: next, depth: depth) { return evaluated }
             if case .string(let v)? = lookup(name) { return .value(v, end: next) }
             return lookup(name) == nil && isOversized(name) ? .tooLong(inherited: true) : .notConstant
         default:
@@ -195,22 +211,6 @@ struct SourceConstants {
         let t = s[end]
         if t.isPunct(";") || t.isPunct(",") || t.isPunct(")") || t.isPunct("}") || t.isPunct("]") { return true }
         return end > 0 && t.line > s[end - 1].line && !t.isPunct(".")
-    }
-
-    /// Identifiers of `range` that name no known constant (for "unresolved" findings); constants too long to
-    /// resolve are not listed, as their definition has its own warning.
-    func unresolved(_ s: SourceScanner, _ range: Range<Int>) -> [String] {
-        var out: [String] = []
-        var k = range.lowerBound
-        while k < range.upperBound {
-            // Arguments of calls are not constants either way; jumping over them keeps nested calls linear.
-            if let close = s.matching(k), close < range.upperBound { k = close + 1; continue }
-            guard s[k].identifier != nil, k == range.lowerBound || !s[k - 1].isPunct(".") else { k += 1; continue }
-            let (name, next) = SourceConstants.dottedName(s, at: k)
-            if lookup(name) == nil, !isOversized(name), !out.contains(name) { out.append(name) }
-            k = max(next, k + 1)
-        }
-        return out
     }
 
     /// `A.B.C` starting at identifier `k`: the name and the index after it.

@@ -45,9 +45,10 @@ enum TrustKitImporter {
 
         let domainsPath = ImportSupport.keyPath(base, "TSKPinnedDomains")
         guard let domains = config.entry("TSKPinnedDomains"), let entries = domains.value.entries, !entries.isEmpty else {
-            throw ImportError(file: draft.file, line: config.line,
-                              message: "\(domainsPath) is missing or empty: TrustKit refuses a configuration without pinned domains",
-                              findings: draft.findings)
+            let why = draft.pinsMayBeUnread && config.entry("TSKPinnedDomains") != nil
+                ? "no entry of \(domainsPath) could be read (see the warnings); nothing to import"
+                : "\(domainsPath) is missing or empty: TrustKit refuses a configuration without pinned domains"
+            throw ImportError(file: draft.file, line: config.line, message: why, findings: draft.findings)
         }
         let subdomainParents = Set(entries.filter { $0.value["TSKIncludeSubdomains"]?.bool == true }
             .map { HostPattern.normalize($0.key) })

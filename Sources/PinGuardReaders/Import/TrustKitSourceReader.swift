@@ -2,7 +2,8 @@ import PinGuardCore
 
 /// Reads a TrustKit configuration written in code: the dictionary literal passed to
 /// `TrustKit.initSharedInstance(withConfiguration:)` (Swift) or `[TrustKit initSharedInstanceWithConfiguration:]`
-/// (Objective-C; also the older `initializeWithConfiguration`), directly or through a variable of the same file.
+/// (Objective-C), or to TrustKit's first API, still in shipped apps, `TrustKit.initialize(withConfiguration:)` and
+/// `[TrustKit initializeWithConfiguration:]`, directly or through a variable of the same file.
 ///
 /// Keys are string literals or TrustKit's constants (`kTSKPinnedDomains` is `"TSKPinnedDomains"`); values are
 /// literals (`"…"`, `@"…"`, `true`/`YES`/`@YES`/`@(YES)`, numbers), nested literals, and constants of the file or
@@ -18,6 +19,15 @@ struct TrustKitSourceReader {
     var values = 0
 
     static let entryPoints: Set<String> = ["initSharedInstance", "initSharedInstanceWithConfiguration", "initializeWithConfiguration"]
+
+    /// Whether token `k` names a call that configures TrustKit: one of `entryPoints`, or Swift's
+    /// `initialize(withConfiguration:` (a plain `initialize` is too common a name to count alone).
+    func isEntryPoint(_ k: Int) -> Bool {
+        guard let name = scanner[k].identifier else { return false }
+        if TrustKitSourceReader.entryPoints.contains(name) { return true }
+        return name == "initialize" && k + 3 < scanner.count && scanner[k + 1].isPunct("(")
+            && scanner[k + 2].identifier == "withConfiguration" && scanner[k + 3].isPunct(":")
+    }
 
     /// Whether `bytes` look like Swift or Objective-C source rather than a property list or JSON.
     static func looksLikeSource(_ bytes: [UInt8], file: String) -> Bool {
@@ -37,9 +47,9 @@ struct TrustKitSourceReader {
         let constants = SourceConstants(scanner, defines: defines, inputBytes: bytes.count)
         try constants.budget.check(file: draft.file)
         var reader = TrustKitSourceReader(scanner: scanner, constants: constants, file: draft.file)
-        guard let call = (0..<scanner.count).first(where: { scanner[$0].identifier.map(entryPoints.contains) == true }) else {
+        guard let call = (0..<scanner.count).first(where: reader.isEntryPoint) else {
             throw ImportError(file: draft.file, line: nil,
-                              message: "source file without a TrustKit initSharedInstance(withConfiguration:) call; nothing to import")
+                              message: "source file without a TrustKit initSharedInstance(withConfiguration:) or initialize(withConfiguration:) call; nothing to import")
         }
         guard let start = reader.argumentStart(after: call) else {
             throw ImportError(file: draft.file, line: scanner[call].line, message: "cannot find the configuration passed to \(scanner[call].identifier ?? "")")
@@ -142,13 +152,13 @@ struct TrustKitSourceReader {
                 let keyLine = scanner[range.lowerBound].line
                 guard let sep, let key = TrustKitSourceReader.keyName(scanner, at: skipAt(range.lowerBound), constants: constants),
                       sep == keyEnd(range.lowerBound) else {
-                    draft.note(.warning, line: keyLine, "dictionary key is not a string literal or known constant\(unresolvedNote(range)); entry ignored")
+                    draft.note(.warning, line: keyLine, "dictionary key is not a string literal or known constant\(unresolvedNote(range, draft: &draft)); entry ignored")
                     continue
                 }
                 values += 1
                 guard let value = try node(at: sep + 1, depth: depth + 1, draft: &draft), valueEnds(sep + 1, range.upperBound) else {
                     draft.note(.warning, line: scanner[min(sep + 1, range.upperBound - 1)].line,
-                               "value of \(key) is not a literal or known constant\(unresolvedNote((sep + 1)..<range.upperBound)); entry ignored")
+                               "value of \(key) is not a literal or known constant\(unresolvedNote((sep + 1)..<range.upperBound, draft: &draft)); entry ignored")
                     continue
                 }
                 entries.append(PlistNode.Entry(key: key, keyLine: keyLine, value: value))
@@ -159,7 +169,7 @@ struct TrustKitSourceReader {
         for range in args {
             guard let item = try node(at: range.lowerBound, depth: depth + 1, draft: &draft), valueEnds(range.lowerBound, range.upperBound) else {
                 draft.note(.warning, line: scanner[range.lowerBound].line,
-                           "array item is not a literal or known constant\(unresolvedNote(range)); item ignored")
+                           "array item is not a literal or known constant\(unresolvedNote(range, draft: &draft)); item ignored")
                 continue
             }
             items.append(item)
@@ -167,11 +177,12 @@ struct TrustKitSourceReader {
         return PlistNode(value: .array(items), line: line)
     }
 
-    /// `" (NAME unresolved: …)"` for the names in `range` no constant defines.
-    func unresolvedNote(_ range: Range<Int>) -> String {
+    /// `" (NAME, … unresolved: …)"` for every name in `range` no constant defines, which `draft` also collects.
+    func unresolvedNote(_ range: Range<Int>, draft: inout ImportDraft) -> String {
         let names = constants.unresolved(scanner, range)
         guard !names.isEmpty else { return "" }
-        return " (\(names.prefix(3).joined(separator: ", ")) unresolved: not defined in this file; supply with --define NAME=VALUE)"
+        draft.needs(names)
+        return " (\(names.joined(separator: ", ")) unresolved: not defined in this file; supply with --define NAME=VALUE)"
     }
 
     /// The index of the top-level `:` of a dictionary element.
@@ -189,8 +200,8 @@ struct TrustKitSourceReader {
 
     /// Where a key expression starting at `k` ends (after a literal, a dotted name or a `+` chain).
     func keyEnd(_ k: Int) -> Int {
+        if let (_, end) = constants.expression(scanner, from: k) { return end }
         let s = skipAt(k)
-        if case .string = scanner[s].kind, let (_, end) = constants.expression(scanner, from: k) { return end }
         if scanner[s].identifier != nil { return SourceConstants.dottedName(scanner, at: s).1 }
         return s + 1
     }

@@ -44,14 +44,15 @@ public enum LintInputFormat: String, Sendable, CaseIterable {
         return .policy
     }
 
-    /// Whether a line starts with (or an `add_header`/`Header set` directive sends) a `Public-Key-Pins` header:
-    /// a YAML comment that merely mentions one does not count.
+    /// Whether a line starts with (or an `add_header`/`Header set` directive sends) a `Public-Key-Pins` header,
+    /// also commented out (a server configuration that no longer pins); a YAML comment that merely mentions one
+    /// does not count.
     static func hasHPKPHeader(_ text: String) -> Bool {
         text.split(whereSeparator: \.isNewline).contains { raw in
             let line = raw.drop { $0 == " " || $0 == "\t" }
             let lower = line.lowercased()
             return lower.hasPrefix("public-key-pins") || lower.hasPrefix("< public-key-pins")
-                || HPKPLines.serverDirective(String(line)) != nil
+                || HPKPLines.serverDirective(String(line)) != nil || HPKPLines.isCommentedOutHeader(String(line))
         }
     }
 
