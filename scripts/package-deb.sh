@@ -140,7 +140,7 @@ for script in postinst prerm postrm; do install -m 0755 "$DEBIAN_SRC/$script" "$
 chmod 0644 "$PKG/DEBIAN/control" "$PKG/DEBIAN/conffiles" "$PKG/DEBIAN/md5sums"
 
 # Same timestamps every build.
-find "$PKG" -depth -newermt "@$SOURCE_DATE_EPOCH" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
+find "$PKG" -depth -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
 
 deb=$OUT/pinguard_${deb_version}_${arch}.deb
 dpkg-deb --root-owner-group -Zxz --build "$PKG" "$deb" >&2
