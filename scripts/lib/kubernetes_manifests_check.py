@@ -6,9 +6,14 @@
 Parses every *.yaml in DIR and checks: the StatefulSet's selector matches its
 pod labels; its pods get --shard=$(POD_INDEX)/N with N equal to `replicas`, and
 POD_INDEX from the pod-index label; the config file it names is a key of the
-ConfigMap it mounts; the headless Service selects the pods and exposes the
+ConfigMap it mounts (without --config in the args, the image's entrypoint
+names IMAGE_CONFIG); the headless Service selects the pods and exposes the
 container's `metrics` port by name; the ServiceMonitor selects the Service and
-scrapes that port. Prints one "error: ..." line per problem; exits 1 on any.
+scrapes that port. The container runs scripts/build-image.sh's image,
+pinguard:VERSION with VERSION that of Sources/.../Version.swift, as IMAGE_UID
+(runAsNonRoot), on a read-only root, without privilege escalation or
+capabilities, with a writable volume at STATE_DIR. Prints one "error: ..." line
+per problem; exits 1 on any.
 """
 import argparse
 import glob
@@ -17,6 +22,12 @@ import re
 import sys
 
 import yaml
+
+# What scripts/build-image.sh puts in the image: its user, its entrypoint's config and its state volume.
+IMAGE_UID = 65532
+IMAGE_CONFIG = "/etc/pinguard/pinguard.yml"
+STATE_DIR = "/var/lib/pinguard"
+VERSION_SWIFT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../Sources/PinGuardService/Lifecycle/Version.swift")
 
 
 def main():
@@ -53,8 +64,9 @@ def main():
     env = {e["name"]: e for e in container.get("env", [])}
     ref = env.get("POD_INDEX", {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath", "")
     need(ref == "metadata.labels['apps.kubernetes.io/pod-index']", f"POD_INDEX must come from the pod-index label, not {ref!r}")
-    config = [a.split("=", 1)[1] for a in argv if a.startswith("--config.file=") or a.startswith("--config=")]
+    config = [a.split("=", 1)[1] for a in argv if a.startswith("--config.file=") or a.startswith("--config=")] or [IMAGE_CONFIG]
     mounts = {v["mountPath"]: v["name"] for v in container.get("volumeMounts", [])}
+    check_image_and_security(sts, container, mounts, need)
     if config:
         folder, name = os.path.split(config[0])
         need(folder in mounts, f"{config[0]} is not under a volume mount")
@@ -72,6 +84,25 @@ def main():
     need(mon["spec"]["selector"]["matchLabels"].items() <= svc["metadata"]["labels"].items(), "the ServiceMonitor does not select the Service")
     need(all(e.get("port") in svc_ports for e in mon["spec"]["endpoints"]), "the ServiceMonitor scrapes a port the Service lacks")
     return report(errors, docs)
+
+
+def check_image_and_security(sts, container, mounts, need):
+    with open(VERSION_SWIFT, encoding="utf-8") as f:
+        version = re.search(r'static let current = "([^"]+)"', f.read()).group(1)
+    need(container.get("image") == f"pinguard:{version}", f"the image should be pinguard:{version} (scripts/build-image.sh), not {container.get('image')!r}")
+    pod = sts["spec"]["template"]["spec"].get("securityContext", {})
+    ctx = {**pod, **container.get("securityContext", {})}
+    need(ctx.get("runAsNonRoot") is True, "runAsNonRoot must be true")
+    need(ctx.get("runAsUser") == IMAGE_UID, f"runAsUser must be the image's user {IMAGE_UID}, not {ctx.get('runAsUser')!r}")
+    need(ctx.get("readOnlyRootFilesystem") is True, "readOnlyRootFilesystem must be true")
+    need(ctx.get("allowPrivilegeEscalation") is False, "allowPrivilegeEscalation must be false")
+    need(ctx.get("capabilities", {}).get("drop") == ["ALL"], "capabilities must drop ALL")
+    need(not ctx.get("capabilities", {}).get("add"), "no capability may be added")
+    volumes = {v["name"]: v for v in sts["spec"]["template"]["spec"].get("volumes", [])}
+    volumes.update({t["metadata"]["name"]: t for t in sts["spec"].get("volumeClaimTemplates", [])})
+    need(STATE_DIR in mounts and mounts[STATE_DIR] in volumes, f"{STATE_DIR} (state.db) needs a volume mount")
+    ro = [v for v in container.get("volumeMounts", []) if v["mountPath"] == STATE_DIR and v.get("readOnly")]
+    need(not ro, f"the volume at {STATE_DIR} must be writable")
 
 
 def glob_match(pattern, name):
