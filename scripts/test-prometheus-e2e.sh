@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end test of the Prometheus integration against a real Prometheus
-# (issue 5 item 3): the shipped rules, evaluated on what a running pinguard
-# actually serves.
+# End-to-end test of the Prometheus integration against a real Prometheus:
+# the shipped rules, evaluated on what a running pinguard actually serves.
 #
 #   1. starts `pinguard serve --listen 127.0.0.1:<free port>` without --config,
 #      i.e. the built-in demo (4 loopback TLS endpoints: demo-api healthy,
