@@ -44,8 +44,8 @@ public enum RegularFile {
         close(try open(path))
     }
 
-    /// A descriptor of the regular file at `path`, opened non-blocking, then switched back to blocking
-    /// reads (a regular file never blocks on read).
+    /// A descriptor of the regular file at `path`, opened non-blocking so that a FIFO cannot hold the open
+    /// (O_NONBLOCK changes nothing for reads of a regular file).
     private static func open(_ path: String) throws(RegularFileError) -> Int32 {
         let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else {
