@@ -47,11 +47,17 @@ extension ChainMemory {
         state.withLockedValue { s in
             let round = s.round ?? s.store.beginRound(now: Int64(now.timeIntervalSince1970))
             s.round = nil
-            if let path = s.retryPath { Self.reopen(path, &s) }
             guard case .file(let path) = location, s.retryPath == nil else {
-                // In memory only: the commit writes nothing but settles the round's changes.
+                // In memory: the commit writes nothing but settles the round's changes.
                 _ = try? s.store.commit(round)
-                return []
+                guard let path = s.retryPath else { return [] }
+                // The file that could not be opened is tried again; once it opens, what it remembers takes
+                // over (the next round judges renewals against it).
+                Self.reopen(path, &s)
+                guard s.retryPath == nil else { return [] }
+                s.writable = true
+                s.failure = nil
+                return [.stateRecovered(path: path)]
             }
             let wasWritable = s.writable
             do throws(StateError) {
