@@ -35,7 +35,7 @@ public enum IssuerSourcesLoader {
                 c.depth = i + 1
                 return c
             }
-            return IssuerOption(name: commonName(chain[0].subject), chain: chain)
+            return IssuerOption(name: ServedChain.commonName(chain[0].subject), chain: chain)
         } catch {
             throw ConfigError(file: file, line: nil, key: key, message: "\(error)")
         }
@@ -59,12 +59,4 @@ public enum IssuerSourcesLoader {
               let bytes = try? RegularFile.read(file, maxBytes: IssuerCatalogReader.maxBytes) else { return .empty }
         return (try? IssuerCatalogReader.parse(bytes, file: file)) ?? .empty
     }()
-
-    /// The `CN` of a distinguished name, else the whole name.
-    static func commonName(_ dn: String) -> String {
-        for part in dn.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where part.hasPrefix("CN=") {
-            return String(part.dropFirst(3))
-        }
-        return dn
-    }
 }

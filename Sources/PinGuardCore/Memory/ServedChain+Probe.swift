@@ -26,7 +26,7 @@ extension ServedChain {
     public var issuerName: String { Self.commonName(issuerSubject) }
 
     /// The `CN` of a distinguished name as OpenSSL prints it (`CN=…, O=…` or `/C=…/CN=…`), else the name.
-    static func commonName(_ dn: String) -> String {
+    public static func commonName(_ dn: String) -> String {
         for separator in [", ", "/", ","] {
             for part in dn.components(separatedBy: separator) {
                 let p = part.trimmingCharacters(in: .whitespaces)
