@@ -41,7 +41,11 @@ final class ServeLifecycleTests: XCTestCase {
         let config = try w.writeConfig(in: dir, targets: [w.healthy, w.rotated])
         let serve = try ServeProcess(arguments: ["--config", config], mode: .noJournal)
         defer { serve.stop() }
-        let m = try serve.waitForMetrics { ($0.value("pinguard_journal_write_failures_total") ?? 0) >= 4 }
+        // Both targets judged: the failures counted are then at least their events, not only the start-up ones.
+        let m = try serve.waitForMetrics {
+            ($0.value("pinguard_journal_write_failures_total") ?? 0) >= 4 && $0.value("pinguard_probe_success", ["target": "healthy"]) != nil
+                && $0.value("pinguard_policy_accept", ["target": "rotated", "policy_set": "ios-app", "environment": "prod"]) != nil
+        }
         // At least config_loaded, pin_matched x2 (healthy), pin_mismatch + pin_matched (rotated).
         XCTAssertGreaterThanOrEqual(m.value("pinguard_journal_write_failures_total") ?? 0, 4)
         XCTAssertEqual(m.value("pinguard_probe_success", ["target": "healthy"]), 1)
