@@ -17,6 +17,10 @@ public struct ProbeFacts: Sendable, Equatable {
     public var handshakeError: String?
     /// Negotiated protocol, e.g. `TLSv1.3`.
     public var tlsVersion: String?
+    /// Negotiated cipher suite as OpenSSL names it, e.g. `TLS_AES_256_GCM_SHA384`.
+    public var tlsCipher: String?
+    /// Negotiated key-exchange group, e.g. `X25519`.
+    public var tlsGroup: String?
     /// Certificates as the server sent them, leaf first.
     public var servedChain: [ChainCertificate]
     /// The verified chain including the trust anchor; empty when verification failed.
@@ -29,6 +33,8 @@ public struct ProbeFacts: Sendable, Equatable {
     public var finishedAt: Date
     /// TLS client authentication: whether the server asked for a client certificate and what was sent.
     public var clientAuth = ClientAuthFacts()
+    /// Certificate Transparency: the SCTs served and each client policy's verdict.
+    public var ct = CTObservation()
 
     /// Creates probe facts.
     public init(host: String, port: Int, address: String? = nil, error: String? = nil, duration: Double = 0,

@@ -1,0 +1,34 @@
+/// What a probe (or a certificate file) shows about Certificate Transparency: the SCTs found, whether the
+/// chain is anchored in a root the clients treat as public, and each client policy's verdict, judged once
+/// per chain and read by every policy set.
+public struct CTObservation: Sendable, Equatable {
+    /// Whether SCTs were looked for (CT is configured for some policy set); false leaves CT unjudged.
+    public var collected: Bool
+    /// The SCTs found, from every source, with their signature checks.
+    public var scts: [ObservedSCT]
+    /// Whether the verified chain ends at a root treated as publicly trusted (`ct.public_roots`, else the
+    /// system trust store); the clients exempt other roots (a private CA, user or MDM roots).
+    public var publiclyAnchored: Bool
+    /// Apple's policy against Apple's log list; nil when not judged.
+    public var apple: CTJudgement?
+    /// Chrome's policy against Chrome's log list; nil when not judged.
+    public var chrome: CTJudgement?
+
+    /// Creates an observation; the default is "not collected".
+    public init(collected: Bool = false, scts: [ObservedSCT] = [], publiclyAnchored: Bool = false,
+                apple: CTJudgement? = nil, chrome: CTJudgement? = nil) {
+        self.collected = collected
+        self.scts = scts
+        self.publiclyAnchored = publiclyAnchored
+        self.apple = apple
+        self.chrome = chrome
+    }
+
+    /// The verdict of `policy`, if judged.
+    public func judgement(_ policy: CTPolicyKind) -> CTJudgement? {
+        switch policy {
+        case .apple: apple
+        case .chrome: chrome
+        }
+    }
+}
