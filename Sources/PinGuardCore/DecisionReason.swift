@@ -10,4 +10,5 @@ public enum DecisionReason: String, Sendable, Codable, CaseIterable {
     case pinSetEmpty = "pin_set_empty"
     case pinSetExpired = "pin_set_expired"
     case probeFailed = "probe_failed"
+    case ctNotCompliant = "ct_not_compliant"
 }

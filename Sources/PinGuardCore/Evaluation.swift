@@ -29,6 +29,9 @@ public struct Evaluation: Sendable, Equatable {
     /// Configured pins that equal the SHA-256 of a chain certificate's raw public key instead of its SPKI: an
     /// SPKI-based client never matches them (docs/reference.md, Evaluation).
     public var rawKeyPins: [RawKeyPin] = []
+    /// The verdict of the set's CT policy on the chain, when the set's client checks CT and the chain is
+    /// publicly anchored (docs/reference.md, Certificate Transparency).
+    public var ct: CTJudgement?
 
     /// Whether a chain was retrieved and a host policy found (counts towards backup-pin coverage).
     public var isEvaluated: Bool { policy != nil && reason != .probeFailed && reason != .policyMissing }

@@ -23,9 +23,12 @@ public enum Evaluator {
         e.earliestExpiry = chain.map(\.notAfter).min()
         e.daysToExpiry = e.earliestExpiry.map { $0.timeIntervalSince(now) / secondsPerDay }
 
+        // The clients check CT as part of trust, before any pin is looked at.
+        e.ct = policySet.ctPolicy.flatMap { facts.trusted ? facts.ct.judgement($0) : nil }
+        let ctFails = e.ct.map { !$0.compliant } ?? false
         guard let policy = selected?.policy else {
-            e.verdict = trustVerdict
-            e.reason = .policyMissing
+            e.verdict = ctFails ? .reject : trustVerdict
+            e.reason = ctFails ? .ctNotCompliant : .policyMissing
             return e
         }
         e.matchedPins = shared(matches(policy.pins, in: chain), of: policy)
@@ -35,6 +38,11 @@ public enum Evaluator {
         e.pinHorizon = chain.filter { matchedDepths.contains($0.depth) }.map(\.notAfter).max()
         e.daysToPinBreakage = e.pinHorizon.map { $0.timeIntervalSince(now) / secondsPerDay }
 
+        if ctFails {
+            e.verdict = .reject
+            e.reason = .ctNotCompliant
+            return e
+        }
         if let expires = policy.expires, expires < now {
             e.verdict = trustVerdict
             e.reason = .pinSetExpired

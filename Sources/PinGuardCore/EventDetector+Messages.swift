@@ -50,6 +50,7 @@ extension EventDetector {
         case .pinSetEmpty: return .pinSetEmpty
         case .pinSetExpired: return .pinSetExpired
         case .probeFailed: return .probeFailed
+        case .ctNotCompliant: return .ctNotCompliant
         }
     }
 
@@ -68,6 +69,7 @@ extension EventDetector {
         case .pinSetExpired: why = "the pin set expired, pins are not enforced"
         case .policyMissing: why = "the set has no policy for \(t.host), default handling applies"
         case .probeFailed: why = "the probe failed"
+        case .ctNotCompliant: why = "the chain fails the client's CT policy: \(e.ct?.reason ?? "no judgement")"
         }
         return "\(who) \(verdict): \(why) (\(e.reason.rawValue))"
     }
@@ -77,6 +79,7 @@ extension EventDetector {
                                      ("PINGUARD_REASON", e.reason.rawValue), ("PINGUARD_VERDICT", e.verdict.rawValue),
                                      ("PINGUARD_MATCHED_PINS", e.matchedPins.map { $0.pin.label }.joined(separator: ",")),
                                      ("PINGUARD_RESERVE_PINS", String(e.reservePins.count))]
+        if let ct = e.ct, !ct.compliant { f.append(("PINGUARD_CT_REASON", ct.reason)) }
         if let d = e.daysToExpiry { f.append(("PINGUARD_DAYS_TO_EXPIRY", days(d))) }
         if let d = e.daysToPinBreakage { f.append(("PINGUARD_DAYS_TO_PIN_BREAKAGE", days(d))) }
         return f

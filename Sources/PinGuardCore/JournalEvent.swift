@@ -33,6 +33,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
     case stateUnavailable = "state_unavailable"
     case stateRecovered = "state_recovered"
     case renewalWillBreakPins = "renewal_will_break_pins"
+    case ctNotCompliant = "ct_not_compliant"
 
     /// Stable `MESSAGE_ID` (32 hex digits); documented in `contrib/journald/pinguard.catalog`.
     public var messageID: String {
@@ -70,6 +71,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .stateUnavailable: return "a5248d2d4f5040d2be0f63ac0a3b8dc3"
         case .stateRecovered: return "8e43fabb557f43ac85361bdb28bbf90b"
         case .renewalWillBreakPins: return "19e5946e5dce40e6a3fd6f3efacb0adf"
+        case .ctNotCompliant: return "ba6f6a6c53294122a540d2553caebf4a"
         }
     }
 
@@ -109,6 +111,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .stateUnavailable: return 3
         case .stateRecovered: return 5
         case .renewalWillBreakPins: return 4
+        case .ctNotCompliant: return 3
         }
     }
 
@@ -148,6 +151,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .stateUnavailable: return "The state file cannot be used; served chains are remembered in memory"
         case .stateRecovered: return "The state file is written again"
         case .renewalWillBreakPins: return "The forecast of the next renewal changed for a pinned client"
+        case .ctNotCompliant: return "Too few valid SCTs for the client's CT policy; the client rejects before pins"
         }
     }
 }

@@ -10,6 +10,10 @@ public struct PolicySet: Sendable, Equatable {
     public var file: String?
     /// Line of `name:` in that file, for errors.
     public var nameLine: Int?
+    /// Which client the set stands for (`client:`), for Certificate Transparency.
+    public var client: CTClient = .none
+    /// `certificate_transparency:`: overrides whether the client enforces CT; nil = the client's default.
+    public var certificateTransparency: CTRequirement?
 
     /// Creates a policy set.
     public init(name: String, version: String? = nil, environments: [String: PolicyEnvironment], file: String? = nil) {
@@ -17,6 +21,12 @@ public struct PolicySet: Sendable, Equatable {
         self.version = version
         self.environments = environments
         self.file = file
+    }
+
+    /// The CT policy the set's client holds chains to, or nil when it does not check CT.
+    public var ctPolicy: CTPolicyKind? {
+        let enforced = certificateTransparency.map { $0 == .required } ?? client.enforcesByDefault
+        return enforced ? client.policy : nil
     }
 
     /// Whether this set has a policy (a rule or a default) for `host` in `environment`.

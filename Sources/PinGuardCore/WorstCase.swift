@@ -60,7 +60,7 @@ public enum WorstCase {
         case .pinMatch: reason = 0
         case .pinSetEmpty, .pinSetExpired, .policyMissing: reason = 1
         case .pinMismatchAllowedByFallback, .pinMismatchPermissive, .systemTrustFailedPermissive: reason = 2
-        case .pinMismatch, .systemTrustFailed, .probeFailed: reason = 3
+        case .pinMismatch, .systemTrustFailed, .probeFailed, .ctNotCompliant: reason = 3
         }
         return verdict * 10 + reason
     }
