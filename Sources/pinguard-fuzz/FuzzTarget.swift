@@ -22,6 +22,7 @@ enum FuzzTarget: String, CaseIterable {
     case defines
     case probeTarget = "probe-target"
     case webconfig
+    case ctLogList = "ct-log-list"
 
     /// The target named by `PINGUARD_FUZZ_TARGET`; libFuzzer runs one target per process.
     static let selected: FuzzTarget = {
@@ -58,6 +59,11 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? CertificateReader.load(bytes, file: "fuzz.pem")
         case .defines, .probeTarget, .webconfig:
             runServiceInput(bytes)
+        case .ctLogList:
+            // Both names: Apple's list is dated from its logs' states when it has no timestamp.
+            for name in CTLogListName.allCases {
+                do { _ = try CTLogListReader.parse(bytes, name: name, origin: "fuzz.json") } catch { Self.checkEcho(error.description) }
+            }
         case .bundle:
             // A signed pin bundle as downloaded: the blob, its HMAC check, and the payload decoder (fed even when
             // the signature fails, so the decoder is fuzzed too).
