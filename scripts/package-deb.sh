@@ -18,7 +18,7 @@
 #   /usr/lib/systemd/system/pinguard.service        contrib/systemd, ExecStart=/usr/bin/pinguard
 #   /usr/lib/systemd/catalog/pinguard.catalog       contrib/journald (postinst: journalctl --update-catalog)
 #   /etc/pinguard/pinguard.yml, policies/*.yml      contrib/systemd's example, conffiles
-#   /usr/share/pinguard/{public_suffix_list.dat,issuer_catalog.json}
+#   /usr/share/pinguard/{public_suffix_list.dat,issuer_catalog.json,ct_log_list_apple.json,ct_log_list_chrome.json}
 #                                                   bundled data, found by BundledResource in ../share/pinguard
 #   /usr/share/pinguard/examples/policies/*.yml     policies/*.yml
 #   /usr/share/man/man1/pinguard*.1.gz              swift-argument-parser's generate-manual
@@ -88,7 +88,8 @@ install -m 0644 policies/*.yml "$PKG/usr/share/pinguard/examples/policies/"
 
 # Bundled data.
 install -m 0644 Sources/PinGuardConfig/Resources/public_suffix_list.dat \
-    Sources/PinGuardConfig/Resources/issuer_catalog.json "$PKG/usr/share/pinguard/"
+    Sources/PinGuardConfig/Resources/issuer_catalog.json Sources/PinGuardConfig/Resources/ct_log_list_apple.json \
+    Sources/PinGuardConfig/Resources/ct_log_list_chrome.json "$PKG/usr/share/pinguard/"
 
 # Man pages: pinguard(1) and one per subcommand.
 install -d "$PKG/usr/share/man/man1"

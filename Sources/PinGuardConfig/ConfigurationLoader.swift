@@ -65,6 +65,7 @@ public enum ConfigurationLoader {
                                   message: "no loaded policy set is named \(EchoedInput.quoted(n))")
             }
         }
+        config.ct = try CTSettingsLoader.load(config, sets: sets, path: path, base: base)
         var loaded = LoadedConfiguration(config: config, policySets: sets, path: path, targetFilesFingerprint: fingerprint,
                                          bundles: bundles)
         loaded.issuerPools = try IssuerSourcesLoader.pools(config, path: path, base: base)

@@ -32,6 +32,8 @@ public struct Evaluation: Sendable, Equatable {
     /// The verdict of the set's CT policy on the chain, when the set's client checks CT and the chain is
     /// publicly anchored (docs/reference.md, Certificate Transparency).
     public var ct: CTJudgement?
+    /// The client whose CT policy `ct` is, when judged.
+    public var ctClient: CTClient?
 
     /// Whether a chain was retrieved and a host policy found (counts towards backup-pin coverage).
     public var isEvaluated: Bool { policy != nil && reason != .probeFailed && reason != .policyMissing }

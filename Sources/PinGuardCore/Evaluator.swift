@@ -25,6 +25,7 @@ public enum Evaluator {
 
         // The clients check CT as part of trust, before any pin is looked at.
         e.ct = policySet.ctPolicy.flatMap { facts.trusted ? facts.ct.judgement($0) : nil }
+        e.ctClient = e.ct == nil ? nil : policySet.client
         let ctFails = e.ct.map { !$0.compliant } ?? false
         guard let policy = selected?.policy else {
             e.verdict = ctFails ? .reject : trustVerdict

@@ -55,7 +55,7 @@ public enum MetricsRenderer {
                 M.certNotBefore, M.certInfo, M.chainEarliestExpiry, M.targetInfo, M.targetAddresses, M.targetAddressesSkipped,
                 M.targetDistinctChains, M.addressPolicyAccept, M.policyAccept, M.policyDecisionInfo, M.pinMatched, M.pinHorizon,
                 M.reservePins, M.pinSetExpiry, M.mtlsClientCertificateRequested, M.mtlsClientCertificatePresented,
-                M.clientCertificateNotAfter] + M.forecastFamilies
+                M.clientCertificateNotAfter] + M.forecastFamilies + M.ctFamilies
     }()
 
     /// The HELP and TYPE lines of `family`.
@@ -105,10 +105,12 @@ public enum MetricsRenderer {
         var distinct = ExpositionWriter(M.targetDistinctChains, capacity: n * 96, header: headers)
         var nodeAccept = ExpositionWriter(M.addressPolicyAccept, capacity: n * 320, header: headers)
         var forecast = ForecastWriters(targets: n, headers: headers)
+        var ct = CTWriters(targets: n, headers: headers)
 
         for r in results {
             let name = r.target.name
             forecast.write(r)
+            ct.write(r)
             for node in r.nodes {
                 let facts = node.facts
                 let address = node.address
@@ -192,7 +194,7 @@ public enum MetricsRenderer {
         let perTarget = [success, duration, timestamp, tls, trusted, notAfter, notBefore, certInfo, earliest,
                          info, addresses, skipped, distinct, nodeAccept, accept, decision, pinMatched, horizon, reserve, pinSetExpiry,
                          clientAuth, clientPresented, clientNotAfter]
-        let buffers = perTarget.map(\.buffer) + forecast.buffers
+        let buffers = perTarget.map(\.buffer) + forecast.buffers + ct.buffers
         assert(buffers.count == targetFamilies.count, "targetFamilies lists every per-target family in order")
         return buffers
     }
@@ -222,6 +224,10 @@ public enum MetricsRenderer {
         w.start(M.policyLintFindings)
         for l in s.lintFindings {
             w.begin(); w.label(l.policySet); w.label(l.severity); w.end(Double(l.count))
+        }
+        w.start(M.ctLogListTimestamp)
+        for client in [CTClient.ios, .chrome, .android] {
+            if let t = s.ctLogListTimestamps[client.logList] { w.begin(); w.label(client.rawValue); w.end(t) }
         }
         w.start(M.buildInfo)
         w.begin(); w.label(s.version); w.label(s.openSSLVersion); w.end(1)

@@ -44,5 +44,7 @@ public struct MetricsSnapshot: Sendable {
     /// Signed policy bundles and their verification at the last (re)load.
     public var bundles: [PolicyBundleStatus] = []
 
+    /// When each log list in force was published (`log_list_timestamp`).
+    public var ctLogListTimestamps: [CTLogListName: Date] = [:]
     public init() {}
 }

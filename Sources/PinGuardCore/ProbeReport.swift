@@ -56,6 +56,8 @@ public struct ProbeReport: Sendable {
                 "handshake_error": facts.handshakeError ?? NSNull(),
                 "duration_seconds": (facts.duration * 1e6).rounded() / 1e6,
                 "tls_version": facts.tlsVersion ?? NSNull(),
+                "tls_cipher": facts.tlsCipher ?? NSNull(),
+                "tls_group": facts.tlsGroup ?? NSNull(),
                 "finished_at": RFC3339.format(facts.finishedAt),
             ] as [String: Any],
             "chain": facts.evaluatedChain.map(Self.certificateObject),
@@ -63,6 +65,7 @@ public struct ProbeReport: Sendable {
             "trusted": facts.trusted,
             "trust_error": facts.trustError ?? NSNull(),
             "evaluations": node.evaluations.map(Self.evaluationObject),
+            "ct": Self.ctObject(facts.ct),
             "client_auth": [
                 "requested": facts.clientAuth.requested,
                 "presented": facts.clientAuth.presented,
@@ -102,6 +105,7 @@ public struct ProbeReport: Sendable {
             "pin_set_expires": e.policy?.expires.map(RFC3339.format) ?? NSNull(),
             "days_to_pin_breakage": num(e.daysToPinBreakage),
             "days_to_expiry": num(e.daysToExpiry),
+            "ct": evaluationCTObject(e),
             "raw_key_pins": e.rawKeyPins.map { r -> [String: Any] in
                 ["pin": r.pin.hash, "depth": r.depth, "subject": r.subject, "spki_sha256": r.spkiSHA256]
             },
@@ -154,6 +158,7 @@ public struct ProbeReport: Sendable {
                 [String(c.depth), c.source.rawValue, c.keyType, RFC3339.format(c.notAfter), c.spkiSHA256, c.subject]
             }
             out += TextTable.render(header: ["depth", "source", "key", "not_after", "spki_sha256", "subject"], rows: rows)
+            out += ctText(facts)
         }
         return out
     }
@@ -173,6 +178,7 @@ public struct ProbeReport: Sendable {
         for e in evaluations {
             for r in e.rawKeyPins { out += "raw-key pin: \(e.policySet)/\(e.environment): \(r.message)\n" }
         }
+        out += ctEvaluationsText(evaluations)
         if footnote { out += "(days to pin breakage is conservative for spki pins: a renewal that keeps the key keeps matching)\n" }
         return out
     }

@@ -14,6 +14,14 @@ public struct ServiceConfig: Sendable, Equatable {
     public var environment: String = "prod"
     /// CA bundle instead of the system trust store (resolved against the config's folder).
     public var caFile: String?
+    /// Log lists replacing the bundled ones (`ct.log_lists`), as written (relative to the config's folder).
+    public var ctLogLists: [CTLogListName: String] = [:]
+    /// CA roots treated as publicly trusted for Certificate Transparency (`ct.public_roots`), as written;
+    /// nil: the roots of the system trust store when `trust.ca_file` is not set, none when it is.
+    public var ctPublicRoots: String?
+    /// What the loader made of `ct:` and the policy sets: the log lists and public roots in force and whether
+    /// SCTs are collected (not parsed: filled in when the files are read).
+    public var ct = CTSettings()
     /// Threshold in days for `expiry_warning` and `pin_breakage_imminent`.
     public var expiryWarningDays: Int = 30
     /// Policy files or globs, as written (relative to the config's folder).

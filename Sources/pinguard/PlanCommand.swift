@@ -72,15 +72,20 @@ struct PlanCommand: ParsableCommand {
         var pools: [String: [IssuerOption]] = [:]
         var catalog = IssuerSourcesLoader.bundled
         var renewal = RenewalSettings()
+        let ct: CTSettings
+        let keyring: CTLogKeyring?
         do {
+            var loaded: LoadedConfiguration?
             if let config {
-                let loaded = try ConfigurationLoader.load(path: config)
-                sets = loaded.policySets
-                caFile = caFile ?? loaded.config.caFile
-                (pools, catalog, renewal) = (loaded.issuerPools, loaded.issuerCatalog, loaded.config.renewal)
+                loaded = try ConfigurationLoader.load(path: config)
+                sets = loaded?.policySets ?? []
+                caFile = caFile ?? loaded?.config.caFile
+                if let l = loaded { (pools, catalog, renewal) = (l.issuerPools, l.issuerCatalog, l.config.renewal) }
             } else {
                 sets = try ConfigurationLoader.loadPolicies(policies)
             }
+            ct = try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile)
+            keyring = try CommandCT.keyring(ct)
         } catch {
             printError("pinguard: \(error)")
             throw Exit.configuration
@@ -98,7 +103,9 @@ struct PlanCommand: ParsableCommand {
                 printError("pinguard: \(key): \(spki.kind) with SPKI \(spki.pin); trust assumed (no CA has signed it yet), lifetime assumed 397 days")
                 candidates = hosts.map { RotationPlan.keyCandidate(host: $0.lowercased(), spkiSHA256: spki.pin, issuers: issuers, at: time) }
             } else {
-                candidates = try hosts.map { try CandidateChainVerifier.verify(files, host: $0.lowercased(), caFile: caFile, at: time) }
+                candidates = try hosts.map { host throws(ProbeError) in
+                    ct.judged(try CandidateChainVerifier.verify(files, host: host.lowercased(), caFile: caFile, at: time, ctLogs: keyring), now: time)
+                }
             }
         } catch let error as ProbeError {
             printError("pinguard: \(error)")

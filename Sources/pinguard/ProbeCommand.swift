@@ -37,8 +37,11 @@ struct ProbeCommand: ParsableCommand {
     @Option(help: "Environment of the policies to apply.")
     var environment = "prod"
 
-    @Option(name: .customLong("ca-file"), help: "CA bundle to trust instead of the system store.")
+    @Option(name: .customLong("ca-file"), help: "CA bundle to trust instead of the system store (default with --config: its trust.ca_file).")
     var caFile: String?
+
+    @Option(help: "A pinguard.yml whose trust and ct settings to probe with, as serve would.")
+    var config: String?
 
     @Option(help: "Deadline for resolve + connect + handshake.")
     var timeout = "10s"
@@ -76,30 +79,44 @@ struct ProbeCommand: ParsableCommand {
     func run() throws {
         let (host, port) = try splitHostPort(target)
         let seconds = try parseDuration(timeout, option: "--timeout")
-        let sets: [PolicySet]
-        do { sets = try ConfigurationLoader.loadPolicies(policies) } catch {
-            printError("pinguard: \(error)")
-            throw Exit.configuration
-        }
-        let prober: TLSProber
-        do { prober = try TLSProber(caFile: caFile) } catch {
-            printError("pinguard: \(error)")
-            throw Exit.configuration
-        }
+        let (prober, ct) = try proberAndCT()
         let identity: ClientIdentity?
         do { identity = try clientIdentity() } catch {
             printError("pinguard: \(error)")
             throw Exit.configuration
         }
+        let sets = try policySets()
         let probe = prober.probeTarget(ProbeRequest(host: host, port: port, connect: connect, timeout: seconds,
                                                     resolve: resolve, maxAddresses: maxAddresses, clientIdentity: identity))
         let target = Target(host: HostPattern.normalize(host), port: port, connect: connect, environment: environment,
                             policySets: sets.isEmpty ? nil : sets.map(\.name), resolve: resolve, maxAddresses: maxAddresses)
-        var result = TargetResult.evaluate(probe, target: target, sets: sets, now: Date())
+        let now = Date()
+        var result = TargetResult.evaluate(ct.judged(probe, now: now), target: target, sets: sets, now: now)
         result.forecast(with: try outlook(for: result), sets: sets)
         let report = ProbeReport(target: target.name, result: result)
         print(json ? report.json() : report.text(), terminator: json ? "\n" : "")
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
+    }
+
+    /// The `--policy` files.
+    func policySets() throws -> [PolicySet] {
+        do { return try ConfigurationLoader.loadPolicies(policies) } catch {
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
+    }
+
+    /// The prober with the trust store of `--ca-file` (else `--config`'s) and the CT settings it collects for.
+    func proberAndCT() throws -> (TLSProber, CTSettings) {
+        do {
+            let loaded = try config.map { path throws(ConfigError) in try ConfigurationLoader.load(path: path) }
+            let caFile = self.caFile ?? loaded?.config.caFile
+            let ct = try CommandCT.settings(loaded: loaded, sets: try ConfigurationLoader.loadPolicies(policies), caFile: caFile)
+            return (try TLSProber(caFile: caFile, ctLogs: try CommandCT.keyring(ct)), ct)
+        } catch {
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
     }
 
     /// The forecast's outlook: the key `--renewal-key` names, the bundled catalog (or `--issuer-catalog`).

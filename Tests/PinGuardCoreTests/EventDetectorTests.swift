@@ -248,7 +248,7 @@ final class EventDetectorTests: XCTestCase {
 
     func testMessageIDsAreStableDistinct128BitIDs() {
         let ids = JournalEvent.allCases.map(\.messageID)
-        XCTAssertEqual(JournalEvent.allCases.count, 33, "docs/reference.md, Journal events, lists 33 events")
+        XCTAssertEqual(JournalEvent.allCases.count, 34, "docs/reference.md, Journal events, lists 34 events")
         XCTAssertEqual(Set(ids).count, ids.count, "one MESSAGE_ID per event")
         for (event, id) in zip(JournalEvent.allCases, ids) {
             XCTAssertEqual(id.count, 32, "\(event)")
@@ -264,7 +264,7 @@ final class EventDetectorTests: XCTestCase {
             "address_set_changed", "addresses_over_limit", "chain_divergence", "mtls_identity_used", "mtls_identity_missing",
             "policy_bundle_rejected", "raw_key_pin", "certificate_renewed", "chain_rollback", "state_not_persisted",
             "state_unavailable", "state_recovered", "renewal_will_break_pins",
-        ])
+        , "ct_not_compliant"])
     }
 
     func testConfigurationEvents() {

@@ -21,5 +21,11 @@ public enum CTClient: String, Sendable, Codable, CaseIterable {
     public var logList: CTLogListName { self == .ios ? .apple : .chrome }
 
     /// The policy table the client applies.
-    public var policy: CTPolicyKind { self == .ios ? .apple : .chrome }
+    public var policy: CTPolicyKind {
+        switch self {
+        case .ios: .apple
+        case .android: .android
+        case .chrome, .jvm, .none: .chrome
+        }
+    }
 }

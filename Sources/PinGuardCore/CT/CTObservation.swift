@@ -9,26 +9,18 @@ public struct CTObservation: Sendable, Equatable {
     /// Whether the verified chain ends at a root treated as publicly trusted (`ct.public_roots`, else the
     /// system trust store); the clients exempt other roots (a private CA, user or MDM roots).
     public var publiclyAnchored: Bool
-    /// Apple's policy against Apple's log list; nil when not judged.
-    public var apple: CTJudgement?
-    /// Chrome's policy against Chrome's log list; nil when not judged.
-    public var chrome: CTJudgement?
+    /// Each policy's verdict; empty when not judged.
+    public var judgements: [CTPolicyKind: CTJudgement]
 
     /// Creates an observation; the default is "not collected".
     public init(collected: Bool = false, scts: [ObservedSCT] = [], publiclyAnchored: Bool = false,
-                apple: CTJudgement? = nil, chrome: CTJudgement? = nil) {
+                judgements: [CTPolicyKind: CTJudgement] = [:]) {
         self.collected = collected
         self.scts = scts
         self.publiclyAnchored = publiclyAnchored
-        self.apple = apple
-        self.chrome = chrome
+        self.judgements = judgements
     }
 
     /// The verdict of `policy`, if judged.
-    public func judgement(_ policy: CTPolicyKind) -> CTJudgement? {
-        switch policy {
-        case .apple: apple
-        case .chrome: chrome
-        }
-    }
+    public func judgement(_ policy: CTPolicyKind) -> CTJudgement? { judgements[policy] }
 }

@@ -3,26 +3,40 @@ import Foundation
 /// The clients' published Certificate Transparency policies as tables, and the judgement of a chain's SCTs
 /// against one of them (docs/reference.md, Certificate Transparency, cites each rule's source).
 ///
-/// A chain complies when its embedded SCTs satisfy the embedded rules, or the SCTs delivered in the TLS
-/// extension and stapled OCSP responses satisfy the delivered rules: the clients accept either.
+/// A chain complies when its embedded SCTs satisfy the embedded rules, or its delivered SCTs (TLS extension,
+/// stapled OCSP where the client reads it) satisfy the delivered rules: the clients accept either.
 public enum CTPolicy {
     /// The rules of `kind`.
     public static func rules(_ kind: CTPolicyKind) -> CTPolicyRules {
         switch kind {
         case .apple: apple
         case .chrome: chrome
+        case .android: android
         }
     }
 
-    /// Apple's policy (support.apple.com/en-us/103214).
+    /// Apple's policy (support.apple.com/en-us/103214): 2 embedded SCTs from distinct logs of distinct
+    /// operators up to 180 days, 3 with at most 2 per operator up to 398; or 2 from logs approved now with one
+    /// delivered; one SCT from an RFC 6962 log in any case; no list-age rule.
     public static let apple = CTPolicyRules(
-        embeddedLogsByLifetime: [(180, 2), (398, 3)], deliveredLogs: 2, distinctOperators: 2,
-        embeddedFromCurrentLogs: 1, rfc6962Logs: 0, retiredCountsBeforeRetirement: true, unenforcedWhenListStale: false)
+        lifetimeTable: [.init(upToDays: 180, logs: 2, perOperator: 1), .init(upToDays: 398, logs: 3, perOperator: 2)],
+        lifetimeCount: .inclusiveDays, embeddedFromCurrentLogs: 1, deliveredSources: [.tls, .ocsp], deliveredLogs: 2,
+        deliveredCountsEmbedded: true, distinctOperators: 0, rfc6962Logs: 1, retiredLogsCount: true, unenforcedWhenListStale: false)
 
-    /// Chrome's policy (googlechrome.github.io/CertificateTransparency/ct_policy.html); Android applies it too.
+    /// Chrome's policy (github.com/GoogleChrome/CertificateTransparency, ct_policy.md of 2026-04-15): 2
+    /// embedded SCTs up to 180 days, 3 above, one from a log approved now, 2 operators; or 2 in the TLS
+    /// extension from 2 operators (stapled OCSP no longer, from Chrome 148); unenforced with a list over 70 days old.
     public static let chrome = CTPolicyRules(
-        embeddedLogsByLifetime: [(180, 2), (.infinity, 3)], deliveredLogs: 2, distinctOperators: 2,
-        embeddedFromCurrentLogs: 1, rfc6962Logs: 0, retiredCountsBeforeRetirement: true, unenforcedWhenListStale: true)
+        lifetimeTable: [.init(upToDays: 180, logs: 2, perOperator: nil), .init(upToDays: .infinity, logs: 3, perOperator: nil)],
+        lifetimeCount: .seconds, embeddedFromCurrentLogs: 1, deliveredSources: [.tls], deliveredLogs: 2,
+        deliveredCountsEmbedded: false, distinctOperators: 2, rfc6962Logs: 0, retiredLogsCount: true, unenforcedWhenListStale: true)
+
+    /// Android's policy (Conscrypt, platform/src/main/java/org/conscrypt/ct/PolicyImpl.java): Chrome's
+    /// numbers, the lifetime in whole days, SCTs from stapled OCSP responses accepted.
+    public static let android = CTPolicyRules(
+        lifetimeTable: chrome.lifetimeTable, lifetimeCount: .truncatedDays, embeddedFromCurrentLogs: 1,
+        deliveredSources: [.tls, .ocsp], deliveredLogs: 2, deliveredCountsEmbedded: false, distinctOperators: 2,
+        rfc6962Logs: 0, retiredLogsCount: true, unenforcedWhenListStale: true)
 
     /// Judges `scts` of the chain whose leaf is `leaf` against `rules` with the logs of `list`, at `now`.
     public static func judge(_ scts: [ObservedSCT], leaf: ChainCertificate, list: CTLogList, rules: CTPolicyRules,
@@ -32,38 +46,42 @@ public enum CTPolicy {
             return CTJudgement(compliant: true, enforced: false,
                                reason: "not enforced: the \(list.name.rawValue) log list is \(days) days old")
         }
-        let lifetime = leaf.notAfter.timeIntervalSince(leaf.notBefore) / 86_400
-        let embedded = CTPathCheck(path: .embedded, scts: scts.filter { $0.source == .embedded }, list: list, rules: rules,
-                                   required: rules.embeddedLogs(forLifetimeDays: lifetime), lifetimeDays: lifetime)
+        let lifetime = rules.lifetimeCount.days(from: leaf.notBefore, to: leaf.notAfter)
+        let embedded = CTPathCheck.embedded(scts, list: list, rules: rules, lifetimeDays: lifetime)
         if embedded.failure == nil { return embedded.judgement }
-        let delivered = CTPathCheck(path: .delivered, scts: scts.filter { $0.source != .embedded }, list: list, rules: rules,
-                                    required: rules.deliveredLogs, lifetimeDays: lifetime)
+        let delivered = CTPathCheck.delivered(scts, list: list, rules: rules)
         if delivered.failure == nil { return delivered.judgement }
-        // Report the path the server attempted: embedded SCTs when it has any, else the delivered ones.
-        let attempted = embedded.counted.isEmpty && !delivered.counted.isEmpty ? delivered : embedded
+        // Name the path the server attempted: embedded SCTs when it has any, else the delivered ones.
+        let attempted = scts.contains { $0.source == .embedded } || !scts.contains { rules.deliveredSources.contains($0.source) }
+            ? embedded : delivered
         var j = attempted.judgement
-        j.reason += unusable(scts, list: list)
+        j.reason += unusable(scts, list: list, rules: rules)
         return j
     }
 
-    /// Judges every client policy for one chain: what `CTObservation.apple` and `.chrome` hold. Nothing is
-    /// judged when SCTs were not collected or the chain is not anchored in a public root.
+    /// Judges every policy a set may ask for, once per chain: what `CTObservation.judgements` holds. Nothing
+    /// is judged when SCTs were not collected or the chain is not anchored in a public root.
     public static func judged(_ observation: CTObservation, leaf: ChainCertificate?, lists: [CTLogListName: CTLogList],
                               now: Date) -> CTObservation {
         var o = observation
         guard o.collected, o.publiclyAnchored, let leaf else { return o }
-        if let list = lists[CTClient.ios.logList] { o.apple = judge(o.scts, leaf: leaf, list: list, rules: apple, now: now) }
-        if let list = lists[CTClient.chrome.logList] { o.chrome = judge(o.scts, leaf: leaf, list: list, rules: chrome, now: now) }
+        for kind in CTPolicyKind.allCases {
+            guard let list = lists[kind == .apple ? .apple : .chrome] else { continue }
+            o.judgements[kind] = judge(o.scts, leaf: leaf, list: list, rules: rules(kind), now: now)
+        }
         return o
     }
 
-    /// `" (N with a bad signature, M from logs not in the list)"` for the SCTs that could not count, or "".
-    static func unusable(_ scts: [ObservedSCT], list: CTLogList) -> String {
+    /// `" (N with a bad signature, M from logs not in the list, K from stapled OCSP, which the client ignores)"`
+    /// for the SCTs that could not count, or "".
+    static func unusable(_ scts: [ObservedSCT], list: CTLogList, rules: CTPolicyRules) -> String {
         let invalid = scts.count { $0.status == .invalid }
         let unknown = scts.count { $0.status == .unknownLog || ($0.status == .valid && list.log(id: $0.logID) == nil) }
+        let ignored = scts.count { $0.source != .embedded && !rules.deliveredSources.contains($0.source) }
         var parts: [String] = []
         if invalid > 0 { parts.append("\(invalid) with a bad signature") }
         if unknown > 0 { parts.append("\(unknown) from logs not in the \(list.name.rawValue) list") }
+        if ignored > 0 { parts.append("\(ignored) from stapled OCSP, which the client ignores") }
         return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
     }
 }

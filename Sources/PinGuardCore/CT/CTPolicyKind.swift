@@ -2,6 +2,9 @@
 public enum CTPolicyKind: String, Sendable, Codable, CaseIterable {
     /// Apple's Certificate Transparency policy.
     case apple
-    /// Chrome's Certificate Transparency policy (Android applies the same rules).
+    /// Chrome's Certificate Transparency policy.
     case chrome
+    /// Android's (Conscrypt's `PolicyImpl`): Chrome's rules, with SCTs from stapled OCSP responses still
+    /// accepted and the lifetime counted in whole days.
+    case android
 }

@@ -48,6 +48,8 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
     case issuerPoolCoverage = "issuer-pool-coverage"
     /// A pin on an intermediate its CA no longer issues from.
     case retiredIssuer = "retired-issuer"
+    /// `certificate_transparency: off` for a client that enforces CT and cannot be told not to (iOS, Chrome).
+    case ctOff = "ct-off"
 
     /// One line describing the rule, for SARIF rule metadata and documentation.
     public var summary: String {
@@ -76,6 +78,7 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
         case .nativeConfig: return "The native pin configuration has content its platform rejects, or pins pinguard could not read."
         case .issuerPoolCoverage: return "A pin on one intermediate of a CA that picks each certificate's intermediate from a pool: renewals from the others break it."
         case .retiredIssuer: return "A pin on an intermediate its CA no longer issues from: the next renewal comes from another one."
+        case .ctOff: return "CT is off for a client that enforces it on every publicly trusted chain, so pinguard accepts chains the client rejects."
         }
     }
 

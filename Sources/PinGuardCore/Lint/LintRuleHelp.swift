@@ -17,7 +17,7 @@ extension LintRule {
         case .backupSameAsPrimary, .atsTLSMinimumException, .prodSystemTrustFallback, .prodPermissive, .prodNoSystemTrust:
             return "5.9"
         case .retiredIssuer: return "7.4"
-        case .issuerPoolCoverage: return "5.9"
+        case .issuerPoolCoverage, .ctOff: return "5.9"
         case .caPin, .pinSetExpiring, .nativeConfig, .noPins: return "4.3"
         case .noBackupRole, .duplicatePin, .shadowedPattern, .emptyEnvironment: return "2.0"
         }
@@ -58,6 +58,7 @@ extension LintRule {
         case .rawKeyPin: return "Replace the pin with the SHA-256 of the certificate's SubjectPublicKeyInfo (pinguard pin CERT prints it); SDKs that hash SecKeyCopyExternalRepresentation output pin the raw key instead."
         case .nativeConfig: return "Fix the configuration as the message says; errors are content the platform rejects or pins that were not read."
         case .issuerPoolCoverage: return "Pin every intermediate of the pool the CA issues from, or a root every one of them chains to, or your own leaf key with a backup key; the renewal forecast (pinguard_renewal_reject_ratio) shows the share of renewals that break."
+        case .ctOff: return "Remove certificate_transparency: off: iOS (since 12.1.1) and Chrome reject a publicly trusted certificate without enough SCTs whatever the app says, and an app cannot turn that off; pinguard judges CT as the client does only when the set says which client it is."
         case .retiredIssuer: return "Pin the intermediates the CA issues from now (see the issuer catalog), a root they chain to, or your own leaf key with a backup key."
         }
     }

@@ -14,6 +14,7 @@ public enum PolicyLinter {
                             expiringWithinDays: Int = 30, catalog: IssuerCatalog = .empty) -> [LintFinding] {
         var out: [LintFinding] = []
         for set in sets {
+            out += lintCertificateTransparency(set)
             for envName in set.environments.keys.sorted() {
                 guard let env = set.environments[envName] else { continue }
                 var ctx = Context(set: set, environment: envName, now: now, window: expiringWithinDays, catalog: catalog, findings: [])
@@ -22,6 +23,16 @@ public enum PolicyLinter {
             }
         }
         return out
+    }
+
+    /// `ct-off`: a set of a client that enforces CT, told not to check it.
+    static func lintCertificateTransparency(_ set: PolicySet) -> [LintFinding] {
+        guard set.client.enforcesByDefault, set.certificateTransparency == .off else { return [] }
+        return [LintFinding(rule: .ctOff, severity: LintRule.ctOff.defaultSeverity, policySet: set.name, environment: nil,
+                            pattern: nil, file: set.file, line: set.nameLine,
+                            message: "client: \(set.client.rawValue) with certificate_transparency: off: \(set.client.rawValue) rejects a "
+                                + "publicly trusted chain without enough SCTs and no app can turn that off, so this set accepts chains the client rejects",
+                            hint: "remove certificate_transparency: off")]
     }
 
     /// Lint state for one environment of one set.

@@ -10,7 +10,7 @@ public enum PolicyParser {
     /// Parses one policy file's text.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> PolicySet {
         let root = try YAMLValue.parse(text, file: file)
-        let top = try root.mapping(allowed: ["name", "version", "environments"])
+        let top = try root.mapping(allowed: ["name", "version", "client", "certificate_transparency", "environments"])
         guard let nameValue = top["name"] else { throw root.error("missing required key \"name\"") }
         let name = try nameValue.nonEmptyString()
         let version = try top["version"].map { v throws(ConfigError) in try v.string() }
@@ -23,6 +23,8 @@ public enum PolicyParser {
         }
         var set = PolicySet(name: name, version: version, environments: environments, file: file)
         set.nameLine = nameValue.line
+        if let v = top["client"] { set.client = try v.oneOf(CTClient.self) }
+        if let v = top["certificate_transparency"] { set.certificateTransparency = try v.oneOf(CTRequirement.self) }
         return set
     }
 

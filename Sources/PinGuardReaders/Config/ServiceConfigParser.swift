@@ -6,80 +6,104 @@ public enum ServiceConfigParser {
     /// Parses the text of a config file.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> ServiceConfig {
         let root = try YAMLValue.parse(text, file: file, limits: .serviceConfig)
-        let m = try root.mapping(allowed: ["listen", "interval", "timeout", "concurrency", "environment", "trust",
-                                           "expiry_warning_days", "policies", "journal", "targets", "shard", "metrics",
-                                           "resolve", "max_addresses", "probe_allow", "target_files", "files",
-                                           "policy_bundles", "state", "renewal", "issuer_pools", "issuer_catalog"])
+        let m = try root.mapping(allowed: Set(sections.map(\.key)))
         var c = ServiceConfig()
-        if let v = m["listen"] {
-            c.listen = try v.string()
-            guard ListenAddress.parse(c.listen) != nil else {
-                throw v.error("\(EchoedInput.quoted(c.listen)) is not a listen address (use \":9477\", \"127.0.0.1:9477\" or \"[::1]:9477\")")
-            }
-        }
-        if let v = m["interval"] { c.interval = try v.duration(max: 86_400 * 7) }
-        if let v = m["timeout"] { c.timeout = try v.duration(max: 3_600) }
-        if let v = m["concurrency"] { c.concurrency = try v.int(in: 1...1024) }
-        if let v = m["environment"] { c.environment = try v.nonEmptyString() }
-        if let v = m["trust"], !v.isNull {
-            let t = try v.mapping(allowed: ["ca_file"])
-            if let f = t["ca_file"], !f.isNull {
-                c.caFile = try f.nonEmptyString()
-                c.lines[f.path] = f.line
-            }
-        }
-        if let v = m["resolve"] { c.resolve = try resolveMode(v) }
-        if let v = m["probe_allow"], !v.isNull { c.probeAllow = try probeAllowlist(v) }
-        if let v = m["files"] {
-            c.files = try v.sequence().map { item throws(ConfigError) in try parseFileTarget(item, defaults: c, lines: &c.lines) }
-        }
-        if let v = m["target_files"] {
-            c.targetFiles = try v.sequence().map { p throws(ConfigError) in
-                c.lines[p.path] = p.line
-                return try p.nonEmptyString()
-            }
-        }
-        if let v = m["max_addresses"] { c.maxAddresses = try v.int(in: 1...Target.maxAddressesLimit) }
-        if let v = m["expiry_warning_days"] { c.expiryWarningDays = try v.int(in: 0...3650) }
-        if let v = m["policies"] {
-            c.policies = try v.sequence().map { p throws(ConfigError) in
-                c.lines[p.path] = p.line
-                return try p.nonEmptyString()
-            }
-        }
-        if let v = m["journal"], !v.isNull {
-            let j = try v.mapping(allowed: ["enabled"])
-            if let e = j["enabled"] { c.journalEnabled = try e.bool() }
-        }
-        if let v = m["state"], !v.isNull { try state(v, into: &c) }
-        if let v = m["renewal"], !v.isNull { c.renewal = try renewal(v) }
-        if let v = m["issuer_pools"], !v.isNull { c.issuerPools = try issuerPools(v) }
-        if let v = m["issuer_catalog"], !v.isNull { c.issuerCatalog = try v.nonEmptyString() }
-        if let v = m["metrics"], !v.isNull {
-            let mm = try v.mapping(allowed: ["certificates"])
-            if let cv = mm["certificates"] {
-                let text = try cv.string()
-                guard let mode = CertificateSeries(rawValue: text) else {
-                    throw cv.error("\(EchoedInput.quoted(text)) is not one of leaf, chain")
-                }
-                c.certificateSeries = mode
-            }
-        }
-        if let v = m["shard"], !v.isNull {
-            let sm = try v.mapping(allowed: ["index", "total"])
-            guard let iv = sm["index"], let tv = sm["total"] else { throw v.error("shard needs both \"index\" and \"total\"") }
-            let total = try tv.int(in: 1...100_000)
-            let index = try iv.int(in: 0...99_999)
-            guard let shard = TargetShard(index: index, total: total) else {
-                throw iv.error("shard index \(index) is not below total \(total) (shards are numbered from 0)")
-            }
-            c.shard = shard
+        for section in sections {
+            guard let v = m[section.key], !(section.nullIsDefault && v.isNull) else { continue }
+            try section.read(v, &c)
         }
         if c.timeout > c.interval {
             throw (m["timeout"] ?? root).error("timeout (\(PromDuration.format(c.timeout))) is longer than interval (\(PromDuration.format(c.interval)))")
         }
-        if let v = m["policy_bundles"], !v.isNull { c.policyBundles = try PolicyBundleParser.parse(v, defaultEnvironment: c.environment) }
-        let targets = try m["targets"]?.sequence() ?? []
+        try checkRenewalPools(c, root: m["renewal"] ?? root)
+        return c
+    }
+
+    /// Every top-level key, in the order they are read: the defaults a later key inherits (`environment`,
+    /// `resolve`, `max_addresses`) come before the keys that inherit them (`files`, `policy_bundles`, `targets`).
+    static let sections: [Section] = [
+        Section("listen", listen),
+        Section("interval") { v, c throws(ConfigError) in c.interval = try v.duration(max: 86_400 * 7) },
+        Section("timeout") { v, c throws(ConfigError) in c.timeout = try v.duration(max: 3_600) },
+        Section("concurrency") { v, c throws(ConfigError) in c.concurrency = try v.int(in: 1...1024) },
+        Section("environment") { v, c throws(ConfigError) in c.environment = try v.nonEmptyString() },
+        Section("trust", nullIsDefault: true, trust),
+        Section("ct", nullIsDefault: true, certificateTransparency),
+        Section("resolve") { v, c throws(ConfigError) in c.resolve = try resolveMode(v) },
+        Section("max_addresses") { v, c throws(ConfigError) in c.maxAddresses = try v.int(in: 1...Target.maxAddressesLimit) },
+        Section("probe_allow", nullIsDefault: true) { v, c throws(ConfigError) in c.probeAllow = try probeAllowlist(v) },
+        Section("files") { v, c throws(ConfigError) in
+            c.files = try v.sequence().map { item throws(ConfigError) in try parseFileTarget(item, defaults: c, lines: &c.lines) }
+        },
+        Section("target_files") { v, c throws(ConfigError) in c.targetFiles = try pathList(v, lines: &c.lines) },
+        Section("expiry_warning_days") { v, c throws(ConfigError) in c.expiryWarningDays = try v.int(in: 0...3650) },
+        Section("policies") { v, c throws(ConfigError) in c.policies = try pathList(v, lines: &c.lines) },
+        Section("journal", nullIsDefault: true) { v, c throws(ConfigError) in
+            if let e = try v.mapping(allowed: ["enabled"])["enabled"] { c.journalEnabled = try e.bool() }
+        },
+        Section("state", nullIsDefault: true, state),
+        Section("renewal", nullIsDefault: true) { v, c throws(ConfigError) in c.renewal = try renewal(v) },
+        Section("issuer_pools", nullIsDefault: true) { v, c throws(ConfigError) in c.issuerPools = try issuerPools(v) },
+        Section("issuer_catalog", nullIsDefault: true) { v, c throws(ConfigError) in c.issuerCatalog = try v.nonEmptyString() },
+        Section("metrics", nullIsDefault: true, metrics),
+        Section("shard", nullIsDefault: true, shard),
+        Section("policy_bundles", nullIsDefault: true) { v, c throws(ConfigError) in
+            c.policyBundles = try PolicyBundleParser.parse(v, defaultEnvironment: c.environment)
+        },
+        Section("targets", targets),
+    ]
+
+    /// `listen: ADDRESS`.
+    static func listen(_ v: YAMLValue, into c: inout ServiceConfig) throws(ConfigError) {
+        c.listen = try v.string()
+        guard ListenAddress.parse(c.listen) != nil else {
+            throw v.error("\(EchoedInput.quoted(c.listen)) is not a listen address (use \":9477\", \"127.0.0.1:9477\" or \"[::1]:9477\")")
+        }
+    }
+
+    /// `trust: {ca_file: FILE}`.
+    static func trust(_ v: YAMLValue, into c: inout ServiceConfig) throws(ConfigError) {
+        let t = try v.mapping(allowed: ["ca_file"])
+        if let f = t["ca_file"], !f.isNull {
+            c.caFile = try f.nonEmptyString()
+            c.lines[f.path] = f.line
+        }
+    }
+
+    /// A list of paths or globs, each one's line remembered for errors found later.
+    static func pathList(_ v: YAMLValue, lines: inout [String: Int]) throws(ConfigError) -> [String] {
+        try v.sequence().map { p throws(ConfigError) in
+            lines[p.path] = p.line
+            return try p.nonEmptyString()
+        }
+    }
+
+    /// `metrics: {certificates: leaf|chain}`.
+    static func metrics(_ v: YAMLValue, into c: inout ServiceConfig) throws(ConfigError) {
+        let mm = try v.mapping(allowed: ["certificates"])
+        guard let cv = mm["certificates"] else { return }
+        let text = try cv.string()
+        guard let mode = CertificateSeries(rawValue: text) else {
+            throw cv.error("\(EchoedInput.quoted(text)) is not one of leaf, chain")
+        }
+        c.certificateSeries = mode
+    }
+
+    /// `shard: {index, total}`.
+    static func shard(_ v: YAMLValue, into c: inout ServiceConfig) throws(ConfigError) {
+        let sm = try v.mapping(allowed: ["index", "total"])
+        guard let iv = sm["index"], let tv = sm["total"] else { throw v.error("shard needs both \"index\" and \"total\"") }
+        let total = try tv.int(in: 1...100_000)
+        let index = try iv.int(in: 0...99_999)
+        guard let shard = TargetShard(index: index, total: total) else {
+            throw iv.error("shard index \(index) is not below total \(total) (shards are numbered from 0)")
+        }
+        c.shard = shard
+    }
+
+    /// `targets: [...]`, names unique.
+    static func targets(_ v: YAMLValue, into c: inout ServiceConfig) throws(ConfigError) {
+        let targets = try v.sequence()
         var names: [String: Int] = Dictionary(minimumCapacity: targets.count)
         c.targets.reserveCapacity(targets.count)
         for tv in targets {
@@ -90,8 +114,6 @@ public enum ServiceConfigParser {
             names[t.name] = tv.line ?? 0
             c.targets.append(t)
         }
-        try checkRenewalPools(c, root: m["renewal"] ?? root)
-        return c
     }
 
     /// One `files:` entry: `{path, host, environment?, policy_sets?}`.

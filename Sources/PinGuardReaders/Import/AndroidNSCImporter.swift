@@ -101,6 +101,7 @@ enum AndroidNSCImporter {
         for c in resolved {
             emit(c, pinnedPatterns: pinnedPatterns, resources: resources, draft: &draft)
         }
+        AndroidCertificateTransparency.apply(root, draft: &draft)
         settings.baseAnchors = baseAnchors ?? []
         settings.domains = resolved
         if draft.rules.isEmpty { describe(settings, resources: resources, draft: &draft) }

@@ -39,9 +39,15 @@ struct ImportDraft {
     /// Why nothing could be imported, when the importer knows better than "no usable configuration".
     var nothingImportedBecause: String?
 
+    /// The client the imported set stands for, for Certificate Transparency.
+    var client: CTClient
+    /// What the source says about CT, when it says anything (an Android file's `<certificateTransparency>`).
+    var certificateTransparency: CTRequirement?
+
     init(file: String, format: PolicyImportFormat) {
         self.file = file
         self.format = format
+        self.client = format.client
     }
 
     /// Records a finding.
@@ -142,15 +148,16 @@ struct ImportDraft {
         }
         try checkOutputLimits()
         let env = PolicyEnvironment(rules: rules.map { PatternRule(pattern: $0.pattern, policy: $0.policy, line: $0.line) })
-        let set = PolicySet(name: name, version: version, environments: [environment: env], file: file)
+        var set = PolicySet(name: name, version: version, environments: [environment: env], file: file)
+        set.client = client
+        set.certificateTransparency = certificateTransparency
         var header = ["Imported by `pinguard import --format \(format.rawValue)` from \(file).",
                       "Each rule's comment names its source. Review the findings before relying on this file."]
         if !findings.isEmpty {
             header.append("Findings:")
             header += findings.map { "  \($0.description)" }
         }
-        let yaml = PolicyYAMLWriter.write(name: name, version: version, environment: environment,
-                                          rules: rules, header: header)
+        let yaml = PolicyYAMLWriter.write(set, environment: environment, rules: rules, header: header)
         // The YAML is the product; refuse to hand out one that does not mean what the model says.
         let reparsed: PolicySet
         do {

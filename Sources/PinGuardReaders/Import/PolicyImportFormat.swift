@@ -33,4 +33,15 @@ public enum PolicyImportFormat: String, Sendable, CaseIterable {
     /// command), else from the import's `name` when that is a host name. Headers a UA would not note (no
     /// max-age, fewer than two pins, repeated directives) are reported, not imported; `max-age` is not modelled.
     case hpkp
+
+    /// The client a set imported from this format stands for: Apple's formats are iOS, Android's is Android,
+    /// OkHttp runs on the JVM, and HPKP was a browser's (Chrome's) header.
+    public var client: CTClient {
+        switch self {
+        case .trustkit, .nspinneddomains: .ios
+        case .androidNSC: .android
+        case .okhttp: .jvm
+        case .hpkp: .chrome
+        }
+    }
 }

@@ -4,11 +4,12 @@ import PinGuardCore
 /// Writes a policy file (docs/reference.md, Policy files and Evaluation) with comments: a header, and before each rule the lines naming its source.
 enum PolicyYAMLWriter {
     /// The whole file for one policy set with one environment.
-    static func write(name: String, version: String?, environment: String, rules: [ImportedRule],
-                      header: [String]) -> String {
+    static func write(_ set: PolicySet, environment: String, rules: [ImportedRule], header: [String]) -> String {
         var out: [String] = header.map { comment($0, indent: 0) }
-        out.append("name: \(scalar(name))")
-        if let version { out.append("version: \(quoted(version))") }
+        out.append("name: \(scalar(set.name))")
+        if let version = set.version { out.append("version: \(quoted(version))") }
+        out.append("client: \(set.client.rawValue)")
+        if let ct = set.certificateTransparency { out.append("certificate_transparency: \(ct.rawValue)") }
         out.append("environments:")
         out.append("  \(scalar(environment)):")
         out.append(rules.isEmpty ? "    policies: []" : "    policies:")

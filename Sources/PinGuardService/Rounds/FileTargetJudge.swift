@@ -13,6 +13,8 @@ enum FileTargetJudge {
     /// named by its pattern.
     static func judge(_ config: ServiceConfig, sets: [PolicySet], now: Date) -> [TargetResult] {
         var out: [TargetResult] = []
+        // A keyring that cannot be built leaves SCTs unread: each file then fails the CT policies that apply.
+        let keyring = config.ct.collect && !config.files.isEmpty ? try? CTLogKeyring(logs: config.ct.allLogs) : nil
         for entry in config.files {
             let matches = ConfigurationLoader.expand(entry.path)
             if matches.isEmpty {
@@ -23,7 +25,8 @@ enum FileTargetJudge {
             for file in matches {
                 let facts: ProbeFacts
                 do {
-                    facts = try CandidateChainVerifier.verify([(try ClientIdentity.read(file), file)], host: entry.host, caFile: config.caFile, at: now)
+                    facts = config.ct.judged(try CandidateChainVerifier.verify([(try ClientIdentity.read(file), file)], host: entry.host,
+                                                                               caFile: config.caFile, at: now, ctLogs: keyring), now: now)
                 } catch {
                     facts = ProbeFacts(host: entry.host, port: 443, error: "\(error)", finishedAt: now)
                 }

@@ -13,6 +13,8 @@ import PinGuardProbe
 public final class ThreadPoolProbeExecutor: ProbeExecutor {
     private struct State {
         var prober: TLSProber
+        /// The log lists and public roots SCTs are judged with.
+        var ct: CTSettings
         var pool: NIOThreadPool
         var threads: Int
         var identities: [ClientIdentitySource: ClientIdentity]
@@ -30,19 +32,25 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
     /// Creates the executor for `config`; throws when its trust store or a client identity cannot be loaded.
     public init(config: ServiceConfig, clock: any ServiceClock = WallClock()) throws(ProbeError) {
         self.clock = clock
-        let prober = try TLSProber(caFile: config.caFile)
+        let prober = try Self.prober(for: config)
         let identities = try ClientIdentity.loadAll(config.targets)
         let threads = max(config.concurrency, 1)
         let pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
-        state = NIOLockedValueBox(State(prober: prober, pool: pool, threads: threads, identities: identities))
+        state = NIOLockedValueBox(State(prober: prober, ct: config.ct, pool: pool, threads: threads, identities: identities))
+    }
+
+    /// A prober with the configuration's trust store, collecting SCTs when a policy set checks CT.
+    static func prober(for config: ServiceConfig) throws(ProbeError) -> TLSProber {
+        let keyring = config.ct.collect ? try CTLogKeyring(logs: config.ct.allLogs) : nil
+        return try TLSProber(caFile: config.caFile, ctLogs: keyring)
     }
 
     /// Resolves on a pool thread, then probes each address as its own pool task, so `concurrency` bounds the
     /// addresses in flight, not the targets. A probe launched onto a pool retired by a reload moves to the
     /// new pool.
     public func probe(_ target: Target, timeout: Double, allow: ProbeAllowlist?) async -> TargetProbe? {
-        let (prober, identities) = state.withLockedValue { ($0.prober, $0.identities) }
+        let (prober, identities, ct) = state.withLockedValue { ($0.prober, $0.identities, $0.ct) }
         var request = ProbeRequest(target, timeout: timeout)
         request.clientIdentity = target.clientIdentity.flatMap { identities[$0] }
         let cancelled = CancellationFlag()
@@ -70,7 +78,8 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
                 }
             }
             guard let nodes, !cancelled.isSet else { return nil }
-            return TargetProbe(resolution: resolved.resolution, nodes: nodes, host: host, port: request.port, at: clock.now)
+            let now = clock.now
+            return ct.judged(TargetProbe(resolution: resolved.resolution, nodes: nodes, host: host, port: request.port, at: now), now: now)
         } onCancel: {
             cancelled.set()
         }
@@ -104,11 +113,12 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
     /// Loads the new trust store and client identities, then resizes the pool when `concurrency` changed (the old pool finishes
     /// its probes and stops).
     public func reconfigure(for config: ServiceConfig) throws {
-        let prober = try TLSProber(caFile: config.caFile)
+        let prober = try Self.prober(for: config)
         let identities = try ClientIdentity.loadAll(config.targets)
         let wanted = max(config.concurrency, 1)
         let retired = state.withLockedValue { s -> NIOThreadPool? in
             s.prober = prober
+            s.ct = config.ct
             s.identities = identities
             guard wanted != s.threads else { return nil }
             let old = s.pool

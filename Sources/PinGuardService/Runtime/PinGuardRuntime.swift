@@ -134,6 +134,7 @@ public final class PinGuardRuntime: Sendable {
             m.roundTimestamp = s.roundTimestamp
             m.roundLateness = s.roundLateness
             m.files = s.files
+            m.ctLogListTimestamps = s.loaded.config.ct.lists.mapValues(\.timestamp)
         }
         m.memory = memory.facts
         m.process = ProcessStatsReader.read()

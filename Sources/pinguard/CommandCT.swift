@@ -1,0 +1,25 @@
+import PinGuardConfig
+import PinGuardCore
+import PinGuardCrypto
+
+/// Certificate Transparency for `probe` and `plan`: the `ct` settings of `--config`, else the bundled log
+/// lists and the roots of the trust store in use, collecting SCTs when one of the sets checks CT.
+enum CommandCT {
+    /// The settings for `sets`, with `loaded`'s `ct:` when given.
+    static func settings(loaded: LoadedConfiguration?, sets: [PolicySet], caFile: String?) throws(ConfigError) -> CTSettings {
+        let needed = CTSettings.needed(by: sets)
+        if var ct = loaded?.config.ct {
+            ct.collect = needed
+            if needed && ct.lists.isEmpty { ct.lists = try CTLogListsLoader.load(replacements: [:], relativeTo: nil) }
+            return ct
+        }
+        guard needed else { return CTSettings(publicRoots: caFile == nil ? .systemStore : .none) }
+        return CTSettings(lists: try CTLogListsLoader.load(replacements: [:], relativeTo: nil),
+                          publicRoots: caFile == nil ? .systemStore : .none, collect: true)
+    }
+
+    /// The keys SCT signatures are checked with, when SCTs are collected.
+    static func keyring(_ ct: CTSettings) throws(ProbeError) -> CTLogKeyring? {
+        ct.collect ? try CTLogKeyring(logs: ct.allLogs) : nil
+    }
+}
