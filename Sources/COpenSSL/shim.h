@@ -13,6 +13,8 @@
 #include <openssl/pkcs12.h>
 #include <openssl/hmac.h>
 #include <openssl/core_names.h>
+#include <openssl/ct.h>
+#include <openssl/ocsp.h>
 
 /* Macros Swift cannot import, wrapped as functions. */
 static inline long pg_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
@@ -52,4 +54,10 @@ static inline EVP_PKEY *pg_keygen(int kind) {
 static inline long pg_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *x) { return SSL_CTX_add1_chain_cert(ctx, x); }
 /* SSL_add1_chain_cert is a macro over SSL_ctrl: the client identity's intermediates. */
 static inline long pg_SSL_add1_chain_cert(SSL *ssl, X509 *x) { return SSL_add1_chain_cert(ssl, x); }
+/* SCT stacks (macros over OPENSSL_sk_*). */
+static inline int pg_sk_SCT_num(const STACK_OF(SCT) *sk) { return sk_SCT_num(sk); }
+static inline SCT *pg_sk_SCT_value(const STACK_OF(SCT) *sk, int i) { return sk_SCT_value(sk, i); }
+/* SSL_get_negotiated_group is a macro over SSL_ctrl: the NID (or TLSEXT_nid_unknown | id) of the group. */
+static inline int pg_SSL_get_negotiated_group(SSL *ssl) { return (int)SSL_get_negotiated_group(ssl); }
+static inline int pg_TLSEXT_nid_unknown(void) { return TLSEXT_nid_unknown; }
 #endif

@@ -6,11 +6,12 @@ import PinGuardCrypto
 
 /// An in-memory X.509 certificate (OpenSSL `X509`, freed on deinit).
 public final class DemoCertificate: @unchecked Sendable {
-    let pointer: OpaquePointer
+    package let pointer: OpaquePointer
     /// The certified key.
     public let key: DemoKey
 
-    init(pointer: OpaquePointer, key: DemoKey) {
+    /// Takes ownership of `pointer` (an `X509`), a certificate for `key`.
+    package init(pointer: OpaquePointer, key: DemoKey) {
         self.pointer = pointer
         self.key = key
     }
@@ -41,6 +42,9 @@ public final class DemoCertificate: @unchecked Sendable {
         _ = PEM_write_bio_X509(bio, pointer)
         return CertificateReader.bioString(bio)
     }
+
+    /// DER bytes.
+    public var der: [UInt8] { CertificateReader.der(of: pointer, encode: i2d_X509) ?? [] }
 
     /// Facts as the probe would report them.
     public var facts: ChainCertificate {

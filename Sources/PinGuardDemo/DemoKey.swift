@@ -6,7 +6,7 @@ import PinGuardCrypto
 
 /// An in-memory key pair (OpenSSL `EVP_PKEY`, freed on deinit).
 public final class DemoKey: @unchecked Sendable {
-    let pointer: OpaquePointer
+    package let pointer: OpaquePointer
 
     /// Key algorithms the demo can generate.
     public enum Kind: Int32, Sendable { case p256 = 0, rsa2048 = 1, ed25519 = 2 }
@@ -23,5 +23,16 @@ public final class DemoKey: @unchecked Sendable {
     public var spkiSHA256: String {
         let der = CertificateReader.publicKeyDER(pointer) ?? []
         return CertificateReader.sha256Base64(der[...])
+    }
+
+    /// The DER SubjectPublicKeyInfo of the public half.
+    public var publicKeyDER: [UInt8] { CertificateReader.publicKeyDER(pointer) ?? [] }
+
+    /// The private key as PKCS#8 PEM (unencrypted), for servers started from files.
+    public var privateKeyPEM: String {
+        guard let bio = BIO_new(BIO_s_mem()) else { return "" }
+        defer { BIO_free(bio) }
+        _ = PEM_write_bio_PrivateKey(bio, pointer, nil, nil, 0, nil, nil)
+        return CertificateReader.bioString(bio)
     }
 }

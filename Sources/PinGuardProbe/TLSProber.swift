@@ -15,9 +15,12 @@ public final class TLSProber: @unchecked Sendable {
     private let context: OpaquePointer
     /// The CA file in use, or nil for the system trust store.
     public let caFile: String?
+    /// The CT logs SCTs are checked against; nil when no SCTs are collected.
+    public let ctLogs: CTLogKeyring?
 
-    /// Creates a prober; throws when the CA file cannot be read or holds no certificate.
-    public init(caFile: String? = nil) throws(ProbeError) {
+    /// Creates a prober; throws when the CA file cannot be read or holds no certificate. With `ctLogs` every
+    /// probe also collects the server's SCTs and checks them against those logs.
+    public init(caFile: String? = nil, ctLogs: CTLogKeyring? = nil) throws(ProbeError) {
         // A peer that closes mid-handshake must not kill the process through SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         OpenSSLErrorQueue.clear()
@@ -37,8 +40,10 @@ public final class TLSProber: @unchecked Sendable {
             SSL_CTX_free(ctx)
             throw ProbeError.openSSL("cannot load the system trust store")
         }
+        if ctLogs != nil { try TLSProber.requestSCTs(ctx) }
         context = ctx
         self.caFile = caFile
+        self.ctLogs = ctLogs
     }
 
     deinit { SSL_CTX_free(context) }
@@ -167,6 +172,8 @@ public final class TLSProber: @unchecked Sendable {
             try Dialer.wait(fd: fd, events: events, deadline: deadline, phase: "TLS handshake with \(facts.address ?? host)")
         }
         facts.tlsVersion = String(cString: SSL_get_version(ssl))
+        facts.tlsCipher = TLSProber.cipher(of: ssl)
+        facts.tlsGroup = TLSProber.group(of: ssl)
         let served = SSL_get_peer_cert_chain(ssl)
         if let served { facts.servedChain = try chain(served) }
         let verify = SSL_get_verify_result(ssl)
@@ -197,6 +204,7 @@ public final class TLSProber: @unchecked Sendable {
             facts.trustError = String(cString: X509_verify_cert_error_string(verify))
         }
         if facts.servedChain.isEmpty { throw ProbeError("TLS handshake with \(host): the server sent no certificate") }
+        if let ctLogs { collectSCTs(ssl, trusted: facts.trusted, keyring: ctLogs, into: &facts) }
     }
 
     private func chain(_ stack: OpaquePointer) throws(ProbeError) -> [ChainCertificate] {
