@@ -12,9 +12,10 @@ import Glibc
 /// The result has the shape of a probe's facts, so the core judges it exactly like a probed chain.
 public enum CandidateChainVerifier {
     /// Parses every certificate of `files` (PEM bundles or DER; the first certificate is the leaf, the
-    /// rest in order form the chain) and verifies it for `host` at `time`.
+    /// rest in order form the chain) and verifies it for `host` at `time`; with `ctLogs`, also reads the
+    /// leaf's embedded SCTs, checked with those keys.
     public static func verify(_ files: [(bytes: [UInt8], name: String)], host: String, caFile: String?,
-                              at time: Date) throws(ProbeError) -> ProbeFacts {
+                              at time: Date, ctLogs: CTLogKeyring? = nil) throws(ProbeError) -> ProbeFacts {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         var certificates: [OpaquePointer] = []
@@ -50,6 +51,11 @@ public enum CandidateChainVerifier {
         facts.trusted = X509_verify_cert(context) == 1
         if facts.trusted, let chain = X509_STORE_CTX_get1_chain(context) {
             defer { pg_sk_X509_pop_free(chain) }
+            if let ctLogs {
+                facts.ct.collected = true
+                let issuer = pg_sk_X509_num(chain) > 1 ? pg_sk_X509_value(chain, 1) : nil
+                facts.ct.scts = try embeddedSCTs(of: certificates, verifiedIssuer: issuer, keyring: ctLogs, at: time)
+            }
             let servedHashes = Set(served.map(\.certSHA256))
             for i in 0..<pg_sk_X509_num(chain) {
                 guard let x = pg_sk_X509_value(chain, i) else { continue }

@@ -264,7 +264,8 @@ final class EventDetectorTests: XCTestCase {
             "address_set_changed", "addresses_over_limit", "chain_divergence", "mtls_identity_used", "mtls_identity_missing",
             "policy_bundle_rejected", "raw_key_pin", "certificate_renewed", "chain_rollback", "state_not_persisted",
             "state_unavailable", "state_recovered", "renewal_will_break_pins",
-        , "ct_not_compliant"])
+            "ct_not_compliant",
+        ])
     }
 
     func testConfigurationEvents() {

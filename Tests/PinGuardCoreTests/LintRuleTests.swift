@@ -237,6 +237,19 @@ final class LintRuleTests: XCTestCase {
         XCTAssertEqual(f.first?.policySet, "t")
     }
 
+    func testCTOffIsAWarningForClientsThatEnforceCTOnly() {
+        let body = "environments:\n  prod:\n    policies:\n      - pattern: api.example.com\n        policy:\n          pins:\n"
+            + "            - {type: spki, hash: \"\(String(repeating: "A", count: 43))=\", role: primary}\n"
+            + "            - {type: spki, hash: \"\(String(repeating: "B", count: 42))A=\", role: backup}\n"
+        let ios = lint("name: t\nclient: ios\ncertificate_transparency: off\n" + body).filter { $0.rule == .ctOff }
+        XCTAssertEqual(ios.count, 1)
+        XCTAssertEqual(ios.first?.severity, .warning)
+        XCTAssertEqual(ios.first?.line, 1)
+        XCTAssertTrue(ios.first?.message.hasPrefix("client: ios with certificate_transparency: off") ?? false)
+        XCTAssertEqual(lint("name: t\nclient: android\ncertificate_transparency: off\n" + body).filter { $0.rule == .ctOff }, [])
+        XCTAssertEqual(lint("name: t\nclient: ios\n" + body).filter { $0.rule == .ctOff }, [])
+    }
+
     func testEveryRuleHasATest() {
         let covered: Set<LintRule> = [.noBackupPin, .noBackupRole, .backupSameAsPrimary, .duplicatePin, .pinSetExpired,
                                       .pinSetExpiring, .prodPermissive, .prodSystemTrustFallback, .prodNoSystemTrust,
@@ -245,7 +258,7 @@ final class LintRuleTests: XCTestCase {
                                       .atsArbitraryLoads, .atsInsecureHTTPException, .atsTLSMinimumException,
                                       .androidCleartextTraffic, .androidUserCA, .androidOverridePins, .rawKeyPin, .nativeConfig,
                                       // Catalog rules: IssuerPoolLintTests.
-                                      .issuerPoolCoverage, .retiredIssuer]
+                                      .issuerPoolCoverage, .retiredIssuer, .ctOff]
         XCTAssertEqual(covered, Set(LintRule.allCases))
         XCTAssertEqual(Set(LintRule.allCases.map(\.rawValue)).count, LintRule.allCases.count)
     }

@@ -16,6 +16,19 @@ final class MetricsExpositionGoldenTests: XCTestCase {
     /// max_addresses), trusted and untrusted chains, a failed probe, several policy sets
     /// and environments, pins of every scope, an expiring pin set, lint findings, fractional values and label
     /// values that need escaping.
+    /// A target whose iOS app checks CT and rejects the chain: one embedded SCT from a listed log, one with a
+    /// bad signature, one in the TLS extension from a log no list has; the cipher and group negotiated.
+    static func ctResult() -> TargetResult {
+        var facts = F.facts(host: "ct.example.com")
+        facts.tlsCipher = "TLS_AES_128_GCM_SHA256"
+        facts.tlsGroup = "X25519"
+        facts.ct = CTObservation(collected: true, scts: [CTFixtures.sct(1), CTFixtures.sct(3, .embedded, .invalid), CTFixtures.sct(9, .tls, .unknownLog)])
+        facts = CTSettings(lists: CTFixtures.lists(), collect: true).judged(facts, now: F.now)
+        var ios = F.set("ios-app", [("ct.example.com", HostPolicy(pins: [F.leafPin, F.reservePin]))])
+        ios.client = .ios
+        return F.result(F.target("ct", host: "ct.example.com"), facts, [ios])
+    }
+
     static func richSnapshot() -> MetricsSnapshot {
         let intermediateKey = Pin(type: .spki, hash: F.h(2), role: .backup, scope: .intermediate)
         let rootCert = Pin(type: .certificate, hash: F.h(13), role: .backup, scope: .root)
@@ -55,7 +68,9 @@ final class MetricsExpositionGoldenTests: XCTestCase {
             F.result(F.target("slow", host: "slow.example.com"), facts, [app]),
             F.result(F.target("stage", host: "s.example.com", environment: "staging"), F.facts(host: "s.example.com"), [app, staging]),
             F.result(F.target(quoted, host: "q.example.com"), F.facts(host: "q.example.com", leafSubject: "CN=a \"b\"\\c\nd"), []),
+            ctResult(),
         ]
+        s.ctLogListTimestamps = [.apple: F.day(-20), .chrome: F.day(-10)]
         // The next renewal of "api": a new key from one of two issuers; the app pins the leaf key and a CA key.
         let ca = F.facts().evaluatedChain[1]
         var other = ca

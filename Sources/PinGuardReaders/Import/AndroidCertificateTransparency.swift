@@ -10,6 +10,8 @@ enum AndroidCertificateTransparency {
         let base = root.children(named: "base-config").first.flatMap { setting(in: $0) }
         let enabled = base?.enabled ?? false
         draft.certificateTransparency = enabled ? .required : .off
+        // A file that pins nothing gets no set to hold to CT, so nothing to say about it.
+        guard !draft.rules.isEmpty else { return }
         if let base {
             draft.noteSetting(.info, line: base.line, "<certificateTransparency enabled=\"\(base.enabled)\"> in <base-config>: "
                                   + "certificate_transparency: \(enabled ? "required" : "off")")

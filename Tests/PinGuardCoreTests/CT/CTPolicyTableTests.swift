@@ -27,11 +27,12 @@ final class CTPolicyTableTests: XCTestCase {
         XCTAssertEqual(F.verdicts([F.sct(1), F.sct(3)], lifetime: 180.5), [false, false, true])
     }
 
+    /// Apple counts notBefore through notAfter inclusive, so a 90-day certificate is 91 days to it.
     func testTwoSCTsFromOneOperatorFailEveryClient() {
         XCTAssertEqual(F.verdicts([F.sct(1), F.sct(2)]), [false, false, false])
         XCTAssertEqual(F.reason(.chrome, [F.sct(1), F.sct(2)]), "embedded SCTs from 1 log operator(s), 2 needed")
         XCTAssertEqual(F.reason(.apple, [F.sct(1), F.sct(2)]),
-                       "1 of 2 embedded SCTs from distinct qualifying logs, at most 1 per operator for a 90-day certificate")
+                       "1 of 2 embedded SCTs from distinct qualifying logs, at most 1 per operator for a 91-day certificate")
     }
 
     func testAppleCountsAtMostTwoPerOperatorAbove180Days() {
