@@ -16,7 +16,7 @@ enum AndroidCertificateTransparency {
             draft.noteSetting(.info, line: base.line, "<certificateTransparency enabled=\"\(base.enabled)\"> in <base-config>: "
                                   + "certificate_transparency: \(enabled ? "required" : "off")")
         } else {
-            draft.noteSetting(.info, line: nil, "no <certificateTransparency> in <base-config>: Android 16 does not check CT "
+            draft.noteSetting(.info, line: root.children(named: "base-config").first?.line ?? root.line, "no <certificateTransparency> in <base-config>: Android 16 does not check CT "
                                   + "(certificate_transparency: off); Android 17 checks it by default, so set "
                                   + "certificate_transparency: required to judge as Android 17 does")
         }
