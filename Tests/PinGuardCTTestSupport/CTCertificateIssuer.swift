@@ -7,6 +7,15 @@ import PinGuardTestSupport
 /// Issues certificates the way a CA taking part in CT does (RFC 6962 §3.1): a precertificate marked by the
 /// critical poison extension, SCTs from the chosen logs over it, then the final certificate with the SCT
 /// list embedded.
+///
+/// ```swift
+/// let pki = try CTTestPKI()
+/// let logs = try TestCTLog.make(3)
+/// let leaf = try CTCertificateIssuer.issue(commonName: "ct.pinguard.test", dnsName: "ct.pinguard.test",
+///                                          key: try DemoKey(), issuer: pki.intermediate, serial: 7,
+///                                          embedding: logs.map { TestSCT(log: $0, timestamp: issued) })
+/// try TestLogListJSON.write(to: path, timestamp: listDate, entries: logs.map { TestLogListEntry(log: $0, operatorName: $0.name) })
+/// ```
 public enum CTCertificateIssuer {
     /// Issues a leaf for `key` under `issuer` (a CA certificate whose key signs), validity in seconds relative
     /// to now, with an SCT from each of `scts` embedded. With `malformedList` the embedded list loses its

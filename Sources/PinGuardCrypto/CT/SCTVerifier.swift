@@ -10,7 +10,8 @@ import PinGuardCore
 /// from the certificate and the issuer's public key: without the issuer such an SCT cannot be checked and
 /// comes out `invalid`, as a client that lacks the issuer would treat it. SCTs from the TLS extension or a
 /// stapled OCSP response are signed over the certificate itself and need no issuer. A list that does not
-/// parse contributes no SCTs (OpenSSL drops it whole); an SCT of an unknown version is `invalid`.
+/// parse contributes no SCTs (OpenSSL drops it whole); an SCT of an unknown version is `invalid`, with an
+/// empty log ID and a zero timestamp (OpenSSL reads neither from it).
 public enum SCTVerifier {
     /// The embedded SCTs of a certificate file's leaf (the first certificate of `leaf`, DER or PEM), checked
     /// with `issuer` (the first certificate of those bytes; nil when unknown) at `time`.
