@@ -69,6 +69,18 @@ final class CTFileVerificationTests: XCTestCase {
         XCTAssertEqual(keyring.rememberedVerdicts, 4, "without the issuer the verdicts differ, so they are kept apart")
     }
 
+    func testOneKeyringServesManyThreadsAtOnce() throws {
+        let f = try CTFixture.shared()
+        let leaves = try (0..<4).map { _ in try f.embeddedLeaf(scts: f.scts([0, 1, 2, 3])).certificate.der }
+        let issuer = f.pki.intermediate.der
+        let results = SCTStatusSlots(count: 64)
+        DispatchQueue.concurrentPerform(iterations: 64) { i in
+            let scts = try? SCTVerifier.embeddedSCTs(leaf: leaves[i % 4], issuer: issuer, keyring: f.keyring, at: Date())
+            results.set(i, scts?.map(\.status) ?? [])
+        }
+        XCTAssertEqual(Set(results.values), [[.valid, .valid, .valid, .unknownLog]])
+    }
+
     func testMalformedEmbeddedListYieldsNoSCTs() throws {
         let f = try CTFixture.shared()
         let leaf = try f.embeddedLeaf(scts: f.scts([0, 1]), malformedList: true)
@@ -103,7 +115,8 @@ final class CTFileVerificationTests: XCTestCase {
 
     func testKeyringKeepsALogListedTwiceOnce() throws {
         let f = try CTFixture.shared()
-        let keyring = try CTLogKeyring(logs: [f.logs[0].ctLog(operatorName: "A"), f.logs[0].ctLog(operatorName: "A"), f.logs[1].ctLog(operatorName: "B")])
+        let keyring = try CTLogKeyring(logs: [f.logs[0].ctLog(operatorName: "A"), f.logs[0].ctLog(operatorName: "A"),
+                                              f.logs[1].ctLog(operatorName: "B")])
         XCTAssertEqual(keyring.count, 2)
         XCTAssertEqual(try CTLogKeyring(logs: []).count, 0)
     }

@@ -77,6 +77,20 @@ final class CTProbeTests: XCTestCase {
         XCTAssertEqual(facts.ct.scts.map(\.status), [.valid])
     }
 
+    func testSCTOfAnUnknownVersionIsInvalidBesideAValidOne() throws {
+        let f = try CTFixture.shared()
+        let leaf = try f.plainLeaf()
+        let valid = try TestSCT(log: f.logs[0], timestamp: f.issued).signed(over: .certificate(der: leaf.der))
+        let server = try f.pki.server(leaf: leaf, tlsSCTs: TestSCTList.encode([valid, [0x01, 0xAA, 0xBB]]))
+        defer { server.stop() }
+        let facts = try probe(server, caFile: f.pki.caFile, keyring: f.keyring)
+        XCTAssertNil(facts.error)
+        XCTAssertEqual(Set(facts.ct.scts), [
+            ObservedSCT(logID: f.logs[0].logIDBase64, timestamp: f.issued, source: .tls, status: .valid),
+            ObservedSCT(logID: "", timestamp: Date(timeIntervalSince1970: 0), source: .tls, status: .invalid),
+        ], "a version-2 SCT names no log OpenSSL can read, and cannot be checked")
+    }
+
     func testProberWithoutKeyringCollectsNoSCTsButReportsCipherAndGroup() throws {
         let f = try CTFixture.shared()
         let leaf = try f.embeddedLeaf(scts: f.scts([0]))

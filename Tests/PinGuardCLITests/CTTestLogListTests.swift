@@ -12,8 +12,10 @@ final class CTTestLogListTests: XCTestCase {
         let dir = try TemporaryDirectory.make("pinguard-ct-key")
         let der = dir.appendingPathComponent("key.der")
         try XCTUnwrap(Data(base64Encoded: log.keyBase64)).write(to: der)
-        let id = try CommandRunner.run("/bin/bash", ["-o", "pipefail", "-c",
-            "\(OpenSSLTool.path) pkey -pubin -inform DER -in \(CommandRunner.quote(der.path)) -outform DER | \(OpenSSLTool.path) dgst -sha256 -binary | base64"])
+        let openssl = OpenSSLTool.path
+        let pipeline = "\(openssl) pkey -pubin -inform DER -in \(CommandRunner.quote(der.path)) -outform DER"
+            + " | \(openssl) dgst -sha256 -binary | base64"
+        let id = try CommandRunner.run("/bin/bash", ["-o", "pipefail", "-c", pipeline])
         XCTAssertEqual(id.status, 0, "\(id)")
         XCTAssertEqual(id.stdout.trimmingCharacters(in: .whitespacesAndNewlines), log.logIDBase64)
         XCTAssertEqual(log.logID.count, 32)

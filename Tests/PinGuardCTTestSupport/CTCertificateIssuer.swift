@@ -7,6 +7,15 @@ import PinGuardTestSupport
 /// Issues certificates the way a CA taking part in CT does (RFC 6962 §3.1): a precertificate marked by the
 /// critical poison extension, SCTs from the chosen logs over it, then the final certificate with the SCT
 /// list embedded.
+///
+/// ```swift
+/// let pki = try CTTestPKI()
+/// let logs = try TestCTLog.make(3)
+/// let leaf = try CTCertificateIssuer.issue(commonName: "ct.pinguard.test", dnsName: "ct.pinguard.test",
+///                                          key: try DemoKey(), issuer: pki.intermediate, serial: 7,
+///                                          embedding: logs.map { TestSCT(log: $0, timestamp: issued) })
+/// try TestLogListJSON.write(to: path, timestamp: listDate, entries: logs.map { TestLogListEntry(log: $0, operatorName: $0.name) })
+/// ```
 public enum CTCertificateIssuer {
     /// Issues a leaf for `key` under `issuer` (a CA certificate whose key signs), validity in seconds relative
     /// to now, with an SCT from each of `scts` embedded. With `malformedList` the embedded list loses its
@@ -21,24 +30,28 @@ public enum CTCertificateIssuer {
         try add(to: precertificate, nid: NID_ct_precert_poison, critical: true, value: poison, free: true)
         try sign(precertificate, with: issuer.key, free: true)
         let precert = DemoCertificate(pointer: precertificate, key: key)
+        return try finish(precert, issuer: issuer, embedding: scts, malformedList: malformedList)
+    }
 
-        // What a log does with a submitted precertificate: drop the poison, keep the rest of the TBS.
-        let final = try copy(precertificate)
+    /// What a log does with a submitted precertificate (drop the poison, sign the rest of the TBS), then
+    /// what the CA does with the SCTs (embed them, sign again).
+    private static func finish(_ precert: DemoCertificate, issuer: DemoCertificate, embedding scts: [TestSCT],
+                               malformedList: Bool) throws -> CTIssuedCertificate {
+        let final = try copy(precert.pointer)
         let poisonIndex = X509_get_ext_by_NID(final, NID_ct_precert_poison, -1)
         if poisonIndex >= 0 { X509_EXTENSION_free(X509_delete_ext(final, poisonIndex)) }
         guard let tbs = CertificateReader.der(of: final, encode: i2d_re_X509_tbs) else {
             X509_free(final)
             throw HarnessError("cannot encode the precertificate's TBSCertificate")
         }
-        let issuerKeyHash = TestCTLog.sha256(issuer.key.publicKeyDER)
-        let entry = SCTSignedEntry.precertificate(issuerKeyHash: issuerKeyHash, tbs: tbs)
+        let entry = SCTSignedEntry.precertificate(issuerKeyHash: TestCTLog.sha256(issuer.key.publicKeyDER), tbs: tbs)
         let signed: [[UInt8]]
         do { signed = try scts.map { try $0.signed(over: entry) } } catch { X509_free(final); throw error }
         var list = TestSCTList.encode(signed)
         if malformedList { list.removeLast() }
         try add(to: final, nid: NID_ct_precert_scts, critical: false, value: TLSBytes.derOctetString(list), free: true)
         try sign(final, with: issuer.key, free: true)
-        return CTIssuedCertificate(precertificate: precert, certificate: DemoCertificate(pointer: final, key: key),
+        return CTIssuedCertificate(precertificate: precert, certificate: DemoCertificate(pointer: final, key: precert.key),
                                    precertificateTBS: tbs, scts: signed)
     }
 

@@ -64,15 +64,29 @@ public final class CTLogKeyring: @unchecked Sendable {
     private static func load(_ keys: [String], into store: OpaquePointer) throws(ProbeError) {
         var text = "enabled_logs = " + keys.indices.map { "log\($0)" }.joined(separator: ",") + "\n"
         for (i, key) in keys.enumerated() { text += "[log\(i)]\ndescription = log\(i)\nkey = \(key)\n" }
-        var template = Array((NSTemporaryDirectory() + "/pinguard-ctlogs-XXXXXX").utf8CString)
-        let fd = mkstemp(&template)
-        guard fd >= 0 else { throw ProbeError("CT log store: cannot create a temporary file: \(String(cString: strerror(errno)))") }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let directory = FileManager.default.temporaryDirectory.path
+        let path = "\(directory)/pinguard-ctlogs-\(UUID().uuidString)"
+        // A fresh name, created exclusively with mode 0600: no one else can put keys into what OpenSSL reads.
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw ProbeError("CT log store: cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
+        }
         defer { unlink(path) }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let complete = writeAll(Array(text.utf8), to: fd)
         close(fd)
-        guard written == bytes.count else { throw ProbeError("CT log store: cannot write \(path)") }
+        guard complete else { throw ProbeError("CT log store: cannot write \(path): \(String(cString: strerror(errno)))") }
         guard CTLOG_STORE_load_file(store, path) == 1 else { throw ProbeError.openSSL("CT log store: OpenSSL refused the logs") }
+    }
+
+    /// Writes every byte, resuming after short writes and interruptions.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            offset += n
+        }
+        return true
     }
 }

@@ -10,7 +10,8 @@ import PinGuardCore
 /// from the certificate and the issuer's public key: without the issuer such an SCT cannot be checked and
 /// comes out `invalid`, as a client that lacks the issuer would treat it. SCTs from the TLS extension or a
 /// stapled OCSP response are signed over the certificate itself and need no issuer. A list that does not
-/// parse contributes no SCTs (OpenSSL drops it whole); an SCT of an unknown version is `invalid`.
+/// parse contributes no SCTs (OpenSSL drops it whole); an SCT of an unknown version is `invalid`, with an
+/// empty log ID and a zero timestamp (OpenSSL reads neither from it).
 public enum SCTVerifier {
     /// The embedded SCTs of a certificate file's leaf (the first certificate of `leaf`, DER or PEM), checked
     /// with `issuer` (the first certificate of those bytes; nil when unknown) at `time`.
@@ -54,7 +55,8 @@ public enum SCTVerifier {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         let milliseconds = UInt64(clamping: Int64((time.timeIntervalSince1970 * 1000).rounded(.down)))
-        _ = CT_POLICY_EVAL_CTX_set1_cert(context, leaf)
+        // SCT_validate reads the certificate without checking that there is one.
+        guard CT_POLICY_EVAL_CTX_set1_cert(context, leaf) == 1 else { return [] }
         if let issuer { _ = CT_POLICY_EVAL_CTX_set1_issuer(context, issuer) }
         CT_POLICY_EVAL_CTX_set_shared_CTLOG_STORE(context, keyring.store)
         CT_POLICY_EVAL_CTX_set_time(context, milliseconds)
@@ -65,21 +67,23 @@ public enum SCTVerifier {
             guard let sct = pg_sk_SCT_value(scts, i) else { continue }
             let source = source(of: sct)
             let timestamp = SCT_get_timestamp(sct)
-            var status: SCTStatus
             // Reused only when the time check cannot decide (see SCTVerdictCache).
-            let key = cacheable && timestamp <= milliseconds ? SCTVerdictCache.Key(leaf: leafHash, issuer: issuerHash, source: source,
-                                                                        sct: encoded(sct)) : nil
-            if let key, let known = keyring.verdicts.verdict(key) {
-                status = known
-            } else {
-                _ = SCT_validate(sct, context)
-                status = verdict(SCT_get_validation_status(sct))
-                if let key { keyring.verdicts.remember(status, for: key) }
-            }
+            let key = cacheable && timestamp <= milliseconds
+                ? SCTVerdictCache.Key(leaf: leafHash, issuer: issuerHash, source: source, sct: encoded(sct)) : nil
             out.append(ObservedSCT(logID: logID(of: sct), timestamp: Date(timeIntervalSince1970: Double(timestamp) / 1000),
-                                   source: source, status: status))
+                                   source: source, status: status(of: sct, in: context, remembered: key, by: keyring)))
         }
         return out
+    }
+
+    /// The verdict on one SCT: remembered under `key`, else OpenSSL's (then remembered).
+    static func status(of sct: OpaquePointer, in context: OpaquePointer, remembered key: SCTVerdictCache.Key?,
+                       by keyring: CTLogKeyring) -> SCTStatus {
+        if let key, let known = keyring.verdicts.verdict(key) { return known }
+        _ = SCT_validate(sct, context)
+        let status = verdict(SCT_get_validation_status(sct))
+        if let key { keyring.verdicts.remember(status, for: key) }
+        return status
     }
 
     /// OpenSSL's status as pinguard's: every way of not verifying but an unknown log is `invalid`.
