@@ -117,7 +117,7 @@ final class ImportEndToEndTests: XCTestCase {
                                      name: "e2e-android-nsc")
         assertImported(imp, findings: [
             ("<debug-overrides>", "warning: <debug-overrides> applies to debuggable builds only (trusts user"),
-            ("<certificateTransparency>", "info: no <certificateTransparency> in <base-config>: Android 16 does not check CT"),
+            ("<base-config", "info: no <certificateTransparency> in <base-config>: Android 16 does not check CT"),
         ])
         let yaml = try String(contentsOfFile: imp.yaml, encoding: .utf8)
         XCTAssertTrue(yaml.contains("(inherited from an enclosing domain-config)"), yaml)
