@@ -1,3 +1,4 @@
+import Foundation
 import PinGuardConfig
 import PinGuardCore
 import PinGuardCrypto
@@ -16,6 +17,12 @@ enum CommandCT {
         guard needed else { return CTSettings(publicRoots: caFile == nil ? .systemStore : .none) }
         return CTSettings(lists: try CTLogListsLoader.load(replacements: [:], relativeTo: nil),
                           publicRoots: caFile == nil ? .systemStore : .none, collect: true)
+    }
+
+    /// Prints the warnings of `ct` about stale lists and returns `ct`.
+    static func warned(_ ct: CTSettings) -> CTSettings {
+        for w in ct.staleListWarnings(at: Date()) { printError("pinguard: warning: \(w)") }
+        return ct
     }
 
     /// The keys SCT signatures are checked with, when SCTs are collected.

@@ -84,7 +84,7 @@ struct PlanCommand: ParsableCommand {
             } else {
                 sets = try ConfigurationLoader.loadPolicies(policies)
             }
-            ct = try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile)
+            ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile))
             keyring = try CommandCT.keyring(ct)
         } catch {
             printError("pinguard: \(error)")

@@ -111,7 +111,7 @@ struct ProbeCommand: ParsableCommand {
         do {
             let loaded = try config.map { path throws(ConfigError) in try ConfigurationLoader.load(path: path) }
             let caFile = self.caFile ?? loaded?.config.caFile
-            let ct = try CommandCT.settings(loaded: loaded, sets: try ConfigurationLoader.loadPolicies(policies), caFile: caFile)
+            let ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: try ConfigurationLoader.loadPolicies(policies), caFile: caFile))
             return (try TLSProber(caFile: caFile, ctLogs: try CommandCT.keyring(ct)), ct)
         } catch {
             printError("pinguard: \(error)")

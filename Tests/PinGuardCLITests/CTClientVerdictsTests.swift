@@ -143,5 +143,9 @@ final class CTClientVerdictsTests: XCTestCase {
     func testAStaleChromeListStopsChromeAndAndroidButNotApple() throws {
         let s = try Setup(chromeListAge: 80 * 86_400)
         expect(try verdicts(s, leaf: try s.fixture.plainLeaf()), ios: "reject", chrome: "accept", android: "accept")
+        let check = try PinguardCLI.run(["check-config", s.config])
+        XCTAssertEqual(check.status, 0, "\(check)")
+        XCTAssertTrue(check.stderr.contains("pinguard: warning: the chrome CT log list (\(s.folder)/chrome.json, "), check.stderr)
+        XCTAssertTrue(check.stderr.contains(") is 80 days old: Chrome and Android stop enforcing CT after 70 days"), check.stderr)
     }
 }

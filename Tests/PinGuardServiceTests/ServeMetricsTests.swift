@@ -175,6 +175,8 @@ final class ServeMetricsTests: XCTestCase {
             "pinguard_last_renewal_timestamp_seconds": "only after a renewal was observed (scripts/test-renewals.sh)",
             "pinguard_last_renewal_key_reused": "only after a renewal was observed (scripts/test-renewals.sh)",
             "pinguard_last_renewal_issuer_changed": "only after a renewal was observed (scripts/test-renewals.sh)",
+            "pinguard_ct_scts": "only while a policy set checks CT (CTClientVerdictsTests)",
+            "pinguard_ct_compliant": "only while a policy set checks CT, for publicly anchored chains (CTClientVerdictsTests)",
         ].merging(["success", "chain_trusted", "cert_not_after_timestamp_seconds", "chain_earliest_expiry_timestamp_seconds",
                    "policy_accept", "pin_horizon_timestamp_seconds", "reserve_pins"].map { ("pinguard_file_" + $0, "only with files:") },
                   uniquingKeysWith: { a, _ in a })

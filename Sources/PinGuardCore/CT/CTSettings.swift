@@ -37,6 +37,15 @@ public struct CTSettings: Sendable, Equatable {
         return p
     }
 
+    /// One warning per list in use that Chrome and Android would find stale at `now` (they stop enforcing
+    /// CT when their list is older than 70 days; Apple states no such rule, so its list is not named).
+    public func staleListWarnings(at now: Date) -> [String] {
+        guard collect, let list = lists[.chrome], list.isStale(at: now) else { return [] }
+        let days = Int(now.timeIntervalSince(list.timestamp) / 86_400)
+        return ["the chrome CT log list (\(list.origin), \(RFC3339.format(list.timestamp))) is \(days) days old: Chrome and "
+                + "Android stop enforcing CT after 70 days, and so are they judged; give a fresh list in ct.log_lists.chrome"]
+    }
+
     /// Whether some set of `sets` checks CT.
     public static func needed(by sets: [PolicySet]) -> Bool { sets.contains { $0.ctPolicy != nil } }
 }

@@ -142,6 +142,7 @@ public final class PinGuardRuntime: Sendable {
     }
 
     private func announceLoad(_ loaded: LoadedConfiguration) {
+        for w in loaded.config.ct.staleListWarnings(at: clock.now) { StandardError.write("pinguard: warning: \(w)") }
         journal.send(.configLoaded(path: loaded.path, targets: loaded.config.targets.count,
                                    policySets: loaded.policySets.map(\.name)))
         for b in loaded.bundles where b.state != .valid { journal.send(.policyBundleRejected(b)) }
