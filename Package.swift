@@ -65,7 +65,7 @@ let package = Package(
         // libFuzzer targets for every reader of untrusted input; built by scripts/fuzz.sh with
         // -sanitize=fuzzer in .build-fuzz, a replay tool (`pinguard-fuzz TARGET FILE...`) otherwise.
         .executableTarget(name: "pinguard-fuzz", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardConfig"]),
-        .target(name: "PinGuardTestSupport", path: "Tests/PinGuardTestSupport"),
+        .target(name: "PinGuardTestSupport", dependencies: ["PinGuardDemo"], path: "Tests/PinGuardTestSupport"),
         .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReaders"], exclude: ["Fixtures"]),
         .testTarget(name: "PinGuardStateTests", dependencies: ["PinGuardState", "PinGuardCore", "CSQLite"]),
         // Certificate Transparency made in the test: logs, precertificates, SCTs, log lists, serverinfo files.

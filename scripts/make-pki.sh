@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Generates a throw-away PKI for tests, the demo and the benchmark: a root and an intermediate CA,
-# a second root ("another CA"), and leaves for every case the probe and evaluator must handle.
+# Generates a throw-away PKI for the shell benchmarks (scripts/bench.sh): a root and an intermediate CA,
+# a second root ("another CA"), and leaves for every case the probe and evaluator must handle. The Swift
+# tests make the same files in-process (Tests/PinGuardTestSupport/TestPKIFiles.swift).
 # Usage: scripts/make-pki.sh OUTDIR
 # Every leaf NAME gets NAME.key, NAME.pem (leaf only), NAME-chain.pem (leaf + intermediate) and NAME.host.
 set -euo pipefail

@@ -43,10 +43,20 @@ static inline void pg_sk_X509_free(STACK_OF(X509) *sk) { sk_X509_free(sk); }
 static inline void pg_sk_X509_pop_free(STACK_OF(X509) *sk) { sk_X509_pop_free(sk, X509_free); }
 
 /* Key generation: EVP_PKEY_Q_keygen is variadic, which Swift cannot call. */
+/* RSA-PSS has no quick keygen in OpenSSL 3.0: a context of that name with the bits set. */
+static inline EVP_PKEY *pg_keygen_rsa_pss(void) {
+    EVP_PKEY *key = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA-PSS", NULL);
+    if (ctx != NULL && EVP_PKEY_keygen_init(ctx) > 0 && EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, 2048) > 0) EVP_PKEY_generate(ctx, &key);
+    EVP_PKEY_CTX_free(ctx);
+    return key;
+}
 static inline EVP_PKEY *pg_keygen(int kind) {
     switch (kind) {
     case 1: return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048);
     case 2: return EVP_PKEY_Q_keygen(NULL, NULL, "ED25519");
+    case 3: return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-384");
+    case 4: return pg_keygen_rsa_pss();
     default: return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
     }
 }

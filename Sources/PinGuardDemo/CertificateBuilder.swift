@@ -1,13 +1,14 @@
 import COpenSSL
 
-/// Builds and signs X.509 v3 certificates with OpenSSL for the demo PKI (what `openssl req -x509` and
-/// `openssl x509 -req` do): subject `O=pinguard demo, CN=...`, basic constraints, key usage, subject key
-/// identifier and an optional subject alternative name.
+/// Builds and signs X.509 v3 certificates with OpenSSL for the demo and test PKIs (what `openssl req -x509`
+/// and `openssl ca` do): subject `O=ORGANIZATION, CN=...`, basic constraints, key usage, subject key
+/// identifier, and an optional extended key usage and subject alternative name.
 enum CertificateBuilder {
     /// A certificate for `key` signed by `issuerKey`, issued by `issuer` (self-issued when nil); validity in
     /// seconds relative to now. Nil when OpenSSL refuses (its error queue says why).
     static func make(key: OpaquePointer, issuerKey: OpaquePointer, issuer: OpaquePointer?, commonName: String,
-                     subjectAltName: String?, isCA: Bool, notBefore: Int, notAfter: Int, serial: Int) -> OpaquePointer? {
+                     subjectAltName: String?, isCA: Bool, notBefore: Int, notAfter: Int, serial: Int,
+                     organization: String? = "pinguard demo", extendedKeyUsage: String? = nil) -> OpaquePointer? {
         guard let x = X509_new() else { return nil }
         X509_set_version(x, 2)
         ASN1_INTEGER_set(X509_get_serialNumber(x), serial)
@@ -15,7 +16,7 @@ enum CertificateBuilder {
         X509_gmtime_adj(X509_getm_notAfter(x), notAfter)
         X509_set_pubkey(x, key)
         let name = X509_get_subject_name(x)
-        X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, "pinguard demo", -1, -1, 0)
+        if let organization { X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, organization, -1, -1, 0) }
         X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, commonName, -1, -1, 0)
         X509_set_issuer_name(x, issuer.map { X509_get_subject_name($0) } ?? name)
         var ctx = X509V3_CTX()
@@ -25,6 +26,7 @@ enum CertificateBuilder {
             (NID_key_usage, isCA ? "critical,keyCertSign,cRLSign" : "critical,digitalSignature,keyEncipherment"),
             (NID_subject_key_identifier, "hash"),
         ]
+        if let extendedKeyUsage { extensions.append((NID_ext_key_usage, extendedKeyUsage)) }
         if let subjectAltName { extensions.append((NID_subject_alt_name, subjectAltName)) }
         for (nid, value) in extensions {
             guard let e = X509V3_EXT_conf_nid(nil, &ctx, nid, value) else { X509_free(x); return nil }

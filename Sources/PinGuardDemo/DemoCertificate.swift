@@ -21,15 +21,21 @@ public final class DemoCertificate: @unchecked Sendable {
     /// Issues a certificate for `key`, signed by `issuer` (self-signed when nil).
     ///
     /// - Parameters:
+    ///   - dnsName: the subject alternative name `DNS:NAME`; `subjectAltName` replaces it with any value
+    ///     OpenSSL's configuration syntax takes (`IP:127.0.0.1,DNS:localhost`).
     ///   - validFrom: seconds relative to now (negative = in the past).
     ///   - validUntil: seconds relative to now.
+    ///   - organization: the subject's `O`, none when nil.
+    ///   - extendedKeyUsage: e.g. `serverAuth`, none when nil.
     public static func issue(commonName: String, dnsName: String?, key: DemoKey, issuer: DemoCertificate?, isCA: Bool,
-                             validFrom: TimeInterval, validUntil: TimeInterval, serial: Int) throws(ProbeError) -> DemoCertificate {
+                             validFrom: TimeInterval, validUntil: TimeInterval, serial: Int, organization: String? = "pinguard demo",
+                             extendedKeyUsage: String? = nil, subjectAltName: String? = nil) throws(ProbeError) -> DemoCertificate {
         OpenSSLErrorQueue.clear()
         let signer = issuer?.key ?? key
-        guard let x = CertificateBuilder.make(key: key.pointer, issuerKey: signer.pointer, issuer: issuer?.pointer,
-                                              commonName: commonName, subjectAltName: dnsName.map { "DNS:\($0)" }, isCA: isCA,
-                                              notBefore: Int(validFrom), notAfter: Int(validUntil), serial: serial) else {
+        guard let x = CertificateBuilder.make(key: key.pointer, issuerKey: signer.pointer, issuer: issuer?.pointer, commonName: commonName,
+                                              subjectAltName: subjectAltName ?? dnsName.map { "DNS:\($0)" }, isCA: isCA,
+                                              notBefore: Int(validFrom), notAfter: Int(validUntil), serial: serial,
+                                              organization: organization, extendedKeyUsage: extendedKeyUsage) else {
             throw ProbeError.openSSL("issuing \(commonName)")
         }
         return DemoCertificate(pointer: x, key: key)

@@ -8,8 +8,8 @@ import PinGuardCrypto
 public final class DemoKey: @unchecked Sendable {
     package let pointer: OpaquePointer
 
-    /// Key algorithms the demo can generate.
-    public enum Kind: Int32, Sendable { case p256 = 0, rsa2048 = 1, ed25519 = 2 }
+    /// Key algorithms the demo (and the test PKI) can generate.
+    public enum Kind: Int32, Sendable { case p256 = 0, rsa2048 = 1, ed25519 = 2, p384 = 3, rsaPSS2048 = 4 }
 
     /// Generates a fresh key.
     public init(_ kind: Kind = .p256) throws(ProbeError) {

@@ -13,8 +13,9 @@ public enum Repository {
     }()
 }
 
-/// The throw-away PKI of `scripts/make-pki.sh`, generated once per test process into a fresh temporary
-/// folder the first time any test asks for it (thread-safe: Swift initialises the `static let` once).
+/// A throw-away PKI made in-process (`TestPKIFiles`, the files `scripts/make-pki.sh` writes for the shell
+/// benchmarks), generated once per test process into a fresh temporary folder the first time any test asks
+/// for it (thread-safe: Swift initialises the `static let` once).
 ///
 /// Leaves (see `leafNames`), each with `NAME.key`, `NAME.pem`, `NAME-chain.pem` (leaf + intermediate) and
 /// `NAME.host`: every one is issued for `NAME.pinguard.test`, except `wronghost` (SAN `other.example`) —
@@ -30,16 +31,14 @@ public struct TestPKI: Sendable {
     private static let generated: Result<TestPKI, HarnessError> = {
         do {
             let dir = try TemporaryDirectory.make("pinguard-pki")
-            let script = Repository.root.appendingPathComponent("scripts/make-pki.sh").path
-            let r = try CommandRunner.run("/bin/bash", [script, dir.path], timeout: 120)
-            guard r.status == 0 else { return .failure(HarnessError("make-pki.sh failed: \(r)")) }
+            try TestPKIFiles.write(into: dir)
             return .success(TestPKI(directory: dir))
         } catch {
-            return .failure(HarnessError("make-pki.sh could not run: \(error)"))
+            return .failure(HarnessError("making the test PKI: \(error)"))
         }
     }()
 
-    /// The process-wide PKI, generated on first use; throws when the script fails.
+    /// The process-wide PKI, generated on first use; throws when it could not be made.
     public static func shared() throws -> TestPKI { try generated.get() }
 
     /// Absolute path of `relative` inside the PKI folder.
@@ -80,9 +79,11 @@ public struct TestPKI: Sendable {
     public func der(of pemPath: String) throws -> String {
         let out = pemPath.replacingOccurrences(of: ".pem", with: "") + ".der"
         if FileManager.default.fileExists(atPath: out) { return out }
+        let body = try String(contentsOfFile: pemPath, encoding: .utf8).split(separator: "\n")
+            .drop { !$0.hasPrefix("-----BEGIN CERTIFICATE") }.dropFirst().prefix { !$0.hasPrefix("-----END") }.joined()
+        guard let der = Data(base64Encoded: body) else { throw HarnessError("\(pemPath) holds no PEM certificate") }
         let tmp = out + ".\(UUID().uuidString.prefix(6))"
-        let r = try CommandRunner.run(OpenSSLTool.path, ["x509", "-in", pemPath, "-outform", "DER", "-out", tmp])
-        guard r.status == 0 else { throw HarnessError("openssl x509 -outform DER \(pemPath): \(r)") }
+        try der.write(to: URL(fileURLWithPath: tmp))
         // Another thread may have written it meanwhile: the first rename wins, both copies are equal.
         if (try? FileManager.default.moveItem(atPath: tmp, toPath: out)) == nil { try? FileManager.default.removeItem(atPath: tmp) }
         return out

@@ -1,8 +1,9 @@
 import Foundation
+import PinGuardDemo
 
-/// Certificates for an HTTPS endpoint on 127.0.0.1, made by the `openssl` command line at test time: a server
-/// certificate (SAN IP:127.0.0.1 and localhost) under one CA, a client certificate under a client CA, and
-/// a client certificate under an unrelated CA that must be refused.
+/// Certificates for an HTTPS endpoint on 127.0.0.1, made in-process at test time: a server certificate (SAN
+/// IP:127.0.0.1 and localhost) under one CA, a client certificate under a client CA, and a client certificate
+/// under an unrelated CA that must be refused.
 public struct WebPKI: Sendable {
     /// Folder of the files.
     public let directory: URL
@@ -26,31 +27,25 @@ public struct WebPKI: Sendable {
 
     /// Generates every file in a new temporary folder.
     public static func make() throws -> WebPKI {
-        let dir = try TemporaryDirectory.make("pinguard-web-pki")
-        let o = OpenSSLTool.path
-        let script = """
-        set -e
-        cd \(CommandRunner.quote(dir.path))
-        key() { \(o) genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1" 2>/dev/null; }
-        ca() {
-          key "$1.key"
-          \(o) req -x509 -new -key "$1.key" -out "$1.pem" -days 2 -subj "/CN=$1" \\
-            -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign
+        let pki = WebPKI(directory: try TemporaryDirectory.make("pinguard-web-pki"))
+        func write(_ c: DemoCertificate, _ name: String) throws {
+            try c.pem.write(toFile: pki.path("\(name).pem"), atomically: true, encoding: .utf8)
+            try c.key.privateKeyPEM.write(toFile: pki.path("\(name).key"), atomically: true, encoding: .utf8)
         }
-        leaf() {  # name ca cn extensions
-          key "$1.key"
-          \(o) req -new -key "$1.key" -out "$1.csr" -subj "/CN=$3"
-          printf '%s\\n' "$4" > "$1.ext"
-          \(o) x509 -req -in "$1.csr" -CA "$2.pem" -CAkey "$2.key" -CAcreateserial -out "$1.pem" -days 2 -extfile "$1.ext" 2>/dev/null
+        func ca(_ name: String) throws -> DemoCertificate {
+            let c = try DemoCertificate.issue(commonName: name, dnsName: nil, key: try DemoKey(), issuer: nil, isCA: true,
+                                              validFrom: 0, validUntil: 2 * 86_400, serial: 1, organization: nil)
+            try write(c, name)
+            return c
         }
-        ca server-ca; ca client-ca; ca stranger-ca
-        leaf server server-ca localhost "subjectAltName=IP:127.0.0.1,DNS:localhost
-        extendedKeyUsage=serverAuth"
-        leaf client client-ca prometheus "extendedKeyUsage=clientAuth"
-        leaf stranger stranger-ca stranger "extendedKeyUsage=clientAuth"
-        """
-        let r = try CommandRunner.run("/bin/bash", ["-c", script])
-        guard r.status == 0 else { throw HarnessError("making the web PKI: \(r)") }
-        return WebPKI(directory: dir)
+        func leaf(_ name: String, _ issuer: DemoCertificate, cn: String, usage: String, san: String? = nil) throws {
+            try write(try DemoCertificate.issue(commonName: cn, dnsName: nil, key: try DemoKey(), issuer: issuer, isCA: false,
+                                                validFrom: 0, validUntil: 2 * 86_400, serial: 2, organization: nil,
+                                                extendedKeyUsage: usage, subjectAltName: san), name)
+        }
+        try leaf("server", try ca("server-ca"), cn: "localhost", usage: "serverAuth", san: "IP:127.0.0.1,DNS:localhost")
+        try leaf("client", try ca("client-ca"), cn: "prometheus", usage: "clientAuth")
+        try leaf("stranger", try ca("stranger-ca"), cn: "stranger", usage: "clientAuth")
+        return pki
     }
 }
