@@ -11,6 +11,7 @@ public struct ExpositionSample: Sendable, Equatable, CustomStringConvertible {
     /// The value (`NaN`, `+Inf`, `-Inf` understood).
     public var value: Double
 
+    /// `name{label="value",...} value`, labels sorted: for failure messages.
     public var description: String {
         "\(name){\(labels.sorted { $0.key < $1.key }.map { "\($0.key)=\"\($0.value)\"" }.joined(separator: ","))} \(value)"
     }
