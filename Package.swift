@@ -66,7 +66,10 @@ let package = Package(
         // -sanitize=fuzzer in .build-fuzz, a replay tool (`pinguard-fuzz TARGET FILE...`) otherwise.
         .executableTarget(name: "pinguard-fuzz", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardConfig"]),
         .target(name: "PinGuardTestSupport", dependencies: ["PinGuardDemo"], path: "Tests/PinGuardTestSupport"),
-        .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReaders"], exclude: ["Fixtures"]),
+        // In-memory targets, chains, policies and results: what tests of anything above the core judge.
+        .target(name: "PinGuardCoreTestSupport", dependencies: ["PinGuardCore"], path: "Tests/PinGuardCoreTestSupport"),
+        .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardTestSupport", "PinGuardCoreTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "PinGuardStateTests", dependencies: ["PinGuardState", "PinGuardCore", "CSQLite"]),
         // Certificate Transparency made in the test: logs, precertificates, SCTs, log lists, serverinfo files.
         .target(name: "PinGuardCTTestSupport", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardDemo", "PinGuardTestSupport", "COpenSSL"],
@@ -79,7 +82,7 @@ let package = Package(
         ], path: "Tests/PinGuardServiceTestSupport"),
         .testTarget(name: "PinGuardServiceTests", dependencies: [
             "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
-            "PinGuardServiceTestSupport",
+            "PinGuardServiceTestSupport", "PinGuardCoreTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

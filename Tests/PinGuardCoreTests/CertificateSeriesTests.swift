@@ -1,23 +1,23 @@
 import XCTest
 @testable import PinGuardCore
 @testable import PinGuardReaders
+import PinGuardTestSupport
 
 /// `metrics.certificates: leaf` keeps the per-certificate series to the leaf without losing a fact that an
 /// alert needs: the chain's earliest expiry and every pin decision stay.
 final class CertificateSeriesTests: XCTestCase {
     typealias F = ResultFixtures
 
-    private func samples(_ certificates: CertificateSeries) -> [MetricsRendererTests.ParsedSample] {
+    private func samples(_ certificates: CertificateSeries) throws -> [ExpositionSample] {
         // The intermediate expires before the leaf, so the earliest expiry is not the leaf's.
         var s = MetricsSnapshot()
         s.results = [F.result(F.target("api"), F.facts(leafDays: 5000), [F.set("app", [("api.example.com", HostPolicy(pins: [F.leafPin]))])])]
         s.certificates = certificates
-        return String(decoding: MetricsRenderer.render(s), as: UTF8.self).split(separator: "\n")
-            .filter { !$0.hasPrefix("#") }.compactMap(MetricsRendererTests.ParsedSample.init)
+        return try Exposition(String(decoding: MetricsRenderer.render(s), as: UTF8.self)).samples
     }
 
-    func testLeafModeWritesCertificateSeriesForTheLeafOnly() {
-        let chain = samples(.chain), leaf = samples(.leaf)
+    func testLeafModeWritesCertificateSeriesForTheLeafOnly() throws {
+        let chain = try samples(.chain), leaf = try samples(.leaf)
         for family in ["pinguard_cert_info", "pinguard_cert_not_after_timestamp_seconds", "pinguard_cert_not_before_timestamp_seconds"] {
             XCTAssertEqual(chain.filter { $0.name == family }.map { $0.labels["depth"] }, ["0", "1", "2"], family)
             XCTAssertEqual(leaf.filter { $0.name == family }.map { $0.labels["depth"] }, ["0"], family)
@@ -26,7 +26,7 @@ final class CertificateSeriesTests: XCTestCase {
         XCTAssertEqual(leaf.first { $0.name == earliest }?.value, chain.first { $0.name == earliest }?.value)
         XCTAssertEqual(leaf.first { $0.name == earliest }?.value, F.intermediate.notAfter.timeIntervalSince1970,
                        "the chain's earliest expiry is the intermediate's, in both modes")
-        let rest = { (all: [MetricsRendererTests.ParsedSample]) in all.filter { !$0.name.hasPrefix("pinguard_cert_") }.map(\.name) }
+        let rest = { (all: [ExpositionSample]) in all.filter { !$0.name.hasPrefix("pinguard_cert_") }.map(\.name) }
         XCTAssertEqual(rest(leaf), rest(chain), "every other series is unchanged")
     }
 

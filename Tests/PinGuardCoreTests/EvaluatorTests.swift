@@ -3,34 +3,6 @@ import XCTest
 @testable import PinGuardCore
 @testable import PinGuardReaders
 
-/// In-memory chains: leaf ← intermediate ← root, each with distinct hashes.
-enum Chains {
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
-    static func day(_ n: Double) -> Date { now.addingTimeInterval(n * 86_400) }
-    static func h(_ tag: UInt8) -> String { Base64.encode([UInt8](repeating: tag, count: 32)) }
-
-    static func cert(_ depth: Int, spki: UInt8, cert: UInt8, notAfter: Double, selfIssued: Bool = false,
-                     source: CertificateSource = .served) -> ChainCertificate {
-        ChainCertificate(depth: depth, subject: "CN=\(depth)", issuer: "CN=\(depth + 1)", notBefore: day(-30),
-                         notAfter: day(notAfter), spkiSHA256: h(spki), certSHA256: h(cert), selfIssued: selfIssued,
-                         source: source)
-    }
-    static let leaf = cert(0, spki: 1, cert: 11, notAfter: 40)
-    static let inter = cert(1, spki: 2, cert: 12, notAfter: 400)
-    static let root = cert(2, spki: 3, cert: 13, notAfter: 3000, selfIssued: true, source: .store)
-
-    static func facts(trusted: Bool = true, error: String? = nil) -> ProbeFacts {
-        ProbeFacts(host: "api.example.com", port: 443, error: error, servedChain: error == nil ? [leaf, inter] : [],
-                   verifiedChain: trusted && error == nil ? [leaf, inter, root] : [], trusted: trusted,
-                   trustError: trusted ? nil : "certificate has expired", finishedAt: now)
-    }
-
-    static func set(_ policy: HostPolicy, pattern: String = "api.example.com") -> PolicySet {
-        PolicySet(name: "app", environments: ["prod": PolicyEnvironment(rules: [
-            PatternRule(pattern: try! HostPattern.parse(pattern), policy: policy)])])
-    }
-}
-
 final class EvaluatorTests: XCTestCase {
     typealias C = Chains
     struct Row {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import PinGuardCore
 @testable import PinGuardReaders
+import PinGuardTestSupport
 
 /// `PinGuardMetrics` is the single list of exported families: the exposition follows it exactly, and the
 /// metric list for rules and dashboards and the reference documentation are checked against it.
@@ -43,7 +44,7 @@ final class MetricFamilyDeclarationTests: XCTestCase {
         let declared = Dictionary(uniqueKeysWithValues: PinGuardMetrics.all.map { ($0.name, $0.labels) })
         var seen: Set<String> = []
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            guard let sample = MetricsRendererTests.ParsedSample(line) else {
+            guard let sample = ExpositionSample(line) else {
                 XCTFail("does not parse: \(line)")
                 continue
             }

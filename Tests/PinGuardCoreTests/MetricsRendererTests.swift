@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import PinGuardCore
 @testable import PinGuardReaders
+import PinGuardTestSupport
 
 
 /// The /metrics exposition (docs/reference.md, Metrics) rendered from in-memory snapshots.
@@ -94,7 +95,7 @@ final class MetricsRendererTests: XCTestCase {
         XCTAssertTrue(text.contains(#"pinguard_probe_success{target="t\"1\\",address="127.0.0.1:443"} 1"#), text)
         // Every line is one sample or comment: the newline did not break a line.
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            XCTAssertNotNil(ParsedSample(line), "does not parse: \(line)")
+            XCTAssertNotNil(ExpositionSample(line), "does not parse: \(line)")
         }
         let leaf = try XCTUnwrap(samples(text, "pinguard_cert_info").first { $0.labels["depth"] == "0" })
         XCTAssertEqual(leaf.labels["subject"], subject, "unescaping gives the subject back")

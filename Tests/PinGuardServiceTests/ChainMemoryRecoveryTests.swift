@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardCoreTestSupport
 @testable import PinGuardService
 import XCTest
 
@@ -13,13 +14,8 @@ final class ChainMemoryRecoveryTests: XCTestCase {
         let memory = try ChainMemory(location: .file(path), configured: ["api"])
         XCTAssertEqual(memory.startEvents.map(\.event), [.stateUnavailable])
         XCTAssertFalse(memory.facts.writable)
-        let leaf = ChainCertificate(depth: 0, subject: "CN=api", issuer: "CN=ca", notBefore: Date(timeIntervalSince1970: 1_799_000_000),
-                                    notAfter: Date(timeIntervalSince1970: 1_802_000_000),
-                                    spkiSHA256: Data(repeating: 1, count: 32).base64EncodedString(),
-                                    certSHA256: Data(repeating: 2, count: 32).base64EncodedString())
-        let facts = ProbeFacts(host: "api.example", port: 443, address: "192.0.2.1:443", servedChain: [leaf], verifiedChain: [leaf],
-                               trusted: true, finishedAt: Date(timeIntervalSince1970: 1_800_000_000))
-        let result = TargetResult.evaluate(facts, target: Target(host: "api.example", name: "api"), sets: [], now: facts.finishedAt)
+        let facts = ResultFixtures.facts(host: "api.example")
+        let result = ResultFixtures.result(ResultFixtures.target("api", host: "api.example"), facts, [])
         _ = memory.observe(result, now: facts.finishedAt)
         XCTAssertEqual(memory.commit(now: facts.finishedAt), [], "still missing: nothing to report again")
         try FileManager.default.createDirectory(atPath: base.appendingPathComponent("later").path, withIntermediateDirectories: true)

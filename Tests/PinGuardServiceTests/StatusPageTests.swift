@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardCoreTestSupport
 @testable import PinGuardService
 import XCTest
 
@@ -12,12 +13,10 @@ enum StatusFixtures {
     }
 
     static func result(_ name: String, key: UInt8, pinned: UInt8) -> TargetResult {
-        let set = PolicySet(name: "ios-app", environments: ["prod": PolicyEnvironment(rules: [
-            PatternRule(pattern: try! HostPattern.parse("**.example"), policy: HostPolicy(pins: [Pin(hash: String(repeating: "\(pinned)", count: 4))])),
-        ])])
+        let set = ResultFixtures.set("ios-app", [("**.example", HostPolicy(pins: [Pin(hash: String(repeating: "\(pinned)", count: 4))]))])
         let facts = ProbeFacts(host: "a.example", port: 443, servedChain: [leaf(key)], verifiedChain: [leaf(key)], trusted: true,
                                finishedAt: Date(timeIntervalSince1970: 1_800_000_000))
-        var r = TargetResult.evaluate(facts, target: Target(host: "a.example", name: name), sets: [set], now: facts.finishedAt)
+        var r = TargetResult.evaluate(facts, target: ResultFixtures.target(name, host: "a.example"), sets: [set], now: facts.finishedAt)
         r.forecast(with: RenewalOutlook(nextRenewal: Date(timeIntervalSince1970: 1_800_500_000), key: .rotate, keyBasis: .declared,
                                         issuers: [IssuerOption(name: "R11", chain: [])], issuerBasis: .current), sets: [set])
         return r

@@ -79,6 +79,7 @@ enum TrustKitImporter {
         }
     }
 
+    /// One `TSKPinnedDomains` entry: an excluded subdomain, or the rule its settings give.
     static func domain(_ entry: PlistNode.Entry, path: String, parents: Set<String>, draft: inout ImportDraft) {
         let line = entry.keyLine ?? entry.value.line
         guard let settings = entry.value.entries else {
@@ -90,89 +91,10 @@ enum TrustKitImporter {
             excluded(host, exclude: exclude, settings: settings, line: line, path: path, parents: parents, draft: &draft)
             return
         }
-        var includeSubdomains = false
-        var enforce = true
-        var expires: Date?
-        var notes: [String] = []
-        var pins = DistinctPins()
-        var sawHashes = false
-        for s in settings {
-            let sPath = ImportSupport.keyPath(path, s.key)
-            let sLine = s.keyLine ?? s.value.line
-            switch s.key {
-            case "TSKIncludeSubdomains":
-                guard let b = s.value.bool else {
-                    draft.note(.error, line: sLine, keyPath: sPath, "expected a boolean, found \(s.value.kind); treated as false")
-                    continue
-                }
-                includeSubdomains = b
-            case "TSKEnforcePinning":
-                guard let b = s.value.bool else {
-                    draft.note(.error, line: sLine, keyPath: sPath, "expected a boolean, found \(s.value.kind); treated as true")
-                    continue
-                }
-                enforce = b
-            case "TSKExpirationDate":
-                guard let text = s.value.string, let d = ImportSupport.startOfDay(text) else {
-                    draft.note(.warning, line: sLine, keyPath: sPath,
-                               "not a yyyy-MM-dd date: TrustKit ignores it, so these pins never expire; imported without expires")
-                    continue
-                }
-                expires = d
-                notes.append("TSKExpirationDate \(text): TrustKit stops pinning when that day begins (device time zone; UTC here)")
-            case "TSKPublicKeyHashes":
-                sawHashes = true
-                guard let list = s.value.array else {
-                    draft.note(.error, line: sLine, keyPath: sPath, "expected an array of base64 strings, found \(s.value.kind)")
-                    continue
-                }
-                for (i, item) in list.enumerated() {
-                    let iPath = ImportSupport.keyPath(sPath, i)
-                    let iLine = item.line ?? sLine
-                    guard let text = item.string else {
-                        draft.note(.error, line: iLine, keyPath: iPath, "expected a base64 string, found \(item.kind); pin not imported")
-                        continue
-                    }
-                    guard let hash = ImportSupport.foundationSHA256(text, line: iLine, keyPath: iPath, draft: &draft) else {
-                        draft.note(.error, line: iLine, keyPath: iPath,
-                                   "\(EchoedInput.quoted(text)) is not base64 of a 32-byte SHA-256 digest (TrustKit raises at start-up); pin not imported")
-                        continue
-                    }
-                    draft.append(Pin(type: .spki, hash: hash, role: .primary, scope: .any, line: iLine), to: &pins, keyPath: iPath)
-                }
-            case "TSKReportUris", "TSKDisableDefaultReportUri":
-                draft.note(.info, line: sLine, keyPath: sPath, "pin failure reporting is not modelled; ignored")
-            case "TSKPublicKeyAlgorithms":
-                draft.note(.info, line: sLine, keyPath: sPath,
-                           "ignored: TrustKit 1.6 and later hash the SPKI whatever its algorithm")
-            case "TSKAdditionalTrustAnchors":
-                draft.note(.warning, line: sLine, keyPath: sPath,
-                           "extra trust anchors apply to DEBUG builds only; not imported (pinguard checks release behaviour)")
-            default:
-                draft.note(.warning, line: sLine, keyPath: sPath, "unknown TrustKit domain setting ignored")
-            }
-        }
-        if !sawHashes {
-            draft.note(.error, line: line, keyPath: path, "no TSKPublicKeyHashes: TrustKit raises at start-up; not imported")
-            return
-        }
-        let required = enforce ? 2 : 1
-        if pins.count < required {
-            draft.note(.error, line: line, keyPath: path,
-                       "\(pins.count) usable pin(s): TrustKit requires at least \(required) (a backup pin) and raises at start-up" +
-                       (pins.isEmpty ? "; not imported" : "; imported as written"))
-        }
-        guard !pins.isEmpty else { return }
-        guard let pattern = draft.pattern(includeSubdomains ? "**." + host : host, line: line, keyPath: path) else { return }
-        if !enforce {
-            draft.note(.warning, line: line, keyPath: path,
-                       "TSKEnforcePinning false: report only, pins are not enforced for \(host); imported as allow_system_trust_fallback: true (a chain failing system trust is still rejected)")
-            notes.append("TSKEnforcePinning false: report only, a pin mismatch is accepted on a chain that passes system trust")
-        }
-        let policy = HostPolicy(pins: pins.pins, failStrategy: .strict, requireSystemTrust: true,
-                                allowSystemTrustFallback: !enforce, expires: expires)
-        draft.add(ImportedRule(pattern: pattern, policy: policy, line: line,
-                               origin: ["\(draft.position(line)) \(path)"] + notes), keyPath: path)
+        let domain = TrustKitDomain(reading: settings, path: path, draft: &draft)
+        guard domain.importable(line: line, path: path, draft: &draft),
+              let pattern = draft.pattern(domain.includeSubdomains ? "**." + host : host, line: line, keyPath: path) else { return }
+        draft.add(domain.rule(pattern, host: host, line: line, path: path, draft: &draft), keyPath: path)
     }
 
     /// A subdomain excluded from its parent's policy: TrustKit answers "domain not pinned" for exactly this
