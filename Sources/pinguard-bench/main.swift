@@ -122,7 +122,7 @@ for _ in 0..<repeats {
 times.sort()
 let lines = MetricsRenderer.renderChunks(snapshot).reduce(0) { n, c in n + c.lazy.filter { $0 == UInt8(ascii: "\n") }.count }
 if let path = ProcessInfo.processInfo.environment["BENCH_EXPOSITION"] {  // the exposition itself, for a real Prometheus to scrape
-    FileManager.default.createFile(atPath: path, contents: Data(MetricsRenderer.render(snapshot)))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(MetricsRenderer.render(snapshot)))
 }
 print("metrics: \(targets) targets x \(setCount) policy sets")
 print(String(format: "  evaluate all targets:   %.1f ms", evalSeconds * 1000))
