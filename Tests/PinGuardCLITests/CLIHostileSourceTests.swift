@@ -3,8 +3,10 @@ import PinGuardTestSupport
 import XCTest
 
 /// The hostile source-file reproducers of `Tests/Fixtures/repro/` (chained constants, deep nesting, more rules than
-/// an import produces) through the real binary, for `import` and `lint` alike: each ends in < 2 s and < 200 MB with
-/// a documented exit status, its last line of stderr saying why, and no control characters.
+/// an import produces) through the real binary, for `import` and `lint` alike: each ends in < 10 s and < 200 MB with
+/// a documented exit status, its last line of stderr saying why, and no control characters. The bounds catch the
+/// runaway behaviour these files used to cause (an abort at 2 GB, a crash, minutes of work), not speed: a debug
+/// build on a loaded machine takes about 2 s for the largest; `scripts/bench-import.sh` measures them.
 final class CLIHostileSourceTests: XCTestCase {
     /// What a reproducer must end with: `import` and `lint` exit statuses, and the text of the last line of stderr
     /// (for a file refused as a whole, the only line, for both commands).
@@ -21,7 +23,7 @@ final class CLIHostileSourceTests: XCTestCase {
         guard let binary = PinguardCLI.binary else { throw HarnessError("pinguard is not built") }
         let r = try MeasuredCommand.run(binary, arguments, timeout: 30)
         XCTAssertFalse(r.timedOut, "\(arguments)", file: file, line: line)
-        XCTAssertLessThan(r.seconds, 2, "\(arguments) took \(r.seconds) s", file: file, line: line)
+        XCTAssertLessThan(r.seconds, 10, "\(arguments) took \(r.seconds) s", file: file, line: line)
         XCTAssertLessThan(r.maxRSSBytes, 200 << 20, "\(arguments) peaked at \(r.maxRSSBytes >> 20) MB", file: file, line: line)
         XCTAssertFalse(r.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F },
                        "control characters in: \(r.stderr.debugDescription)", file: file, line: line)
