@@ -6,7 +6,8 @@
 # round wall time and peak RSS per round, the medians and the ratios pinguard/blackbox. Asserts nothing.
 # Usage: scripts/bench-blackbox.sh [TARGETS=1000] [ROUNDS=5]    (root, for the mount namespace)
 # Needs nginx, openssl, python3 and prometheus-blackbox-exporter (apt-get install -y nginx-light openssl
-# prometheus-blackbox-exporter). PINGUARD=path uses that binary instead of building the release one.
+# prometheus-blackbox-exporter). PINGUARD=path uses that binary instead of building the release one;
+# PERF_OUT=FILE adds a pinguard round under `perf record` (ROUNDS=0 for that round alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=${1:-1000}
@@ -90,7 +91,12 @@ YML
 
 echo "side by side: $targets TLS targets (one nginx, $targets server names via a private /etc/hosts), concurrency $concurrency, $rounds rounds each, $(nproc) cores"
 echo "pinguard: $("$PINGUARD" --version 2>/dev/null | head -1); blackbox_exporter: $("$blackbox" --version 2>&1 | head -1)"
-unshare --mount --propagation private sh -c 'mount --bind "$0" /etc/hosts && shift && exec "$@"' "$work/hosts" _ \
-  python3 scripts/lib/bench_blackbox.py --pinguard "$PINGUARD" --config "$work/cfg/pinguard.yml" \
+in_hosts() { unshare --mount --propagation private sh -c 'mount --bind "$0" /etc/hosts && exec "$@"' "$work/hosts" "$@"; }
+in_hosts python3 scripts/lib/bench_blackbox.py --pinguard "$PINGUARD" --config "$work/cfg/pinguard.yml" \
   --blackbox "$blackbox" --blackbox-config "$work/blackbox.yml" --targets "$work/targets.txt" \
   --rounds "$rounds" --concurrency "$concurrency"
+# PERF_OUT=FILE: one more pinguard round under `perf record` (DWARF call graphs), for `perf report -i FILE`.
+if [ -n "${PERF_OUT:-}" ]; then
+  in_hosts perf record -q --call-graph dwarf,16384 -F "${PERF_FREQ:-250}" -o "$PERF_OUT" -- \
+    "$PINGUARD" serve --once --config "$work/cfg/pinguard.yml" | tail -1
+fi

@@ -130,6 +130,8 @@ def main():
         r = run_blackbox(args.blackbox, args.blackbox_config, targets, args.concurrency)
         show("blackbox", r, n)
         results["blackbox"].append(r)
+    if args.rounds == 0:
+        return
     med = {k: {m: statistics.median(r[m] for r in v) for m in ("cpu", "wall", "rss")} for k, v in results.items()}
     rng = {k: {m: (min(r[m] for r in v), max(r[m] for r in v)) for m in ("cpu", "wall", "rss")} for k, v in results.items()}
     print(f"medians of {args.rounds} rounds, {n} targets, concurrency {args.concurrency}:")
