@@ -22,6 +22,8 @@ public final class TLSProber: @unchecked Sendable {
     /// Earlier verifications of served chains against this prober's trust store, reused by handshakes
     /// that are served the same chain for the same name.
     let verifications: VerificationCache
+    /// The facts of the certificates probes have read, by their bytes.
+    let certificates = CertificateFactsCache()
 
     /// Creates a prober; throws when the CA file cannot be read or holds no certificate. With `ctLogs` every
     /// probe also collects the server's SCTs and checks them against those logs.
@@ -205,7 +207,7 @@ public final class TLSProber: @unchecked Sendable {
                     v.append(c)
                 } else {
                     // With trusted-first lookup the anchor is the store's copy even when the server sent it too.
-                    var c = try CertificateReader.facts(of: x, depth: Int(i), source: .store)
+                    var c = try certificates.facts(of: x, depth: Int(i), source: .store)
                     if facts.servedChain.contains(where: { $0.certSHA256 == c.certSHA256 }) { c.source = .served }
                     v.append(c)
                 }
@@ -223,7 +225,7 @@ public final class TLSProber: @unchecked Sendable {
         let count = pg_sk_X509_num(stack)
         for i in 0..<count {
             guard let x = pg_sk_X509_value(stack, i) else { continue }
-            out.append(try CertificateReader.facts(of: x, depth: Int(i), source: .served))
+            out.append(try certificates.facts(of: x, depth: Int(i), source: .served))
         }
         return out
     }

@@ -82,7 +82,7 @@ final class VerificationCacheTests: XCTestCase {
     func testAStoredVerificationEndsAtTheChainsFirstValidityBoundary() throws {
         let s = try LiveServers.shared()
         let clock = TestClock()
-        let prober = try TLSProber(caFile: s.pki.caBundle, now: { clock.now })
+        let prober = try TLSProber(caFile: s.pki.caBundle, ctLogs: nil, now: { clock.now })
         let facts = prober.probe(s.request("valid"))
         let boundary = try XCTUnwrap(facts.verifiedChain.map(\.notAfter).min())
         clock.now = boundary.addingTimeInterval(-1)

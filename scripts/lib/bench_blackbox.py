@@ -13,7 +13,9 @@ on the machine. For each process it measures CPU seconds (user + sys: pinguard
 from wait4, blackbox from /proc/PID/stat after the last answer), wall time of
 the round (pinguard's own round duration; blackbox from the first request to
 the last answer) and peak RSS (pinguard's ru_maxrss, blackbox's VmHWM). Prints
-each round, the medians and the ratios pinguard/blackbox. Asserts nothing; it
+each round, the medians and the ratios pinguard/blackbox, then the memory of
+blackbox after its last round and of the live pinguard service after its
+first round over the fleet, split into anonymous and file-backed pages. Asserts nothing; it
 reports probes that did not succeed, since a failed probe costs less.
 """
 import argparse
@@ -61,12 +63,46 @@ def proc_cpu(pid):
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def proc_hwm(pid):
+def proc_memory(pid):
+    """VmHWM, VmRSS, RssAnon and RssFile of PID in MiB."""
+    out = {}
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
+            key = line.split(":")[0]
+            if key in ("VmHWM", "VmRSS", "RssAnon", "RssFile"):
+                out[key] = int(line.split()[1]) / 1024
+    return out
+
+
+def memory_line(m):
+    return (f"peak {m['VmHWM']:.1f} MiB, resident {m['VmRSS']:.1f} MiB "
+            f"(anonymous {m['RssAnon']:.1f}, file-backed: code and libraries {m['RssFile']:.1f})")
+
+
+def pinguard_steady(binary, config, n):
+    """The live service after its first round over the fleet: memory once it has idled 5 s."""
+    port = free_port()
+    live = config + ".live.yml"
+    with open(config) as f, open(live, "w") as out:
+        for line in f:
+            out.write(f'listen: "127.0.0.1:{port}"\n' if line.startswith("listen:") else line)
+    p = subprocess.Popen([binary, "serve", "--config", live], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and p.poll() is None:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                conn.request("GET", "/-/ready")
+                if conn.getresponse().status == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.2)
+        time.sleep(5)
+        return proc_memory(p.pid)
+    finally:
+        p.terminate()
+        p.wait()
 
 
 def run_blackbox(binary, config, targets, concurrency):
@@ -96,11 +132,11 @@ def run_blackbox(binary, config, targets, concurrency):
         with concurrent.futures.ThreadPoolExecutor(max_workers=concurrency) as pool:
             list(pool.map(probe, targets))
         wall = time.monotonic() - start
-        cpu, rss = proc_cpu(p.pid), proc_hwm(p.pid)
+        cpu, memory = proc_cpu(p.pid), proc_memory(p.pid)
     finally:
         p.terminate()
         p.wait()
-    return {"cpu": cpu, "wall": wall, "rss": rss, "failed": str(len(failures)), "note": ""}
+    return {"cpu": cpu, "wall": wall, "rss": memory["VmHWM"], "memory": memory, "failed": str(len(failures)), "note": ""}
 
 
 def show(name, r, n):
@@ -144,6 +180,9 @@ def main():
     p, b = med["pinguard"], med["blackbox"]
     print(f"ratios pinguard/blackbox: CPU per probe {p['cpu'] / b['cpu']:.2f}x, round wall {p['wall'] / b['wall']:.2f}x, "
           f"peak RSS {p['rss'] / b['rss']:.2f}x")
+    print("memory after a round:")
+    print(f"  blackbox  (the last round's process) {memory_line(results['blackbox'][-1]['memory'])}")
+    print(f"  pinguard  (serve, live, after its first round and 5 s) {memory_line(pinguard_steady(args.pinguard, args.config, n))}")
 
 
 if __name__ == "__main__":

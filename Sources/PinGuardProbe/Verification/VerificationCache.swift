@@ -5,16 +5,15 @@ import Foundation
 /// chain in place of a new `X509_verify_cert`. A chain that verified for one name is judged for another
 /// by the host check alone, the one step of OpenSSL's verification that reads the name.
 ///
-/// An entry holds until the first validity boundary of its certificates; the whole cache until the first
-/// boundary of a trust store certificate (a root becoming valid or expiring can change any chain). A new
-/// trust store is a new prober with a new cache. Thread-safe.
+/// An entry holds until the first validity boundary of its certificates or of any trust store certificate
+/// (a root becoming valid or expiring can change any chain), whichever comes first. A new trust store is
+/// a new prober with a new cache. Thread-safe.
 final class VerificationCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [VerificationKey: VerificationOutcome] = [:]
-    /// Every notBefore and notAfter of the trust store's certificates: passing one drops every entry.
+    /// Every notBefore and notAfter of the trust store's certificates, in order: no entry outlives the
+    /// first one after its verification.
     private let storeBoundaries: [Date]
-    /// The first of `storeBoundaries` after the entries were made.
-    private var storeValidUntil: Date
     private var counts = (hits: 0, misses: 0)
     /// Entries beyond this drop the expired ones, and the rest if that is not enough.
     let capacity: Int
@@ -26,7 +25,6 @@ final class VerificationCache: @unchecked Sendable {
         self.storeBoundaries = storeBoundaries.sorted()
         self.capacity = capacity
         self.now = now
-        storeValidUntil = .distantPast
     }
 
     /// How many verifications were answered from the cache, and how many ran.
@@ -35,11 +33,11 @@ final class VerificationCache: @unchecked Sendable {
     /// The outcome stored under `key`, if it still holds at `time`.
     func outcome(for key: VerificationKey, at time: Date) -> VerificationOutcome? {
         lock.withLock {
-            if time >= storeValidUntil {
-                entries.removeAll()
-                storeValidUntil = storeBoundaries.first { $0 > time } ?? .distantFuture
+            guard let stored = entries[key] else { return nil }
+            guard time < stored.validUntil else {
+                entries[key] = nil
+                return nil
             }
-            guard let stored = entries[key], time < stored.validUntil else { return nil }
             return stored
         }
     }
