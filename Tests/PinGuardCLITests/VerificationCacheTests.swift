@@ -94,11 +94,12 @@ final class VerificationCacheTests: XCTestCase {
         XCTAssertEqual(after.verifiedChain, facts.verifiedChain)
     }
 
-    func testPassingATrustStoreCertificatesBoundaryDropsEveryEntry() {
+    func testNoEntryOutlivesTheTrustStoresNextValidityBoundary() {
         let start = Date(timeIntervalSince1970: 1_000_000)
         let cache = VerificationCache(storeBoundaries: [start.addingTimeInterval(100)])
         let key = [UInt8](repeating: 7, count: 32).withUnsafeBytes { VerificationKey(digest: $0) }
-        let outcome = VerificationOutcome(identity: CheckedIdentity(), returned: 1, error: 0, errorDepth: 0, chain: [], validUntil: .distantFuture)
+        let outcome = VerificationOutcome(identity: CheckedIdentity(), returned: 1, error: 0, errorDepth: 0, chain: [],
+                                          validUntil: .distantFuture)
         XCTAssertNil(cache.outcome(for: key, at: start))
         cache.store(outcome, for: key, at: start)
         XCTAssertNotNil(cache.outcome(for: key, at: start.addingTimeInterval(99)))
@@ -111,7 +112,8 @@ final class VerificationCacheTests: XCTestCase {
         let start = Date(timeIntervalSince1970: 1_000_000)
         let cache = VerificationCache(storeBoundaries: [], capacity: 2)
         let keys = (1...3).map { n in [UInt8](repeating: UInt8(n), count: 32).withUnsafeBytes { VerificationKey(digest: $0) } }
-        let outcome = VerificationOutcome(identity: CheckedIdentity(), returned: 1, error: 0, errorDepth: 0, chain: [], validUntil: .distantFuture)
+        let outcome = VerificationOutcome(identity: CheckedIdentity(), returned: 1, error: 0, errorDepth: 0, chain: [],
+                                          validUntil: .distantFuture)
         for key in keys { cache.store(outcome, for: key, at: start) }
         XCTAssertNil(cache.outcome(for: keys[0], at: start))
         XCTAssertNotNil(cache.outcome(for: keys[2], at: start))

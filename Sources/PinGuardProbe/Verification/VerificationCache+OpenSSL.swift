@@ -39,13 +39,14 @@ extension VerificationCache {
         return returned
     }
 
-    /// The key of a verification: the parameters' flags and depth and the served certificates' DER
-    /// bytes; nil when a certificate cannot be encoded.
+    /// The key of a verification: the parameters' flags, depth and security level and the served
+    /// certificates' DER bytes; nil when a certificate cannot be encoded.
     static func key(of param: OpaquePointer, served: OpaquePointer) -> VerificationKey? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(4096)
         for field in [UInt64(X509_VERIFY_PARAM_get_flags(param)), UInt64(X509_VERIFY_PARAM_get_hostflags(param)),
-                      UInt64(bitPattern: Int64(X509_VERIFY_PARAM_get_depth(param)))] {
+                      UInt64(bitPattern: Int64(X509_VERIFY_PARAM_get_depth(param))),
+                      UInt64(bitPattern: Int64(X509_VERIFY_PARAM_get_auth_level(param)))] {
             withUnsafeBytes(of: field.bigEndian) { bytes += $0 }
         }
         for i in 0..<pg_sk_X509_num(served) {

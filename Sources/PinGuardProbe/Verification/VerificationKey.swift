@@ -1,6 +1,6 @@
 /// SHA-256 over what a chain verification depends on besides the trust store, the time and the checked
-/// identity: the verification parameters' flags and depth and the DER bytes of each served certificate,
-/// in order.
+/// identity: the verification parameters' flags, depth and security level, and the DER bytes of each
+/// served certificate in order.
 struct VerificationKey: Hashable, Sendable {
     let a: UInt64, b: UInt64, c: UInt64, d: UInt64
 
