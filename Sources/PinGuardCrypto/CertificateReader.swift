@@ -92,7 +92,8 @@ public enum CertificateReader {
         return String(cString: hex)
     }
 
-    static func time(_ t: UnsafePointer<ASN1_TIME>?) -> Date {
+    /// A certificate time as a date (the epoch when OpenSSL cannot read it).
+    package static func time(_ t: UnsafePointer<ASN1_TIME>?) -> Date {
         var tm = tm()
         guard let t, ASN1_TIME_to_tm(t, &tm) == 1 else { return Date(timeIntervalSince1970: 0) }
         return Date(timeIntervalSince1970: TimeInterval(timegm(&tm)))

@@ -10,17 +10,29 @@ import Glibc
 /// Performs TLS handshakes with system OpenSSL and reports the chain facts; never judges pins.
 ///
 /// One prober owns one `SSL_CTX` whose trust store (system default or a CA file) is loaded once and
-/// shared by every probe; probes may run concurrently from many threads.
+/// shared by every probe; probes may run concurrently from many threads. A chain served again for the
+/// same name is not verified again while its certificates' validity is unchanged: every handshake runs in
+/// full, and takes the earlier verification's result and chain.
 public final class TLSProber: @unchecked Sendable {
     private let context: OpaquePointer
     /// The CA file in use, or nil for the system trust store.
     public let caFile: String?
     /// The CT logs SCTs are checked against; nil when no SCTs are collected.
     public let ctLogs: CTLogKeyring?
+    /// Earlier verifications of served chains against this prober's trust store, reused by handshakes
+    /// that are served the same chain for the same name.
+    let verifications: VerificationCache
+    /// The facts of the certificates probes have read, by their bytes.
+    let certificates = CertificateFactsCache()
 
     /// Creates a prober; throws when the CA file cannot be read or holds no certificate. With `ctLogs` every
     /// probe also collects the server's SCTs and checks them against those logs.
-    public init(caFile: String? = nil, ctLogs: CTLogKeyring? = nil) throws(ProbeError) {
+    public convenience init(caFile: String? = nil, ctLogs: CTLogKeyring? = nil) throws(ProbeError) {
+        try self.init(caFile: caFile, ctLogs: ctLogs, now: { Date() })
+    }
+
+    /// A prober whose verification cache judges its entries' validity at `now` (tests move it).
+    init(caFile: String?, ctLogs: CTLogKeyring?, now: @escaping @Sendable () -> Date) throws(ProbeError) {
         // A peer that closes mid-handshake must not kill the process through SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         OpenSSLErrorQueue.clear()
@@ -41,6 +53,7 @@ public final class TLSProber: @unchecked Sendable {
             throw ProbeError.openSSL("cannot load the system trust store")
         }
         if ctLogs != nil { try TLSProber.requestSCTs(ctx) }
+        verifications = VerificationCache.install(on: ctx, now: now)
         context = ctx
         self.caFile = caFile
         self.ctLogs = ctLogs
@@ -194,7 +207,7 @@ public final class TLSProber: @unchecked Sendable {
                     v.append(c)
                 } else {
                     // With trusted-first lookup the anchor is the store's copy even when the server sent it too.
-                    var c = try CertificateReader.facts(of: x, depth: Int(i), source: .store)
+                    var c = try certificates.facts(of: x, depth: Int(i), source: .store)
                     if facts.servedChain.contains(where: { $0.certSHA256 == c.certSHA256 }) { c.source = .served }
                     v.append(c)
                 }
@@ -212,7 +225,7 @@ public final class TLSProber: @unchecked Sendable {
         let count = pg_sk_X509_num(stack)
         for i in 0..<count {
             guard let x = pg_sk_X509_value(stack, i) else { continue }
-            out.append(try CertificateReader.facts(of: x, depth: Int(i), source: .served))
+            out.append(try certificates.facts(of: x, depth: Int(i), source: .served))
         }
         return out
     }

@@ -1,0 +1,32 @@
+import Foundation
+import PinGuardCore
+import PinGuardTestSupport
+@testable import PinGuardProbe
+import XCTest
+
+/// A certificate a prober has read before is not read again: its facts are the first read's, shared, and
+/// equal to what a fresh prober reads.
+final class CertificateFactsCacheTests: XCTestCase {
+    func testACertificateServedAgainSharesTheFactsOfTheFirstRead() throws {
+        let s = try LiveServers.shared()
+        let prober = try TLSProber(caFile: s.pki.caBundle)
+        let first = prober.probe(s.request("valid"))
+        let second = prober.probe(s.request("valid"))
+        let fresh = try TLSProber(caFile: s.pki.caBundle).probe(s.request("valid"))
+        XCTAssertEqual(second.servedChain, fresh.servedChain)
+        XCTAssertEqual(second.verifiedChain, fresh.verifiedChain)
+        for (a, b) in zip(first.verifiedChain, second.verifiedChain) { XCTAssertTrue(a.sharesFacts(with: b)) }
+        XCTAssertFalse(first.verifiedChain[0].sharesFacts(with: fresh.verifiedChain[0]), "another prober reads its own")
+    }
+
+    func testTheSameIntermediateUnderTwoLeavesIsReadOnce() throws {
+        let s = try LiveServers.shared()
+        let prober = try TLSProber(caFile: s.pki.caBundle)
+        let valid = prober.probe(s.request("valid"))
+        let rsa = prober.probe(s.request("rsa"))
+        XCTAssertTrue(valid.servedChain[1].sharesFacts(with: rsa.servedChain[1]))
+        XCTAssertEqual(rsa.servedChain[1].depth, 1)
+        XCTAssertEqual(rsa.verifiedChain.last?.source, .store)
+        XCTAssertFalse(valid.servedChain[0].sharesFacts(with: rsa.servedChain[0]))
+    }
+}

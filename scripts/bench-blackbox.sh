@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark: pinguard `serve --once` and blackbox_exporter (Debian's
+# prometheus-blackbox-exporter) probing the same fleet in one run: one nginx serving TARGETS server names
+# (default 1000), each name resolving to 127.0.0.1 through a private /etc/hosts (a mount namespace), the
+# same trust store, concurrency 32 for both. Five rounds each (ROUNDS), alternating; prints CPU per probe,
+# round wall time and peak RSS per round, the medians and the ratios pinguard/blackbox. Asserts nothing.
+# Usage: scripts/bench-blackbox.sh [TARGETS=1000] [ROUNDS=5]    (root, for the mount namespace)
+# Needs nginx, openssl, python3 and prometheus-blackbox-exporter (apt-get install -y nginx-light openssl
+# prometheus-blackbox-exporter). PINGUARD=path uses that binary instead of building the release one;
+# PERF_OUT=FILE adds a pinguard round under `perf record` (ROUNDS=0 for that round alone).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+targets=${1:-1000}
+rounds=${2:-5}
+concurrency=${CONCURRENCY:-32}
+work=$(mktemp -d /tmp/pinguard-bench-blackbox.XXXXXX)
+nginx_pid=""
+cleanup() { [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+if [ -z "${PINGUARD:-}" ]; then
+  swift build -c release --product pinguard >/dev/null
+  PINGUARD=$(swift build -c release --show-bin-path)/pinguard
+fi
+blackbox=$(command -v prometheus-blackbox-exporter || command -v blackbox_exporter)
+
+scripts/make-pki.sh "$work/pki" >/dev/null
+pki=$work/pki
+# One wildcard leaf (P-256) under the test intermediate for every name: nginx sends leaf + intermediate.
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$pki/bench.key" 2>/dev/null
+openssl req -new -key "$pki/bench.key" -subj "/CN=*.bench.pinguard.test" -out "$pki/bench.csr" 2>/dev/null
+printf 'subjectAltName=DNS:*.bench.pinguard.test\nbasicConstraints=critical,CA:false\n' > "$pki/bench.ext"
+openssl x509 -req -in "$pki/bench.csr" -CA "$pki/ca/int.pem" -CAkey "$pki/ca/int.key" -CAcreateserial \
+  -days 90 -extfile "$pki/bench.ext" -out "$pki/bench.pem" 2>/dev/null
+cat "$pki/bench.pem" "$pki/ca/int.pem" > "$pki/bench-chain.pem"
+
+port=$(python3 scripts/lib/free_port.py)
+mkdir -p "$work/nginx/logs"
+{
+  echo "worker_processes 1; pid $work/nginx/nginx.pid; error_log $work/nginx/error.log;"
+  echo "events { worker_connections 4096; }"
+  echo "http { access_log off; ssl_certificate $pki/bench-chain.pem; ssl_certificate_key $pki/bench.key;"
+  echo "  server_names_hash_bucket_size 128; server_names_hash_max_size 65536;"
+  echo "  server { listen 127.0.0.1:$port ssl default_server; return 444; }"
+  for i in $(seq 1 "$targets"); do echo "  server { listen 127.0.0.1:$port ssl; server_name t$i.bench.pinguard.test; return 204; }"; done
+  echo "}"
+} > "$work/nginx/nginx.conf"
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
+nginx_pid=$!
+for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.1; done
+
+{ echo "127.0.0.1 localhost"; for i in $(seq 1 "$targets"); do echo "127.0.0.1 t$i.bench.pinguard.test"; done; } > "$work/hosts"
+for i in $(seq 1 "$targets"); do echo "t$i.bench.pinguard.test:$port"; done > "$work/targets.txt"
+
+# pinguard: the two policy sets of scripts/bench.sh (leaf key pinned, intermediate as backup).
+intermediate_pin=$("$PINGUARD" pin "$pki/ca/int.pem" | sed -n 's/.*type: ca, hash: "\([^"]*\)".*/\1/p' | head -1)
+leaf_pin=$("$PINGUARD" pin "$pki/bench.pem" | sed -n 's/.*type: spki, hash: "\([^"]*\)".*/\1/p' | head -1)
+mkdir -p "$work/cfg/policies"
+for app in ios-app android-app; do
+  cat > "$work/cfg/policies/$app.yml" <<YML
+name: bench-$app
+environments:
+  prod:
+    policies:
+      - pattern: "**.bench.pinguard.test"
+        policy:
+          pins:
+            - {type: spki, hash: "$leaf_pin", scope: leaf}
+            - {type: ca, hash: "$intermediate_pin", role: backup}
+YML
+done
+{
+  echo "listen: \"127.0.0.1:0\""; echo "interval: 5m"; echo "timeout: 10s"; echo "concurrency: $concurrency"
+  echo "trust: {ca_file: $pki/ca-bundle.pem}"; echo "journal: {enabled: false}"; echo "targets:"
+  for i in $(seq 1 "$targets"); do echo "  - {host: t$i.bench.pinguard.test, port: $port, name: t$i}"; done
+} > "$work/cfg/pinguard.yml"
+
+# blackbox_exporter: a TCP connect and a verified TLS handshake (chain and host name) with the same CA file,
+# IPv4 as the names resolve.
+cat > "$work/blackbox.yml" <<YML
+modules:
+  tls:
+    prober: tcp
+    timeout: 10s
+    tcp:
+      preferred_ip_protocol: ip4
+      tls: true
+      tls_config:
+        ca_file: $pki/ca-bundle.pem
+YML
+
+echo "side by side: $targets TLS targets (one nginx, $targets server names via a private /etc/hosts), concurrency $concurrency, $rounds rounds each, $(nproc) cores"
+echo "pinguard: $("$PINGUARD" --version 2>/dev/null | head -1); blackbox_exporter: $("$blackbox" --version 2>&1 | head -1)"
+in_hosts() { unshare --mount --propagation private sh -c 'mount --bind "$0" /etc/hosts && exec "$@"' "$work/hosts" "$@"; }
+in_hosts python3 scripts/lib/bench_blackbox.py --pinguard "$PINGUARD" --config "$work/cfg/pinguard.yml" \
+  --blackbox "$blackbox" --blackbox-config "$work/blackbox.yml" --targets "$work/targets.txt" \
+  --rounds "$rounds" --concurrency "$concurrency"
+# PERF_OUT=FILE: one more pinguard round under `perf record` (DWARF call graphs), for `perf report -i FILE`.
+if [ -n "${PERF_OUT:-}" ]; then
+  in_hosts perf record -q --call-graph dwarf,16384 -F "${PERF_FREQ:-250}" -o "$PERF_OUT" -- \
+    "$PINGUARD" serve --once --config "$work/cfg/pinguard.yml" | tail -1
+fi
