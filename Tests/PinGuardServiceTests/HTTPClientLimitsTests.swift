@@ -11,7 +11,7 @@ final class HTTPClientLimitsTests: XCTestCase {
     /// Per address only 16 connections are admitted; the trickling ones are closed at the head deadline
     /// (2 s here) although bytes keep coming, and the non-reading ones at the write deadline (2 s here).
     func testScrapesSucceedWhileSlowlorisAndNonReadingClientsAreConnected() throws {
-        if let missing = ServeProcess.missingRequirement { throw XCTSkip(missing) }
+        if let missing = ServeProcess.missingDirectRequirement { throw XCTSkip(missing) }
         let dir = try TemporaryDirectory.make("pinguard-limits-abuse")
         let config = try EndpointConfigs.largeExposition(in: dir)
         let serve = try ServeProcess(arguments: ["--config", config, "--web.read-header-timeout", "2s", "--web.write-timeout", "2s"],
@@ -78,7 +78,7 @@ final class HTTPClientLimitsTests: XCTestCase {
     /// 127.0.0.6 take 2, a third from there gets 503; 2 more from 127.0.0.7 fill the 4, and 127.0.0.8 gets 503;
     /// after the write deadline (2 s) the stalled ones are dropped and their slots are free again.
     func testMetricsResponsesInFlightPerClientAndOverall() throws {
-        if let missing = ServeProcess.missingRequirement { throw XCTSkip(missing) }
+        if let missing = ServeProcess.missingDirectRequirement { throw XCTSkip(missing) }
         let dir = try TemporaryDirectory.make("pinguard-limits-scrapes")
         let config = try EndpointConfigs.largeExposition(in: dir)
         let serve = try ServeProcess(arguments: ["--config", config, "--web.write-timeout", "2s"], mode: .direct)
@@ -129,7 +129,7 @@ final class HTTPClientLimitsTests: XCTestCase {
     /// Connections from one address beyond `--web.max-connections-per-client` are closed on accept; another
     /// address is unaffected, and `0` lifts the cap.
     func testConnectionsPerClientAreCapped() throws {
-        if let missing = ServeProcess.missingRequirement { throw XCTSkip(missing) }
+        if let missing = ServeProcess.missingDirectRequirement { throw XCTSkip(missing) }
         let dir = try TemporaryDirectory.make("pinguard-limits-cap")
         let config = try EndpointConfigs.small(in: dir)
         let serve = try ServeProcess(arguments: ["--config", config, "--web.max-connections-per-client", "3"], mode: .direct)

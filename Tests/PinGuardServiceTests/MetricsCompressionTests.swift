@@ -8,7 +8,7 @@ final class MetricsCompressionTests: XCTestCase {
     static let curl = CommandRunner.which("curl") ?? "/usr/bin/curl"
 
     func testGzipOnlyWhenAskedAndDecodingGivesTheSameBody() throws {
-        if let missing = ServeProcess.missingRequirement { throw XCTSkip(missing) }
+        if let missing = ServeProcess.missingDirectRequirement { throw XCTSkip(missing) }
         let dir = try TemporaryDirectory.make("pinguard-gzip")
         let config = try EndpointConfigs.largeExposition(in: dir)
         let serve = try ServeProcess(arguments: ["--config", config], mode: .direct)

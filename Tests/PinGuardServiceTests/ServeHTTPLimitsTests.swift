@@ -95,7 +95,7 @@ final class ServeHTTPLimitsTests: XCTestCase {
     /// and never read, a 7th gets 503 with Retry-After, /healthz stays fast, and /metrics works again once
     /// the stalled clients are gone.
     func testAtMostFourMetricsResponsesInFlight() throws {
-        if let missing = ServeProcess.missingRequirement { throw XCTSkip(missing) }
+        if let missing = ServeProcess.missingDirectRequirement { throw XCTSkip(missing) }
         let dir = try TemporaryDirectory.make("pinguard-sr-scrapes")
         // 1,500 failed probes judged by 20 policy sets each: several megabytes of exposition without TLS.
         let config = try EndpointConfigs.largeExposition(in: dir)

@@ -9,7 +9,7 @@ final class WebConfigServeTests: XCTestCase {
     static let curl = CommandRunner.which("curl") ?? "/usr/bin/curl"
 
     override func setUpWithError() throws {
-        if let missing = ServeProcess.missingRequirement { throw XCTSkip(missing) }
+        if let missing = ServeProcess.missingDirectRequirement { throw XCTSkip(missing) }
     }
 
     /// curl ARGS; returns (HTTP status or 0 when no response, headers+body text, curl's exit status).

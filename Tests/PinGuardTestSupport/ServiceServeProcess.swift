@@ -45,6 +45,12 @@ public final class ServeProcess: @unchecked Sendable {
         return nil
     }
 
+    /// What a `.direct` serve needs, whose configuration dials `connect:` addresses on loopback and writes no
+    /// journal: only the built binary, no root (the HTTP endpoint, its limits and TLS are what such tests check).
+    public static var missingDirectRequirement: String? {
+        PinguardCLI.binary == nil ? "the pinguard binary is not built" : nil
+    }
+
     /// Starts `pinguard serve ARGUMENTS...` and waits (bounded by `timeout`) for its serving line.
     /// `environment` entries are added to the test's environment, `unsetting` names are removed from it.
     ///
