@@ -24,30 +24,11 @@ if [ -z "${PINGUARD:-}" ]; then
 fi
 blackbox=$(command -v prometheus-blackbox-exporter || command -v blackbox_exporter)
 
-scripts/make-pki.sh "$work/pki" >/dev/null
+# shellcheck source=lib/bench_fleet.sh
+. scripts/lib/bench_fleet.sh
+bench_pki "$work"
 pki=$work/pki
-# One wildcard leaf (P-256) under the test intermediate for every name: nginx sends leaf + intermediate.
-openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$pki/bench.key" 2>/dev/null
-openssl req -new -key "$pki/bench.key" -subj "/CN=*.bench.pinguard.test" -out "$pki/bench.csr" 2>/dev/null
-printf 'subjectAltName=DNS:*.bench.pinguard.test\nbasicConstraints=critical,CA:false\n' > "$pki/bench.ext"
-openssl x509 -req -in "$pki/bench.csr" -CA "$pki/ca/int.pem" -CAkey "$pki/ca/int.key" -CAcreateserial \
-  -days 90 -extfile "$pki/bench.ext" -out "$pki/bench.pem" 2>/dev/null
-cat "$pki/bench.pem" "$pki/ca/int.pem" > "$pki/bench-chain.pem"
-
-port=$(python3 scripts/lib/free_port.py)
-mkdir -p "$work/nginx/logs"
-{
-  echo "worker_processes 1; pid $work/nginx/nginx.pid; error_log $work/nginx/error.log;"
-  echo "events { worker_connections 4096; }"
-  echo "http { access_log off; ssl_certificate $pki/bench-chain.pem; ssl_certificate_key $pki/bench.key;"
-  echo "  server_names_hash_bucket_size 128; server_names_hash_max_size 65536;"
-  echo "  server { listen 127.0.0.1:$port ssl default_server; return 444; }"
-  for i in $(seq 1 "$targets"); do echo "  server { listen 127.0.0.1:$port ssl; server_name t$i.bench.pinguard.test; return 204; }"; done
-  echo "}"
-} > "$work/nginx/nginx.conf"
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
-nginx_pid=$!
-for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.1; done
+bench_nginx "$work" "$targets" 127.0.0.1
 
 { echo "127.0.0.1 localhost"; for i in $(seq 1 "$targets"); do echo "127.0.0.1 t$i.bench.pinguard.test"; done; } > "$work/hosts"
 for i in $(seq 1 "$targets"); do echo "t$i.bench.pinguard.test:$port"; done > "$work/targets.txt"
