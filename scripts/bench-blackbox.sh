@@ -33,23 +33,7 @@ bench_nginx "$work" "$targets" 127.0.0.1
 { echo "127.0.0.1 localhost"; for i in $(seq 1 "$targets"); do echo "127.0.0.1 t$i.bench.pinguard.test"; done; } > "$work/hosts"
 for i in $(seq 1 "$targets"); do echo "t$i.bench.pinguard.test:$port"; done > "$work/targets.txt"
 
-# pinguard: the two policy sets of scripts/bench.sh (leaf key pinned, intermediate as backup).
-intermediate_pin=$("$PINGUARD" pin "$pki/ca/int.pem" | sed -n 's/.*type: ca, hash: "\([^"]*\)".*/\1/p' | head -1)
-leaf_pin=$("$PINGUARD" pin "$pki/bench.pem" | sed -n 's/.*type: spki, hash: "\([^"]*\)".*/\1/p' | head -1)
-mkdir -p "$work/cfg/policies"
-for app in ios-app android-app; do
-  cat > "$work/cfg/policies/$app.yml" <<YML
-name: bench-$app
-environments:
-  prod:
-    policies:
-      - pattern: "**.bench.pinguard.test"
-        policy:
-          pins:
-            - {type: spki, hash: "$leaf_pin", scope: leaf}
-            - {type: ca, hash: "$intermediate_pin", role: backup}
-YML
-done
+bench_policies "$work" "$PINGUARD"
 {
   echo "listen: \"127.0.0.1:0\""; echo "interval: 5m"; echo "timeout: 10s"; echo "concurrency: $concurrency"
   echo "trust: {ca_file: $pki/ca-bundle.pem}"; echo "journal: {enabled: false}"; echo "targets:"

@@ -26,22 +26,7 @@ bench_pki "$work"
 pki=$work/pki
 bench_nginx "$work" "$targets" 127.0.0.1 127.0.0.2 127.0.0.3
 
-intermediate_pin=$("$bin/pinguard" pin "$pki/ca/int.pem" | sed -n 's/.*type: ca, hash: "\([^"]*\)".*/\1/p' | head -1)
-leaf_pin=$("$bin/pinguard" pin "$pki/bench.pem" | sed -n 's/.*type: spki, hash: "\([^"]*\)".*/\1/p' | head -1)
-mkdir -p "$work/cfg/policies"
-for app in ios-app android-app; do
-  cat > "$work/cfg/policies/$app.yml" <<YML
-name: bench-$app
-environments:
-  prod:
-    policies:
-      - pattern: "**.bench.pinguard.test"
-        policy:
-          pins:
-            - {type: spki, hash: "$leaf_pin", scope: leaf}
-            - {type: ca, hash: "$intermediate_pin", role: backup}
-YML
-done
+bench_policies "$work" "$bin/pinguard"
 {
   echo "listen: \"127.0.0.1:0\""; echo "interval: 5m"; echo "timeout: 10s"; echo "concurrency: ${CONCURRENCY:-64}"
   echo "trust: {ca_file: $pki/ca-bundle.pem}"; echo "journal: {enabled: false}"; echo "targets:"

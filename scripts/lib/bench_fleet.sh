@@ -1,4 +1,5 @@
-# Sourced by the benchmarks (scripts/bench.sh, scripts/bench-blackbox.sh): the fleet they probe.
+# Sourced by the benchmarks (scripts/bench.sh, scripts/bench-blackbox.sh): the fleet they probe and the
+# policy sets they judge it with.
 #
 # bench_pki WORK: the test PKI of scripts/make-pki.sh in WORK/pki plus one wildcard leaf (P-256) under its
 #   intermediate for every bench name: WORK/pki/bench.key, bench.pem, bench-chain.pem (leaf + intermediate).
@@ -34,4 +35,27 @@ bench_nginx() {
   nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
   nginx_pid=$!
   for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.1; done
+}
+
+# bench_policies WORK PINGUARD: the two policy sets the benchmarks judge every target with (the leaf key
+# pinned, the intermediate as backup), in WORK/cfg/policies.
+bench_policies() {
+  local work=$1 pinguard=$2 pki=$1/pki
+  local intermediate_pin leaf_pin
+  intermediate_pin=$("$pinguard" pin "$pki/ca/int.pem" | sed -n 's/.*type: ca, hash: "\([^"]*\)".*/\1/p' | head -1)
+  leaf_pin=$("$pinguard" pin "$pki/bench.pem" | sed -n 's/.*type: spki, hash: "\([^"]*\)".*/\1/p' | head -1)
+  mkdir -p "$work/cfg/policies"
+  for app in ios-app android-app; do
+    cat > "$work/cfg/policies/$app.yml" <<YML
+name: bench-$app
+environments:
+  prod:
+    policies:
+      - pattern: "**.bench.pinguard.test"
+        policy:
+          pins:
+            - {type: spki, hash: "$leaf_pin", scope: leaf}
+            - {type: ca, hash: "$intermediate_pin", role: backup}
+YML
+  done
 }
