@@ -70,6 +70,7 @@ public enum ConfigurationLoader {
                                          bundles: bundles)
         loaded.issuerPools = try IssuerSourcesLoader.pools(config, path: path, base: base)
         loaded.issuerCatalog = try IssuerSourcesLoader.catalog(config, base: base)
+        loaded.ctKeyring = try CTSettingsLoader.keyring(config.ct, path: path)
         return loaded
     }
 

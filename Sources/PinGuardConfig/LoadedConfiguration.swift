@@ -1,5 +1,6 @@
 import PinGuardCore
 import PinGuardReaders
+import PinGuardCrypto
 
 /// A configuration with every policy file it names loaded and cross-checked.
 public struct LoadedConfiguration: Sendable {
@@ -17,6 +18,8 @@ public struct LoadedConfiguration: Sendable {
     public var issuerPools: [String: [IssuerOption]] = [:]
     /// The catalog of public issuer pools in force.
     public var issuerCatalog: IssuerCatalog = .empty
+    /// The keys of the CT logs in force, when a policy set checks CT (`config.ct.collect`).
+    public var ctKeyring: CTLogKeyring?
 
     /// Creates a loaded configuration.
     public init(config: ServiceConfig, policySets: [PolicySet], path: String, targetFilesFingerprint: String = "",

@@ -6,11 +6,9 @@ extension CandidateChainVerifier {
     /// The embedded SCTs of the candidate's leaf, checked with `keyring` at `time`; the issuer is the
     /// verified chain's second certificate, else the second certificate given.
     static func embeddedSCTs(of certificates: [OpaquePointer], verifiedIssuer: OpaquePointer?, keyring: CTLogKeyring,
-                             at time: Date) throws(ProbeError) -> [ObservedSCT] {
+                             at time: Date) -> [ObservedSCT] {
         guard let leaf = certificates.first else { return [] }
         let issuer = verifiedIssuer ?? (certificates.count > 1 ? certificates[1] : nil)
-        return try SCTVerifier.embeddedSCTs(leaf: try CertificateReader.derBytes(leaf),
-                                            issuer: try issuer.map { x throws(ProbeError) in try CertificateReader.derBytes(x) },
-                                            keyring: keyring, at: time)
+        return SCTVerifier.embeddedSCTs(of: leaf, issuer: issuer, keyring: keyring, at: time)
     }
 }

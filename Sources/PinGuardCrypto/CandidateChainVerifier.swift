@@ -54,7 +54,7 @@ public enum CandidateChainVerifier {
             if let ctLogs {
                 facts.ct.collected = true
                 let issuer = pg_sk_X509_num(chain) > 1 ? pg_sk_X509_value(chain, 1) : nil
-                facts.ct.scts = try embeddedSCTs(of: certificates, verifiedIssuer: issuer, keyring: ctLogs, at: time)
+                facts.ct.scts = embeddedSCTs(of: certificates, verifiedIssuer: issuer, keyring: ctLogs, at: time)
             }
             let servedHashes = Set(served.map(\.certSHA256))
             for i in 0..<pg_sk_X509_num(chain) {

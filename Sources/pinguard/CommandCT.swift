@@ -14,19 +14,14 @@ enum CommandCT {
             if needed && ct.lists.isEmpty { ct.lists = try CTLogListsLoader.load(replacements: [:], relativeTo: nil) }
             return ct
         }
-        guard needed else { return CTSettings(publicRoots: caFile == nil ? .systemStore : .none) }
-        return CTSettings(lists: try CTLogListsLoader.load(replacements: [:], relativeTo: nil),
-                          publicRoots: caFile == nil ? .systemStore : .none, collect: true)
+        let roots = CTPublicRoots.defaultRoots(caFile: caFile)
+        guard needed else { return CTSettings(publicRoots: roots) }
+        return CTSettings(lists: try CTLogListsLoader.load(replacements: [:], relativeTo: nil), publicRoots: roots, collect: true)
     }
 
     /// Prints the warnings of `ct` about stale lists and returns `ct`.
     static func warned(_ ct: CTSettings) -> CTSettings {
         for w in ct.staleListWarnings(at: Date()) { printError("pinguard: warning: \(w)") }
         return ct
-    }
-
-    /// The keys SCT signatures are checked with, when SCTs are collected.
-    static func keyring(_ ct: CTSettings) throws(ProbeError) -> CTLogKeyring? {
-        ct.collect ? try CTLogKeyring(logs: ct.allLogs) : nil
     }
 }

@@ -85,7 +85,7 @@ struct PlanCommand: ParsableCommand {
                 sets = try ConfigurationLoader.loadPolicies(policies)
             }
             ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile))
-            keyring = try CommandCT.keyring(ct)
+            keyring = try CTSettingsLoader.keyring(ct, path: config ?? "the bundled CT log lists")
         } catch {
             printError("pinguard: \(error)")
             throw Exit.configuration

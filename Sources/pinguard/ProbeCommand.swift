@@ -112,7 +112,7 @@ struct ProbeCommand: ParsableCommand {
             let loaded = try config.map { path throws(ConfigError) in try ConfigurationLoader.load(path: path) }
             let caFile = self.caFile ?? loaded?.config.caFile
             let ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: try ConfigurationLoader.loadPolicies(policies), caFile: caFile))
-            return (try TLSProber(caFile: caFile, ctLogs: try CommandCT.keyring(ct)), ct)
+            return (try TLSProber(caFile: caFile, ctLogs: try CTSettingsLoader.keyring(ct, path: config ?? "the bundled CT log lists")), ct)
         } catch {
             printError("pinguard: \(error)")
             throw Exit.configuration

@@ -22,10 +22,19 @@ public enum CTSettingsLoader {
         return CTSettings(lists: lists, publicRoots: roots, collect: collect)
     }
 
+    /// The keys SCT signatures are checked with, when `ct` collects SCTs: built once per load, for the
+    /// certificate files judged every round; a log whose key does not read names itself in the error.
+    public static func keyring(_ ct: CTSettings, path: String) throws(ConfigError) -> CTLogKeyring? {
+        guard ct.collect else { return nil }
+        do throws(ProbeError) { return try CTLogKeyring(logs: ct.allLogs) } catch {
+            throw ConfigError(file: path, line: nil, key: "ct.log_lists", message: error.message)
+        }
+    }
+
     /// `ct.public_roots` read as SPKI hashes; else the system store, or none when `trust.ca_file` replaces it.
     static func publicRoots(_ config: ServiceConfig, path: String, base: String) throws(ConfigError) -> CTPublicRoots {
         guard let file = config.ctPublicRoots.map({ ConfigurationLoader.resolve($0, against: base) }) else {
-            return config.caFile == nil ? .systemStore : .none
+            return .defaultRoots(caFile: config.caFile)
         }
         do {
             let bytes = try RegularFile.read(file, maxBytes: maxRootsBytes)

@@ -18,7 +18,7 @@ public enum CTClient: String, Sendable, Codable, CaseIterable {
 
     /// The log list the client reads; Chrome's policy and list stand in for a client without a list of its
     /// own that a set holds to CT with `certificate_transparency: required`.
-    public var logList: CTLogListName { self == .ios ? .apple : .chrome }
+    public var logList: CTLogListName { policy.logList }
 
     /// The policy table the client applies.
     public var policy: CTPolicyKind {

@@ -66,7 +66,7 @@ public enum CTPolicy {
         var o = observation
         guard o.collected, o.publiclyAnchored, let leaf else { return o }
         for kind in CTPolicyKind.allCases {
-            guard let list = lists[kind == .apple ? .apple : .chrome] else { continue }
+            guard let list = lists[kind.logList] else { continue }
             o.judgements[kind] = judge(o.scts, leaf: leaf, list: list, rules: rules(kind), now: now)
         }
         return o

@@ -7,4 +7,7 @@ public enum CTPolicyKind: String, Sendable, Codable, CaseIterable {
     /// Android's (Conscrypt's `PolicyImpl`): Chrome's rules, with SCTs from stapled OCSP responses still
     /// accepted and the lifetime counted in whole days.
     case android
+
+    /// The log list the policy is judged with: Apple's for Apple's policy, Chrome's for the others.
+    public var logList: CTLogListName { self == .apple ? .apple : .chrome }
 }

@@ -8,6 +8,9 @@ public enum CTPublicRoots: Sendable, Equatable {
     /// user-added and MDM roots.
     case none
 
+    /// The public roots without `ct.public_roots`: the system store's, or none when `caFile` (`trust.ca_file`) replaces it.
+    public static func defaultRoots(caFile: String?) -> CTPublicRoots { caFile == nil ? .systemStore : .none }
+
     /// Whether a chain that passed trust and ends at `anchor` is publicly anchored.
     public func contains(_ anchor: ChainCertificate?) -> Bool {
         switch self {

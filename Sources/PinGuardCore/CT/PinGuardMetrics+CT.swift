@@ -57,11 +57,12 @@ struct CTWriters {
                 scts.end(Double(found.count { $0.status == .valid }))
             }
             var clients: [CTClient] = []
-            for e in node.evaluations { if let c = e.ctClient, let j = e.ct, !clients.contains(c) {
+            for e in node.evaluations {
+                guard let c = e.ctClient, let j = e.ct, !clients.contains(c) else { continue }
                 clients.append(c)
                 compliant.begin(); compliant.label(name); compliant.label(node.address); compliant.label(c.rawValue)
                 compliant.end(j.compliant ? 1 : 0)
-            } }
+            }
         }
     }
 

@@ -23,6 +23,11 @@ public enum SCTVerifier {
         defer { issuerCertificates.forEach { X509_free($0) } }
         if let issuer { issuerCertificates = try CertificateFile.parse(issuer, name: "issuer certificate") }
         guard let x = leafCertificates.first else { return [] }
+        return embeddedSCTs(of: x, issuer: issuerCertificates.first, keyring: keyring, at: time)
+    }
+
+    /// The embedded SCTs of the certificate `x` (an `X509`), checked with `issuer` at `time`.
+    static func embeddedSCTs(of x: OpaquePointer, issuer: OpaquePointer?, keyring: CTLogKeyring, at time: Date) -> [ObservedSCT] {
         guard let list = X509_get_ext_d2i(x, NID_ct_precert_scts, nil, nil) else {
             OpenSSLErrorQueue.clear()
             return []
@@ -34,7 +39,7 @@ public enum SCTVerifier {
             // decides which entry (precertificate or certificate) the signature covers.
             if let sct = pg_sk_SCT_value(scts, i) { _ = SCT_set_source(sct, SCT_SOURCE_X509V3_EXTENSION) }
         }
-        return verify(scts, leaf: x, issuer: issuerCertificates.first, keyring: keyring, at: time)
+        return verify(scts, leaf: x, issuer: issuer, keyring: keyring, at: time)
     }
 
     /// Every SCT the peer of a finished handshake presented (certificate extension, TLS extension, stapled

@@ -11,10 +11,9 @@ import PinGuardProbe
 enum FileTargetJudge {
     /// One result per matched file (named by its path); an entry matching no file gives one failed result
     /// named by its pattern.
-    static func judge(_ config: ServiceConfig, sets: [PolicySet], now: Date) -> [TargetResult] {
+    /// - Parameter keyring: the CT log keys the leaves' embedded SCTs are checked with (nil: not read).
+    static func judge(_ config: ServiceConfig, sets: [PolicySet], keyring: CTLogKeyring?, now: Date) -> [TargetResult] {
         var out: [TargetResult] = []
-        // A keyring that cannot be built leaves SCTs unread: each file then fails the CT policies that apply.
-        let keyring = config.ct.collect && !config.files.isEmpty ? try? CTLogKeyring(logs: config.ct.allLogs) : nil
         for entry in config.files {
             let matches = ConfigurationLoader.expand(entry.path)
             if matches.isEmpty {

@@ -217,7 +217,7 @@ public final class PinGuardRuntime: Sendable {
     func judgeFiles() {
         let loaded = configuration
         guard !loaded.config.files.isEmpty || state.withLockedValue({ !$0.files.isEmpty }) else { return }
-        let results = FileTargetJudge.judge(loaded.config, sets: loaded.policySets, now: clock.now)
+        let results = FileTargetJudge.judge(loaded.config, sets: loaded.policySets, keyring: loaded.ctKeyring, now: clock.now)
         let detector = EventDetector(warningDays: loaded.config.expiryWarningDays)
         let events = state.withLockedValue { s -> [JournalEntry] in
             s.files = results
