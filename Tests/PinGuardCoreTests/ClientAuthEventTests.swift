@@ -66,10 +66,14 @@ final class ClientAuthEventTests: XCTestCase {
         var s = MetricsSnapshot()
         var asked = facts(requested: true, presented: true, identity: true)
         asked.address = "127.0.0.1:443"
-        s.results = [F.result(target, asked, [app]), F.result(F.target("plain"), F.facts(), [app])]
+        var unasked = F.target("unasked")
+        unasked.clientIdentity = .pem(certificate: "client.pem", key: "client.key")
+        s.results = [F.result(target, asked, [app]), F.result(F.target("plain"), F.facts(), [app]), F.result(unasked, F.facts(), [app])]
         let text = String(decoding: MetricsRenderer.render(s), as: UTF8.self)
         XCTAssertTrue(text.contains("pinguard_mtls_client_certificate_requested{target=\"api\",address=\"127.0.0.1:443\"} 1\n"), text)
-        XCTAssertTrue(text.contains("pinguard_mtls_client_certificate_requested{target=\"plain\",address=\"127.0.0.1:443\"} 0\n"))
+        XCTAssertFalse(text.contains("pinguard_mtls_client_certificate_requested{target=\"plain\""), "not asked, nothing to present: absent")
+        XCTAssertTrue(text.contains("pinguard_mtls_client_certificate_requested{target=\"unasked\",address=\"127.0.0.1:443\"} 0\n"),
+                      "a target with an identity to present says that the server did not ask")
         XCTAssertTrue(text.contains("pinguard_mtls_client_certificate_presented{target=\"api\",address=\"127.0.0.1:443\"} 1\n"))
         XCTAssertFalse(text.contains("pinguard_mtls_client_certificate_presented{target=\"plain\""), "only when the server asked")
         let notAfter = Int(F.now.addingTimeInterval(10 * 86_400).timeIntervalSince1970)

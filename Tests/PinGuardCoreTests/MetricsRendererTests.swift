@@ -37,9 +37,11 @@ final class MetricsRendererTests: XCTestCase {
         ("process_cpu_seconds_total", "counter"), ("process_open_fds", "gauge"), ("process_max_fds", "gauge"),
         ("process_virtual_memory_bytes", "gauge"), ("process_resident_memory_bytes", "gauge"),
         ("process_start_time_seconds", "gauge"), ("process_threads", "gauge"),
-("pinguard_file_success", "gauge"), ("pinguard_file_chain_trusted", "gauge"), ("pinguard_file_cert_not_after_timestamp_seconds", "gauge"), ("pinguard_file_chain_earliest_expiry_timestamp_seconds", "gauge"), ("pinguard_file_policy_accept", "gauge"), ("pinguard_file_pin_horizon_timestamp_seconds", "gauge"), ("pinguard_file_reserve_pins", "gauge"), 
+("pinguard_file_success", "gauge"), ("pinguard_file_chain_trusted", "gauge"), ("pinguard_file_cert_not_after_timestamp_seconds", "gauge"), ("pinguard_file_chain_earliest_expiry_timestamp_seconds", "gauge"), ("pinguard_file_policy_accept", "gauge"), ("pinguard_file_pin_horizon_timestamp_seconds", "gauge"), ("pinguard_file_reserve_pins", "gauge"),
         ("pinguard_target_info", "gauge"), ("pinguard_target_addresses", "gauge"), ("pinguard_target_addresses_skipped", "gauge"),
         ("pinguard_target_distinct_chains", "gauge"), ("pinguard_address_policy_accept", "gauge"),
+        ("pinguard_chain_cert_info", "gauge"), ("pinguard_ca_cert_info", "gauge"),
+        ("pinguard_ca_cert_not_after_timestamp_seconds", "gauge"), ("pinguard_ca_cert_not_before_timestamp_seconds", "gauge"),
     ]
 
     func render(_ results: [TargetResult], configure: (inout MetricsSnapshot) -> Void = { _ in }) -> String {
@@ -107,21 +109,24 @@ final class MetricsRendererTests: XCTestCase {
         let text = render([F.result(F.target("t"), F.facts(trusted: false), [set])])
         XCTAssertEqual(value(text, "pinguard_chain_trusted", ["target": "t"]), 0)
         let certs = samples(text, "pinguard_cert_info")
-        XCTAssertEqual(certs.map { $0.labels["depth"] }, ["0", "1"], "the chain as served")
-        XCTAssertEqual(certs.map { $0.labels["source"] }, ["served", "served"])
+        XCTAssertEqual(certs.map { $0.labels["depth"] }, ["0"], "the leaf as served")
+        XCTAssertEqual(samples(text, "pinguard_chain_cert_info").map { $0.labels["depth"] }, ["1"], "the chain as served")
+        XCTAssertEqual((certs + samples(text, "pinguard_chain_cert_info")).map { $0.labels["source"] }, ["served", "served"])
         XCTAssertEqual(certs.first?.labels["spki_sha256"], F.h(1))
         XCTAssertEqual(certs.first?.labels["cert_sha256"], F.h(11))
         XCTAssertEqual(certs.first?.labels["serial"], "0B")
         XCTAssertEqual(certs.first?.labels["issuer"], "CN=cert 1")
         XCTAssertEqual(value(text, "pinguard_cert_not_after_timestamp_seconds", ["target": "t", "depth": "0"]), F.day(90).timeIntervalSince1970)
-        XCTAssertEqual(value(text, "pinguard_cert_not_before_timestamp_seconds", ["target": "t", "depth": "1"]), F.day(-30).timeIntervalSince1970)
+        let intermediate = try XCTUnwrap(samples(text, "pinguard_chain_cert_info").first?.labels["cert_sha256"])
+        XCTAssertEqual(value(text, "pinguard_ca_cert_not_before_timestamp_seconds", ["cert_sha256": intermediate]), F.day(-30).timeIntervalSince1970)
         XCTAssertEqual(value(text, "pinguard_chain_earliest_expiry_timestamp_seconds", ["target": "t"]), F.day(90).timeIntervalSince1970)
         XCTAssertEqual(value(text, "pinguard_policy_accept", ["target": "t"]), 0)
         XCTAssertEqual(labels(text, "pinguard_policy_decision_info", "reason"), ["system_trust_failed"])
         XCTAssertEqual(value(text, "pinguard_pin_matched", ["pin": F.h(1)]), 1, "pins are still matched against the served chain")
 
         let trusted = render([F.result(F.target("t"), F.facts(), [set])])
-        XCTAssertEqual(samples(trusted, "pinguard_cert_info").map { $0.labels["source"] }, ["served", "served", "store"])
+        XCTAssertEqual((samples(trusted, "pinguard_cert_info") + samples(trusted, "pinguard_chain_cert_info")).map { $0.labels["source"] },
+                       ["served", "served", "store"])
         XCTAssertEqual(value(trusted, "pinguard_chain_trusted", ["target": "t"]), 1)
         XCTAssertEqual(value(trusted, "pinguard_chain_earliest_expiry_timestamp_seconds", ["target": "t"]), F.day(90).timeIntervalSince1970)
     }

@@ -39,22 +39,27 @@ final class ServeMetricsTests: XCTestCase {
         let s = try RunningService.shared()
         let m = try s.serve.metrics()
         // A trusted chain is evaluated with its trust anchor from the store.
-        let healthy = m.samples("pinguard_cert_info", ["target": "healthy"]).sorted { $0.labels["depth"]! < $1.labels["depth"]! }
-        XCTAssertEqual(healthy.map { $0.labels["source"] }, ["served", "served", "store"])
-        XCTAssertEqual(healthy.map { $0.labels["depth"] }, ["0", "1", "2"])
+        let healthy = m.samples("pinguard_cert_info", ["target": "healthy"])
+        XCTAssertEqual(healthy.map { $0.labels["depth"] }, ["0"], "the leaf per address")
+        XCTAssertEqual(healthy.first?.labels["source"], "served")
         XCTAssertEqual(healthy.first?.labels["spki_sha256"], s.world.validLeafPin)
         XCTAssertEqual(healthy.first?.labels["subject"], "CN=valid.pinguard.test")
-        XCTAssertEqual(healthy.last?.labels["subject"], "CN=pinguard Test Root,O=pinguard test")
-        XCTAssertEqual(healthy[1].labels["spki_sha256"], s.world.intermediatePin)
         let cert = try OpenSSLTool.certSHA256(certificate: s.world.pki.certificate("valid"))
         XCTAssertEqual(healthy.first?.labels["cert_sha256"], cert)
         XCTAssertFalse(healthy.first?.labels["serial"]?.isEmpty ?? true)
-        for sample in healthy { XCTAssertEqual(sample.value, 1) }
+        // Above the leaf: a link per address, each distinct certificate described once.
+        let above = m.samples("pinguard_chain_cert_info", ["target": "healthy"]).sorted { $0.labels["depth"]! < $1.labels["depth"]! }
+        XCTAssertEqual(above.map { $0.labels["source"] }, ["served", "store"])
+        XCTAssertEqual(above.map { $0.labels["depth"] }, ["1", "2"])
+        let described = { (link: ExpositionSample?) in m.samples("pinguard_ca_cert_info", ["cert_sha256": link?.labels["cert_sha256"] ?? "-"]) }
+        XCTAssertEqual(described(above.last).map { $0.labels["subject"] }, ["CN=pinguard Test Root,O=pinguard test"])
+        XCTAssertEqual(described(above.first).map { $0.labels["spki_sha256"] }, [s.world.intermediatePin])
+        for sample in healthy + above { XCTAssertEqual(sample.value, 1) }
 
         // Certificate data is kept when verification fails: the chain as served.
-        let uncovered = m.samples("pinguard_cert_info", ["target": "uncovered"])
+        let uncovered = m.samples("pinguard_cert_info", ["target": "uncovered"]) + m.samples("pinguard_chain_cert_info", ["target": "uncovered"])
         XCTAssertEqual(uncovered.compactMap { $0.labels["source"] }, ["served", "served"])
-        XCTAssertEqual(m.samples("pinguard_cert_not_after_timestamp_seconds", ["target": "uncovered"]).count, 2)
+        XCTAssertEqual(m.samples("pinguard_cert_not_after_timestamp_seconds", ["target": "uncovered"]).count, 1)
 
         let leafExpiry = try XCTUnwrap(m.value("pinguard_cert_not_after_timestamp_seconds", ["target": "expiring", "depth": "0"]))
         let days = (leafExpiry - Date().timeIntervalSince1970) / 86_400
@@ -120,7 +125,9 @@ final class ServeMetricsTests: XCTestCase {
 
         // Pin horizon: the leaf for leaf pins, the intermediate for the CA pin.
         let expiringLeaf = try XCTUnwrap(m.value("pinguard_cert_not_after_timestamp_seconds", ["target": "expiring", "depth": "0"]))
-        let intermediate = try XCTUnwrap(m.value("pinguard_cert_not_after_timestamp_seconds", ["target": "expiring", "depth": "1"]))
+        let intermediateLink = try XCTUnwrap(m.samples("pinguard_chain_cert_info", ["target": "expiring", "depth": "1"]).first)
+        let intermediate = try XCTUnwrap(m.value("pinguard_ca_cert_not_after_timestamp_seconds",
+                                                 ["cert_sha256": intermediateLink.labels["cert_sha256"] ?? "-"]))
         XCTAssertEqual(m.value("pinguard_pin_horizon_timestamp_seconds", ["target": "expiring", "policy_set": "ios-app"]), expiringLeaf)
         XCTAssertEqual(m.value("pinguard_pin_horizon_timestamp_seconds", ["target": "expiring", "policy_set": "android-app"]), intermediate)
         XCTAssertTrue(m.samples("pinguard_pin_horizon_timestamp_seconds", ["target": "rotated", "policy_set": "ios-app"]).isEmpty,
@@ -177,6 +184,10 @@ final class ServeMetricsTests: XCTestCase {
             "pinguard_last_renewal_issuer_changed": "only after a renewal was observed (scripts/test-renewals.sh)",
             "pinguard_ct_scts": "only while a policy set checks CT (CTClientVerdictsTests)",
             "pinguard_ct_compliant": "only while a policy set checks CT, for publicly anchored chains (CTClientVerdictsTests)",
+            "pinguard_address_policy_accept": "only for targets with several addresses (AddressNodesTests)",
+            "pinguard_target_distinct_chains": "only for targets with several addresses (AddressNodesTests)",
+            "pinguard_target_addresses_skipped": "only for targets with several addresses or addresses skipped (AddressNodesTests)",
+            "pinguard_mtls_client_certificate_requested": "only when a server asks or a target has a client identity (MTLSClientIdentityTests)",
         ].merging(["success", "chain_trusted", "cert_not_after_timestamp_seconds", "chain_earliest_expiry_timestamp_seconds",
                    "policy_accept", "pin_horizon_timestamp_seconds", "reserve_pins"].map { ("pinguard_file_" + $0, "only with files:") },
                   uniquingKeysWith: { a, _ in a })

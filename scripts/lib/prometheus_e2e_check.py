@@ -28,6 +28,7 @@ Exits 0 either way: the counts carry the verdict.
 import argparse
 import json
 import math
+import os
 import time
 import urllib.parse
 import urllib.request
@@ -77,6 +78,10 @@ ABSENT_OK = {
     "pinguard_last_renewal_issuer_changed": "no demo target is renewed while the test runs (scripts/test-renewals.sh)",
     "pinguard_ct_scts": "no demo policy set checks CT (the demo's CA is private, which CT exempts)",
     "pinguard_ct_compliant": "no demo policy set checks CT (the demo's CA is private, which CT exempts)",
+    "pinguard_address_policy_accept": "every demo target has one address (its verdict is pinguard_policy_accept)",
+    "pinguard_target_distinct_chains": "every demo target has one address",
+    "pinguard_target_addresses_skipped": "every demo target has one address and none is skipped",
+    "pinguard_mtls_client_certificate_requested": "no demo server asks for a client certificate and no demo target has a client identity",
 }
 # Not absent by design but absent today; printed with the check so that they stay visible.
 KNOWN_GAPS: dict = {}
@@ -278,6 +283,20 @@ def check_recording_rules(api, c):
         c.check(f"{name} absent in the demo ({why})", not r, [f"series: {r}"] if r else [])
 
 
+def check_chain_details_panel(api, c):
+    """The dashboard's "Chain details" table joins the leaf's series and the distinct certificates above it."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "dashboards", "pinguard.json")
+    with open(path, encoding="utf-8") as f:
+        panels = json.load(f)["panels"]
+    panels += [q for p in panels for q in p.get("panels", [])]
+    expr = next(p for p in panels if p.get("title") == "Chain details")["targets"][0]["expr"]
+    expr = expr.replace("$job", "pinguard").replace("$instance", ".*").replace("$target", "demo-api")
+    rows = sorted((m.get("depth"), m.get("subject"), m.get("source")) for m, _ in api.query(expr))
+    depths = [d for d, _, _ in rows]
+    c.check("dashboard panel Chain details: demo-api's leaf, intermediate and root, each with subject and notAfter",
+            depths == ["0", "1", "2"] and all(subject for _, subject, _ in rows) and rows[-1][2] == "store", [f"rows: {rows}"])
+
+
 def check_metric_names(api, exported, metrics_file, c):
     """exported-metrics.txt against the series Prometheus holds."""
     names = {m["__name__"]: int(v) for m, v in api.query('count by (__name__)({__name__=~"pinguard_.*|process_.*", job="pinguard"})')}
@@ -344,6 +363,7 @@ def main():
     check_alerts(obs, c)
     print_firing_by_target(obs)
     check_recording_rules(api, c)
+    check_chain_details_panel(api, c)
     check_metric_names(api, exported, args.metrics, c)
     if args.probe_target:
         check_probe_job(api, args.probe_target, c)

@@ -27,45 +27,40 @@ extension PinGuardMetrics {
         help: "log_list_timestamp of the log list each client is judged with (ios: Apple's, chrome and android: Chrome's); Chrome stops enforcing CT 70 days after it.")
 }
 
-/// The CT and cipher families of a slice of results, one buffer each, in `PinGuardMetrics.ctFamilies` order.
-struct CTWriters {
-    var cipher: ExpositionWriter
-    var group: ExpositionWriter
-    var scts: ExpositionWriter
-    var compliant: ExpositionWriter
-
-    init(targets n: Int, headers: Bool) {
-        typealias M = PinGuardMetrics
-        cipher = ExpositionWriter(M.tlsCipherInfo, capacity: n * 128, header: headers)
-        group = ExpositionWriter(M.tlsGroupInfo, capacity: n * 112, header: headers)
-        scts = ExpositionWriter(M.ctSCTs, capacity: 1024, header: headers)
-        compliant = ExpositionWriter(M.ctCompliant, capacity: 1024, header: headers)
-    }
-
-    /// Writes the series of every address of `r`.
-    mutating func write(_ r: TargetResult) {
-        let name = r.target.name
-        for node in r.nodes {
-            let facts = node.facts
-            if let c = facts.tlsCipher { cipher.begin(); cipher.label(name); cipher.label(node.address); cipher.label(c); cipher.end(1) }
-            if let g = facts.tlsGroup { group.begin(); group.label(name); group.label(node.address); group.label(g); group.end(1) }
-            guard facts.success, facts.ct.collected else { continue }
-            for source in SCTSource.allCases {
-                let found = facts.ct.scts.filter { $0.source == source }
-                guard source == .embedded || !found.isEmpty else { continue }
-                scts.begin(); scts.label(name); scts.label(node.address); scts.label(source.rawValue)
-                scts.end(Double(found.count { $0.status == .valid }))
+extension TargetSeries {
+    /// The negotiated cipher and group and the CT families, in `PinGuardMetrics.ctFamilies` order.
+    static let ct: [TargetSeries] = [
+        TargetSeries(M.tlsCipherInfo, bytesPerTarget: 128) { r, _, w in
+            for n in r.nodes {
+                guard let c = n.facts.tlsCipher else { continue }
+                w.begin(); w.label(r.target.name); w.label(n.address); w.label(c); w.end(1)
             }
-            var clients: [CTClient] = []
-            for e in node.evaluations {
-                guard let c = e.ctClient, let j = e.ct, !clients.contains(c) else { continue }
-                clients.append(c)
-                compliant.begin(); compliant.label(name); compliant.label(node.address); compliant.label(c.rawValue)
-                compliant.end(j.compliant ? 1 : 0)
+        },
+        TargetSeries(M.tlsGroupInfo, bytesPerTarget: 112) { r, _, w in
+            for n in r.nodes {
+                guard let g = n.facts.tlsGroup else { continue }
+                w.begin(); w.label(r.target.name); w.label(n.address); w.label(g); w.end(1)
             }
-        }
-    }
-
-    /// The buffers in family order.
-    var buffers: [[UInt8]] { [cipher.buffer, group.buffer, scts.buffer, compliant.buffer] }
+        },
+        TargetSeries(M.ctSCTs, bytesPerTarget: 16) { r, _, w in
+            for n in r.nodes where n.facts.success && n.facts.ct.collected {
+                for source in SCTSource.allCases {
+                    let found = n.facts.ct.scts.filter { $0.source == source }
+                    guard source == .embedded || !found.isEmpty else { continue }
+                    w.begin(); w.label(r.target.name); w.label(n.address); w.label(source.rawValue)
+                    w.end(Double(found.count { $0.status == .valid }))
+                }
+            }
+        },
+        TargetSeries(M.ctCompliant, bytesPerTarget: 16) { r, _, w in
+            for n in r.nodes where n.facts.success && n.facts.ct.collected {
+                var clients: [CTClient] = []
+                for e in n.evaluations {
+                    guard let c = e.ctClient, let j = e.ct, !clients.contains(c) else { continue }
+                    clients.append(c)
+                    w.begin(); w.label(r.target.name); w.label(n.address); w.label(c.rawValue); w.end(j.compliant ? 1 : 0)
+                }
+            }
+        },
+    ]
 }

@@ -22,34 +22,25 @@ extension PinGuardMetrics {
     public static let forecastFamilies: [MetricFamily] = [nextRenewal, renewalRejectRatio, pinBreakage, renewalForecastInfo]
 }
 
-/// The forecast families of a slice of results, one buffer each, in `PinGuardMetrics.forecastFamilies` order.
-struct ForecastWriters {
-    var next: ExpositionWriter
-    var ratio: ExpositionWriter
-    var breakage: ExpositionWriter
-    var info: ExpositionWriter
-
-    init(targets n: Int, headers: Bool) {
-        typealias M = PinGuardMetrics
-        next = ExpositionWriter(M.nextRenewal, capacity: n * 96, header: headers)
-        ratio = ExpositionWriter(M.renewalRejectRatio, capacity: n * 160, header: headers)
-        breakage = ExpositionWriter(M.pinBreakage, capacity: n * 64, header: headers)
-        info = ExpositionWriter(M.renewalForecastInfo, capacity: n * 160, header: headers)
-    }
-
-    /// Writes `r`'s forecast series.
-    mutating func write(_ r: TargetResult) {
-        guard let o = r.outlook else { return }
-        let name = r.target.name
-        next.begin(); next.label(name); next.end(o.nextRenewal)
-        info.begin(); info.label(name); info.label(o.key.rawValue); info.label(o.keyBasis.rawValue); info.label(o.issuers.count)
-        info.label(o.issuerBasis.rawValue); info.end(1)
-        for f in r.forecasts {
-            ratio.begin(); ratio.label(name); ratio.label(f.policySet); ratio.end(f.rejectRatio)
-            if let at = f.breakage { breakage.begin(); breakage.label(name); breakage.label(f.policySet); breakage.end(at) }
-        }
-    }
-
-    /// The buffers in family order.
-    var buffers: [[UInt8]] { [next.buffer, ratio.buffer, breakage.buffer, info.buffer] }
+extension TargetSeries {
+    /// The forecast families, in `PinGuardMetrics.forecastFamilies` order.
+    static let forecast: [TargetSeries] = [
+        .perTarget(M.nextRenewal, bytesPerTarget: 96) { r in r.outlook?.nextRenewal.timeIntervalSince1970 },
+        TargetSeries(M.renewalRejectRatio, bytesPerTarget: 160) { r, _, w in
+            guard r.outlook != nil else { return }
+            for f in r.forecasts { w.begin(); w.label(r.target.name); w.label(f.policySet); w.end(f.rejectRatio) }
+        },
+        TargetSeries(M.pinBreakage, bytesPerTarget: 64) { r, _, w in
+            guard r.outlook != nil else { return }
+            for f in r.forecasts {
+                guard let at = f.breakage else { continue }
+                w.begin(); w.label(r.target.name); w.label(f.policySet); w.end(at)
+            }
+        },
+        TargetSeries(M.renewalForecastInfo, bytesPerTarget: 160) { r, _, w in
+            guard let o = r.outlook else { return }
+            w.begin(); w.label(r.target.name); w.label(o.key.rawValue); w.label(o.keyBasis.rawValue); w.label(o.issuers.count)
+            w.label(o.issuerBasis.rawValue); w.end(1)
+        },
+    ]
 }

@@ -5,7 +5,7 @@
 /// without its documentation fails the build's tests.
 public enum PinGuardMetrics {
     /// Appended to the help of the families whose values come from the latest probe.
-    private static let latest = " From the latest scheduled probe."
+    static let latest = " From the latest scheduled probe."
 
     // Per address of a target, from its latest probe (`address` is `ip:port`, "" when the name did not resolve).
 
@@ -35,16 +35,16 @@ public enum PinGuardMetrics {
     /// notAfter per certificate.
     public static let certNotAfter = MetricFamily(
         "pinguard_cert_not_after_timestamp_seconds", .gauge, labels: ["target", "address", "depth"],
-        help: "notAfter of each certificate of the evaluated chain (kept when verification fails)." + latest)
+        help: "notAfter of the leaf (depth 0) of the evaluated chain (kept when verification fails); certificates above it are in pinguard_chain_cert_info." + latest)
     /// notBefore per certificate.
     public static let certNotBefore = MetricFamily(
         "pinguard_cert_not_before_timestamp_seconds", .gauge, labels: ["target", "address", "depth"],
-        help: "notBefore of each certificate of the evaluated chain." + latest)
+        help: "notBefore of the leaf (depth 0) of the evaluated chain." + latest)
     /// Identity of each certificate.
     public static let certInfo = MetricFamily(
         "pinguard_cert_info", .gauge,
         labels: ["target", "address", "depth", "subject", "issuer", "serial", "spki_sha256", "cert_sha256", "source"],
-        help: "Certificates of the evaluated chain; source is served or store (trust anchor added from the store)." + latest)
+        help: "The leaf (depth 0) of the evaluated chain; source is served or store (trust anchor added from the store)." + latest)
     /// Earliest notAfter of the chain.
     public static let chainEarliestExpiry = MetricFamily(
         "pinguard_chain_earliest_expiry_timestamp_seconds", .gauge, labels: ["target", "address"],
@@ -63,15 +63,15 @@ public enum PinGuardMetrics {
     /// Addresses beyond `max_addresses`.
     public static let targetAddressesSkipped = MetricFamily(
         "pinguard_target_addresses_skipped", .gauge, labels: ["target"],
-        help: "Resolved addresses of the target left unprobed because the name has more than max_addresses." + latest)
+        help: "Resolved addresses of the target left unprobed because the name has more than max_addresses; for targets with several addresses, or any skipped." + latest)
     /// Distinct chains served by the addresses.
     public static let targetDistinctChains = MetricFamily(
         "pinguard_target_distinct_chains", .gauge, labels: ["target"],
-        help: "Distinct certificate chains served by the addresses of the target; above 1, nodes differ." + latest)
+        help: "Distinct certificate chains served by the addresses of the target; above 1, nodes differ. Only for targets with several addresses." + latest)
     /// Verdict per address.
     public static let addressPolicyAccept = MetricFamily(
         "pinguard_address_policy_accept", .gauge, labels: ["target", "address", "policy_set", "environment"],
-        help: "1 if the pinned client of the policy set would accept the chain this address serves, 0 if it would reject." + latest)
+        help: "1 if the pinned client of the policy set would accept the chain this address serves, 0 if it would reject. Only for targets with several addresses (else pinguard_policy_accept says it)." + latest)
 
     // Per target and policy set: the worst case over the target's addresses.
 
@@ -106,7 +106,7 @@ public enum PinGuardMetrics {
     /// Whether the server asked for a client certificate.
     public static let mtlsClientCertificateRequested = MetricFamily(
         "pinguard_mtls_client_certificate_requested", .gauge, labels: ["target", "address"],
-        help: "1 if the server asked for a client certificate (sent a CertificateRequest), else 0." + latest)
+        help: "1 if the server asked for a client certificate (sent a CertificateRequest); 0 only for targets with a client identity whose server did not ask, absent otherwise." + latest)
     /// Whether a client certificate was sent.
     public static let mtlsClientCertificatePresented = MetricFamily(
         "pinguard_mtls_client_certificate_presented", .gauge, labels: ["target", "address"],
@@ -242,12 +242,12 @@ public enum PinGuardMetrics {
     /// Every family, in the order /metrics writes them.
     public static let all: [MetricFamily] = [
         probeSuccess, probeDuration, probeTimestamp, tlsVersionInfo, chainTrusted,
-        certNotAfter, certNotBefore, certInfo, chainEarliestExpiry,
+        certNotAfter, certNotBefore, certInfo, chainCertInfo, chainEarliestExpiry,
         targetInfo, targetAddresses, targetAddressesSkipped, targetDistinctChains, addressPolicyAccept,
         policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
         mtlsClientCertificateRequested, mtlsClientCertificatePresented, clientCertificateNotAfter,
         nextRenewal, renewalRejectRatio, pinBreakage, renewalForecastInfo,
-        tlsCipherInfo, tlsGroupInfo, ctSCTs, ctCompliant,
+        tlsCipherInfo, tlsGroupInfo, ctSCTs, ctCompliant, caCertInfo, caCertNotAfter, caCertNotBefore,
         renewalsObserved, lastRenewalTimestamp, lastRenewalKeyReused, lastRenewalIssuerChanged, leafKeyFirstSeen, stateWritable,
         fileSuccess, fileChainTrusted, fileCertNotAfter, fileChainEarliestExpiry, filePolicyAccept, filePinHorizon, fileReservePins,
         backupPinCoverage, policyBundleValid, policyBundleInfo, policyLintFindings, ctLogListTimestamp, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,

@@ -78,13 +78,13 @@ public enum ServiceConfigParser {
         }
     }
 
-    /// `metrics: {certificates: leaf|chain}`.
+    /// `metrics: {certificates: chain|leaf|none}`.
     static func metrics(_ v: YAMLValue, into c: inout ServiceConfig) throws(ConfigError) {
         let mm = try v.mapping(allowed: ["certificates"])
         guard let cv = mm["certificates"] else { return }
         let text = try cv.string()
         guard let mode = CertificateSeries(rawValue: text) else {
-            throw cv.error("\(EchoedInput.quoted(text)) is not one of leaf, chain")
+            throw cv.error("\(EchoedInput.quoted(text)) is not one of chain, leaf, none")
         }
         c.certificateSeries = mode
     }

@@ -21,6 +21,8 @@ public final class ExpositionCache: Sendable {
         /// One piece per family of `MetricsRenderer.targetFamilies`, in that order.
         var pieces: [DeflatePiece]
         var coverage: [BackupPinCoverage]
+        /// The distinct certificates above the leaves of the slice's chains.
+        var caCertificates: CACertificates
     }
 
     /// zlib level of the cached pieces (default 6): compressed once per change, sent many times.
@@ -30,6 +32,8 @@ public final class ExpositionCache: Sendable {
     private let slices = NIOLockedValueBox<[Slice?]>([])
     /// The memory's families as last rendered, with the memory version they show.
     private let memory = NIOLockedValueBox<(version: UInt64, piece: DeflatePiece)?>(nil)
+    /// The `pinguard_ca_cert_*` families as last rendered, with the slice versions and mode they show.
+    private let caCertificates = NIOLockedValueBox<(versions: [UInt64], certificates: CertificateSeries, piece: DeflatePiece)?>(nil)
     /// One refresh at a time: a scrape that arrives during the background refresh waits for it and then
     /// finds the slices current, instead of rendering them a second time.
     private let refreshing = NIOLock()
@@ -63,7 +67,7 @@ public final class ExpositionCache: Sendable {
                         guard let (version, results) = store.slice(stale[i]) else { continue }
                         let buffers = MetricsRenderer.renderTargetFamilies(results, certificates: certificates, headers: false)
                         let slice = Slice(version: version, certificates: certificates, pieces: buffers.map(deflater.piece),
-                                          coverage: BackupPinCoverage.compute(results))
+                                          coverage: BackupPinCoverage.compute(results), caCertificates: CACertificates(results))
                         rendered.withLockedValue { $0[stale[i]] = slice }
                     }
                 }
@@ -96,9 +100,23 @@ public final class ExpositionCache: Sendable {
             ordered.append(header)
             for slice in current { ordered.append(slice.pieces[f]) }
         }
+        ordered.append(caPiece(current, certificates: service.certificates))
         ordered.append(memoryPiece(service.memory))
         ordered.append(tail)
         return ResponseBody(pieces: ordered, gzip: gzip)
+    }
+
+    /// The distinct certificates above the leaves of every slice, rendered and compressed again only when a
+    /// slice changed.
+    private func caPiece(_ current: [Slice], certificates: CertificateSeries) -> DeflatePiece {
+        let versions = current.map(\.version)
+        if let kept = caCertificates.withLockedValue({ $0 }), kept.versions == versions, kept.certificates == certificates {
+            return kept.piece
+        }
+        let cas = CACertificates.combine(current.map(\.caCertificates))
+        let piece = Deflater(level: level).piece(MetricsRenderer.renderCACertificates(cas, certificates: certificates))
+        caCertificates.withLockedValue { $0 = (versions, certificates, piece) }
+        return piece
     }
 
     /// The memory's families, rendered and compressed again only when the memory changed.

@@ -1,0 +1,57 @@
+/// A family whose series grow with the targets, and how one target's result writes its series into it.
+///
+/// `MetricsRenderer.targetSeries` is the table of these, in exposition order: the renderer keeps one
+/// buffer per entry and hands each result to every entry, so the order of the buffers is the order of the
+/// declarations and no writer is kept in step with a list by hand.
+struct TargetSeries: Sendable {
+    /// The family written.
+    let family: MetricFamily
+    /// A generous estimate of the bytes one target writes, to size a slice's buffer once.
+    let bytesPerTarget: Int
+    /// Writes `result`'s series (none, one or many) into the family's writer.
+    let write: @Sendable (_ result: TargetResult, _ certificates: CertificateSeries, _ into: inout ExpositionWriter) -> Void
+
+    init(_ family: MetricFamily, bytesPerTarget: Int,
+         write: @escaping @Sendable (TargetResult, CertificateSeries, inout ExpositionWriter) -> Void) {
+        self.family = family
+        self.bytesPerTarget = bytesPerTarget
+        self.write = write
+    }
+
+    /// One series per address of the target, labelled `target` and `address`, where `value` gives one.
+    static func perAddress(_ family: MetricFamily, bytesPerTarget: Int,
+                           _ value: @escaping @Sendable (TargetResult, NodeResult) -> Double?) -> TargetSeries {
+        TargetSeries(family, bytesPerTarget: bytesPerTarget) { r, _, w in
+            for node in r.nodes {
+                guard let v = value(r, node) else { continue }
+                w.begin(); w.label(r.target.name); w.label(node.address); w.end(v)
+            }
+        }
+    }
+
+    /// One series per target, labelled `target`, where `value` gives one.
+    static func perTarget(_ family: MetricFamily, bytesPerTarget: Int,
+                          _ value: @escaping @Sendable (TargetResult) -> Double?) -> TargetSeries {
+        TargetSeries(family, bytesPerTarget: bytesPerTarget) { r, _, w in
+            guard let v = value(r) else { return }
+            w.begin(); w.label(r.target.name); w.end(v)
+        }
+    }
+
+    /// One series per target and policy set, labelled `target` and `policy_set`, where `value` gives one.
+    static func perSet(_ family: MetricFamily, bytesPerTarget: Int,
+                       _ value: @escaping @Sendable (TargetResult, Evaluation) -> Double?) -> TargetSeries {
+        TargetSeries(family, bytesPerTarget: bytesPerTarget) { r, _, w in
+            for e in r.evaluations {
+                guard let v = value(r, e) else { continue }
+                w.begin(); w.label(r.target.name); w.label(e.policySet); w.end(v)
+            }
+        }
+    }
+}
+
+extension TargetResult {
+    /// Whether the target has more than one address: only then do its per-address verdicts and its count of
+    /// distinct chains say more than its per-target series.
+    var hasSeveralAddresses: Bool { nodes.count > 1 }
+}
