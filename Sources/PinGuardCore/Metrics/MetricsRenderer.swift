@@ -77,9 +77,10 @@ public enum MetricsRenderer {
                                             headers: Bool) -> [[UInt8]] {
         // Generous per-target estimates: capacity that is never written costs address space, not memory,
         // while a buffer that has to grow holds its old and new copies at once.
-        var writers = targetSeries.map { ExpositionWriter($0.family, capacity: results.count * $0.bytesPerTarget, header: headers) }
+        let series = targetSeries
+        var writers = series.map { ExpositionWriter($0.family, capacity: results.count * $0.bytesPerTarget, header: headers) }
         for r in results {
-            for i in targetSeries.indices { targetSeries[i].write(r, certificates, &writers[i]) }
+            for i in series.indices { series[i].write(r, certificates, &writers[i]) }
         }
         return writers.map(\.buffer)
     }
