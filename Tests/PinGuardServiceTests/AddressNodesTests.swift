@@ -3,8 +3,13 @@ import PinGuardTestSupport
 import XCTest
 
 /// Every node behind a name (docs/reference.md, Every address of a name): real nginx nodes on 127.0.0.2,
-/// 127.0.0.3 and ::1 serving one name, resolved through a private /etc/hosts in a mount namespace
-/// (`scripts/with-journald.sh --hosts`), probed by `pinguard probe` and `pinguard serve`.
+/// 127.0.0.3 and ::1 serving one name, probed by `pinguard probe` and `pinguard serve`.
+///
+/// Judging several addresses (the table, a node that is down, `--max-addresses`, `--resolve first`) is
+/// checked on a `--connect` list: it takes the same path as a name's addresses (deduplicated, IPv4 first,
+/// then cut or dialled in order) and needs no root. What only a name's own resolution shows — every address
+/// it resolves to, its address set changing, its events in the journal — resolves the name through a
+/// private /etc/hosts in a mount namespace (`scripts/with-journald.sh --hosts`), and so needs root.
 final class AddressNodesTests: XCTestCase {
     private static let started: Result<NodePool, HarnessError> = {
         do { return .success(try NodePool(pki: TestPKI.shared())) } catch let e as HarnessError { return .failure(e) } catch {
@@ -18,7 +23,7 @@ final class AddressNodesTests: XCTestCase {
     private var policy: String!
 
     override func setUpWithError() throws {
-        world = try ServiceWorld.shared()
+        world = try ServiceWorld.direct()
         pool = try Self.started.get()
         try pool.resolve(to: pool.allAddresses)
         dir = try TemporaryDirectory.make("pinguard-nodes")
@@ -28,15 +33,22 @@ final class AddressNodesTests: XCTestCase {
         ]), to: dir, as: "policies/pool-app.yml")
     }
 
-    /// `pinguard probe` of the pool's name, run with the pool's hosts file as /etc/hosts.
-    private func probe(_ extra: [String] = [], hosts: Bool = true) throws -> CommandResult {
+    /// `pinguard probe` of the pool's name; with `hosts`, run with the pool's hosts file as /etc/hosts (root).
+    private func probe(_ extra: [String] = [], hosts: Bool = false) throws -> CommandResult {
         let binary = try XCTUnwrap(PinguardCLI.binary)
         let pool: NodePool = self.pool, policy: String = self.policy, world: ServiceWorld = self.world
         let args = ["probe", "\(NodePool.name):\(pool.port)", "--policy", policy, "--ca-file", world.pki.caBundle,
                     "--timeout", "3s"] + extra
         if !hosts { return try CommandRunner.run(binary, args, timeout: 30) }
+        _ = try ServiceWorld.privileged(for: "the pool's name resolved through a private /etc/hosts")
         return try CommandRunner.run(ServeProcess.wrapper, ["--no-journal", "--hosts", pool.hostsFile.path, binary] + args,
                                      timeout: 30)
+    }
+
+    /// `--connect` for each of `addresses`, last first: what pinguard reports in the stable order is then
+    /// not merely the order given.
+    private func connect(_ addresses: [String]) -> [String] {
+        addresses.reversed().flatMap { ["--connect", $0] }
     }
 
     private func json(_ r: CommandResult) throws -> [String: Any] {
@@ -55,7 +67,7 @@ final class AddressNodesTests: XCTestCase {
     }
 
     func testProbeJudgesEveryAddressAndNamesTheStaleNode() throws {
-        let r = try probe(["--json"])
+        let r = try probe(["--json"], hosts: true)
         XCTAssertEqual(r.status, 1, "a node serving a rejected chain fails the probe: \(r)")
         let o = try json(r)
         let byAddress = nodes(o)
@@ -73,7 +85,7 @@ final class AddressNodesTests: XCTestCase {
     }
 
     func testProbeTableShowsEveryAddressThenTheWorstCase() throws {
-        let r = try probe()
+        let r = try probe(connect(pool.allAddresses))
         XCTAssertEqual(r.status, 1, "\(r)")
         for a in pool.allAddresses { XCTAssertTrue(r.stdout.contains("address  \(pool.label(a))"), r.stdout) }
         XCTAssertTrue(r.stdout.contains("2 DIFFERENT chains served"), r.stdout)
@@ -81,8 +93,7 @@ final class AddressNodesTests: XCTestCase {
     }
 
     func testANodeThatIsDownIsReportedWhileTheOthersAreJudged() throws {
-        try pool.resolve(to: ["127.0.0.2", NodePool.downAddress])
-        let r = try probe(["--json"])
+        let r = try probe(["--json"] + connect(["127.0.0.2", NodePool.downAddress]))
         XCTAssertEqual(r.status, 1, "an address without a chain fails the probe: \(r)")
         let byAddress = nodes(try json(r))
         let down = try XCTUnwrap(byAddress[pool.label(NodePool.downAddress)], r.stdout)
@@ -94,30 +105,30 @@ final class AddressNodesTests: XCTestCase {
     }
 
     func testMaxAddressesProbesTheFirstInStableOrderAndCountsTheRest() throws {
-        let r = try probe(["--json", "--max-addresses", "2"])
+        let r = try probe(["--json", "--max-addresses", "2"] + connect(pool.allAddresses))
         let o = try json(r)
         XCTAssertEqual(Set(nodes(o).keys), [pool.label("127.0.0.2"), pool.label("127.0.0.3")], r.stdout)
         XCTAssertEqual((o["resolution"] as? [String: Any])?["skipped"] as? Int, pool.allAddresses.count - 2)
     }
 
     func testResolveFirstProbesOnlyTheFirstAddressThatAnswers() throws {
-        try pool.resolve(to: [NodePool.downAddress, "127.0.0.3"])
-        let r = try probe(["--json", "--resolve", "first"])
+        let r = try probe(["--json", "--resolve", "first", "--connect", NodePool.downAddress, "--connect", "127.0.0.3"])
         let byAddress = nodes(try json(r))
         XCTAssertEqual(Array(byAddress.keys), [pool.label("127.0.0.3")], "the down address is skipped as a client would: \(r)")
     }
 
     func testConnectListProbesEachListedAddress() throws {
-        let r = try probe(["--json", "--connect", "127.0.0.3", "--connect", "127.0.0.2"], hosts: false)
+        let r = try probe(["--json", "--connect", "127.0.0.3", "--connect", "127.0.0.2"])
         let byAddress = nodes(try json(r))
         XCTAssertEqual(Set(byAddress.keys), [pool.label("127.0.0.2"), pool.label("127.0.0.3")], r.stdout)
         XCTAssertEqual(verdict(byAddress[pool.label("127.0.0.3")]), "reject")
     }
 
-    /// The service with one target resolving to the pool.
+    /// The service with one target resolving to the pool, inside a private journald.
     private func serve(interval: String = "1h") throws -> ServeProcess {
+        _ = try ServiceWorld.privileged(for: "the pool's name resolved through a private /etc/hosts, events read from a private journald")
         let target = ServiceWorld.Target(name: "pool", host: NodePool.name, port: pool.port, policySets: ["pool-app"], connect: nil)
-        let config = try world.writeConfig(in: dir, targets: [target], interval: interval, timeout: "2s")
+        let config = try world.writeConfig(in: dir, targets: [target], interval: interval, timeout: "2s", journal: true)
         return try ServeProcess(arguments: ["--config", config, "--log-events"], hostsFile: pool.hostsFile.path)
     }
 

@@ -6,7 +6,7 @@ import XCTest
 /// renewal, a mounted secret), with the `pinguard_file_*` series labelled `file`.
 final class FileTargetsServeTests: XCTestCase {
     func testStagedChainsAreJudgedBeforeTheyAreServed() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.direct()
         let dir = try TemporaryDirectory.make("pinguard-files")
         let staged = dir.appendingPathComponent("staged")
         try FileManager.default.createDirectory(at: staged, withIntermediateDirectories: true)

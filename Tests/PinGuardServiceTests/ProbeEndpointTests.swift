@@ -4,9 +4,16 @@ import XCTest
 
 /// `GET /probe?target=`: one probe of a target the configuration's `probe_allow` admits, answered with its
 /// series (the multi-target exporter pattern).
+///
+/// `/probe` takes a name and resolves it (there is no `connect` for it): what is checked after resolution
+/// resolves the pool's name through a private /etc/hosts (`scripts/with-journald.sh --hosts`), as root;
+/// what is refused before anything is resolved needs no root.
 final class ProbeEndpointTests: XCTestCase {
-    private func start(allow: String?) throws -> (ServeProcess, NodePool, ServiceWorld) {
-        let world = try ServiceWorld.shared()
+    /// pinguard serving `/probe` with `allow` (`POOL_PORT` stands for the pool's port); with `resolvingPool`,
+    /// inside a namespace whose /etc/hosts resolves the pool's name to every node (root).
+    private func start(allow: String?, resolvingPool: Bool = false) throws -> (ServeProcess, NodePool, ServiceWorld) {
+        let world = try resolvingPool ? ServiceWorld.privileged(for: "/probe of a name resolved through a private /etc/hosts")
+                                      : ServiceWorld.direct()
         let pool = try NodePool(pki: world.pki)
         let dir = try TemporaryDirectory.make("pinguard-probe-endpoint")
         try PolicyYAML.write(PolicyYAML.policySet(name: "pool-app", rules: [
@@ -18,7 +25,8 @@ final class ProbeEndpointTests: XCTestCase {
             let text = try String(contentsOfFile: config, encoding: .utf8) + allow.replacingOccurrences(of: "POOL_PORT", with: "\(pool.port)")
             try text.write(toFile: config, atomically: true, encoding: .utf8)
         }
-        let serve = try ServeProcess(arguments: ["--config", config], mode: .noJournal, hostsFile: pool.hostsFile.path)
+        let serve = resolvingPool ? try ServeProcess(arguments: ["--config", config], mode: .noJournal, hostsFile: pool.hostsFile.path)
+                                  : try ServeProcess(arguments: ["--config", config], mode: .direct)
         return (serve, pool, world)
     }
 
@@ -28,7 +36,8 @@ final class ProbeEndpointTests: XCTestCase {
     }
 
     func testProbeAnswersTheTargetsSeriesForEveryAddress() throws {
-        let (serve, pool, _) = try start(allow: "probe_allow: {hosts: [\"**.pinguard.test\"], networks: [\"127.0.0.0/8\", \"::1\"], ports: [POOL_PORT]}\n")
+        let (serve, pool, _) = try start(allow: "probe_allow: {hosts: [\"**.pinguard.test\"], networks: [\"127.0.0.0/8\", \"::1\"], ports: [POOL_PORT]}\n",
+                                         resolvingPool: true)
         defer { serve.stop(); pool.stop() }
         let (status, body) = try get(serve, "/probe?target=\(NodePool.name):\(pool.port)&policy_set=pool-app")
         XCTAssertEqual(status, 200, body)
@@ -43,13 +52,22 @@ final class ProbeEndpointTests: XCTestCase {
         XCTAssertTrue(metrics.samples(target: name).isEmpty, "nothing is recorded in /metrics")
     }
 
+    /// An address the name resolves to outside `probe_allow.networks` (none listed: loopback stays guarded) is
+    /// refused, naming it, before anything is dialled.
+    func testProbeRefusesAnAddressOfTheNameOutsideTheAllowedNetworks() throws {
+        let (serve, pool, _) = try start(allow: "probe_allow: {hosts: [\"**.pinguard.test\"], ports: [POOL_PORT]}\n", resolvingPool: true)
+        defer { serve.stop(); pool.stop() }
+        let (status, body) = try get(serve, "/probe?target=\(NodePool.name):\(pool.port)")
+        XCTAssertEqual(status, 403, body)
+        XCTAssertTrue(body.contains("address \(pool.label("127.0.0.2")) of \(NodePool.name) is not allowed by probe_allow.networks"), body)
+    }
+
+    /// A host outside `probe_allow.hosts`, no target, and a policy set that is not loaded are refused before
+    /// any lookup.
     func testProbeRefusesWhatTheAllowlistDoesNotAdmit() throws {
         let (serve, pool, _) = try start(allow: "probe_allow: {hosts: [\"**.pinguard.test\"], ports: [POOL_PORT]}\n")
         defer { serve.stop(); pool.stop() }
-        var (status, body) = try get(serve, "/probe?target=\(NodePool.name):\(pool.port)")
-        XCTAssertEqual(status, 403, body)
-        XCTAssertTrue(body.contains("address \(pool.label("127.0.0.2")) of \(NodePool.name) is not allowed by probe_allow.networks"), body)
-        (status, body) = try get(serve, "/probe?target=metadata.example:80")
+        var (status, body) = try get(serve, "/probe?target=metadata.example:80")
         XCTAssertEqual(status, 403, body)
         XCTAssertTrue(body.contains("\"metadata.example\" is not allowed by probe_allow.hosts"), body)
         (status, body) = try get(serve, "/probe")

@@ -6,7 +6,7 @@ import XCTest
 /// lookups run on glibc's bounded resolver pool (getaddrinfo_a), not on a thread each.
 final class ResolutionDeadlineTests: XCTestCase {
     func testALookupThatNeverAnswersEndsAtTheDeadline() throws {
-        _ = try ServiceWorld.shared()  // skips without root, nginx or the binary
+        _ = try ServiceWorld.privileged(for: "a private /etc/resolv.conf naming a silent name server")
         let dns = try SilentNameServer()
         defer { dns.stop() }
         let binary = try XCTUnwrap(PinguardCLI.binary)
@@ -20,7 +20,7 @@ final class ResolutionDeadlineTests: XCTestCase {
     }
 
     func testManyHangingLookupsKeepTheThreadCountBounded() throws {
-        let world = try ServiceWorld.shared()
+        let world = try ServiceWorld.privileged(for: "a private /etc/resolv.conf naming a silent name server")
         let dns = try SilentNameServer()
         defer { dns.stop() }
         let dir = try TemporaryDirectory.make("pinguard-hang")
@@ -42,7 +42,7 @@ final class ResolutionDeadlineTests: XCTestCase {
     /// just as the answer arrives, leaves a stale waiter that the resolver thread then writes through; the
     /// window is too narrow to hit on demand, so this checks the waiting itself, not that race.)
     func testAnswersArrivingBetweenWaitsResolveWithoutHarm() throws {
-        let world = try ServiceWorld.shared()
+        let world = try ServiceWorld.privileged(for: "a private /etc/resolv.conf naming a slow name server")
         let dns = try DelayedNameServer(delay: 0.07...0.13)
         defer { dns.stop() }
         let dir = try TemporaryDirectory.make("pinguard-slow-dns")

@@ -13,7 +13,7 @@ final class ServeHTTPLimitsTests: XCTestCase {
     /// A connection that sends half a request head and then nothing is closed after the idle timeout
     /// (`PINGUARD_HTTP_IDLE_TIMEOUT=1`), and the server keeps answering others.
     func testHalfSentRequestIsClosedAfterTheIdleTimeout() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.direct()
         let dir = try TemporaryDirectory.make("pinguard-sr-idle")
         let config = try w.writeConfig(in: dir, targets: [w.healthy], interval: "1h", timeout: "2s", journal: false)
         let serve = try ServeProcess(arguments: ["--config", config], mode: .direct,
@@ -36,7 +36,7 @@ final class ServeHTTPLimitsTests: XCTestCase {
     /// answers again. pinguard also raises its soft open-file limit to the hard one: started with a soft
     /// limit of 1,024, it runs with the hard limit.
     func testConnectionsBeyondTheCapAreClosedAndProbesGoOn() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.direct()
         let dir = try TemporaryDirectory.make("pinguard-sr-cap")
         let config = try w.writeConfig(in: dir, targets: [w.healthy], interval: "1s", timeout: "1s", journal: false)
 

@@ -8,7 +8,7 @@ import XCTest
 final class ServeJournalTests: XCTestCase {
     /// Every event the first round causes, with its identity and fields.
     func testEventsOfTheFirstRound() throws {
-        let s = try RunningService.shared()
+        let s = try RunningService.journaled()
         let w = s.world
         let entries = try s.serve.waitForJournal { $0.events("policy_missing").count >= 1 && $0.events("pin_mismatch").count >= 1 }
         let port = String(w.farm.port)
@@ -82,11 +82,12 @@ final class ServeJournalTests: XCTestCase {
         XCTAssertTrue(entries.events("chain_changed").isEmpty)
         XCTAssertTrue(entries.events("probe_recovered").isEmpty)
         XCTAssertTrue(entries.events("config_invalid").isEmpty)
+        XCTAssertEqual(try s.serve.metrics().value("pinguard_journal_write_failures_total"), 0, "the private journald takes every event")
     }
 
     /// Later rounds see the same states: nothing is written again.
     func testLaterRoundsWriteNothingNew() throws {
-        let s = try RunningService.shared()
+        let s = try RunningService.journaled()
         _ = try s.serve.waitForRounds(2, timeout: 15)
         // Lint findings are announced per load, not per round; they are not what this test counts.
         let entries = try s.serve.journalEntries().filter { $0.event != "policy_lint_finding" }

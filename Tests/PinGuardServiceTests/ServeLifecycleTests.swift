@@ -6,12 +6,12 @@ import XCTest
 final class ServeLifecycleTests: XCTestCase {
     /// A probe hanging on a silent peer (timeout 10 s) neither delays readiness reporting nor shutdown.
     func testSIGTERMEndsPromptlyWhileAProbeHangs() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.privileged(for: "shutdown by SIGTERM with a private journald taking events")
         let peer = try HostilePeer(.silent)
         defer { peer.stop() }
         let dir = try TemporaryDirectory.make("pinguard-svc-hang")
         let hang = ServiceWorld.Target(name: "hang", host: "hang.pinguard.test", port: peer.port)
-        let config = try w.writeConfig(in: dir, targets: [w.healthy, hang], interval: "30s", timeout: "10s")
+        let config = try w.writeConfig(in: dir, targets: [w.healthy, hang], interval: "30s", timeout: "10s", journal: true)
         let serve = try ServeProcess(arguments: ["--config", config])
         defer { serve.stop() }
 
@@ -36,9 +36,9 @@ final class ServeLifecycleTests: XCTestCase {
 
     /// Without a journal socket the service keeps serving, counts the failed writes and logs them to stderr.
     func testNoJournalKeepsServingAndCountsFailures() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.privileged(for: "a host without a journal socket (with-journald.sh --no-journal)")
         let dir = try TemporaryDirectory.make("pinguard-svc-nojournal")
-        let config = try w.writeConfig(in: dir, targets: [w.healthy, w.rotated])
+        let config = try w.writeConfig(in: dir, targets: [w.healthy, w.rotated], journal: true)
         let serve = try ServeProcess(arguments: ["--config", config], mode: .noJournal)
         defer { serve.stop() }
         // Both targets judged: the failures counted are then at least their events, not only the start-up ones.
@@ -62,9 +62,9 @@ final class ServeLifecycleTests: XCTestCase {
 
     /// journald dying under a running service (a stale socket: ECONNREFUSED) is counted the same way.
     func testJournaldDyingUnderTheServiceIsCounted() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.privileged(for: "a private journald to kill under the service")
         let dir = try TemporaryDirectory.make("pinguard-svc-stale-journal")
-        let config = try w.writeConfig(in: dir, targets: [w.healthy])
+        let config = try w.writeConfig(in: dir, targets: [w.healthy], journal: true)
         let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle"])
         defer { serve.stop() }
         var m = try serve.waitForMetrics { $0.value("pinguard_probe_success", ["target": "healthy"]) == 1 }
@@ -85,7 +85,7 @@ final class ServeLifecycleTests: XCTestCase {
 
     /// READY, STATUS, WATCHDOG, RELOADING and STOPPING reach the NOTIFY_SOCKET, as systemd's Type=notify-reload expects.
     func testSystemdNotifyProtocol() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.direct()
         let notify = try NotifySocket()
         defer { notify.stop() }
         let dir = try TemporaryDirectory.make("pinguard-svc-notify")

@@ -7,7 +7,7 @@ import XCTest
 /// `pinguard serve --once`: one round, a summary on stdout, and the exit status scripts and CI rely on (docs/reference.md, Commands and exit codes).
 final class ServeOnceTests: XCTestCase {
     private func once(_ targets: (ServiceWorld) -> [ServiceWorld.Target]) throws -> CommandResult {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.direct()
         let dir = try TemporaryDirectory.make("pinguard-svc-once")
         let config = try w.writeConfig(in: dir, targets: targets(w), journal: false)
         return try PinguardCLI.run(["serve", "--once", "--config", config], timeout: 30)
@@ -42,9 +42,9 @@ final class ServeOnceTests: XCTestCase {
 
     /// A bad file exits 2 with an error naming the file, and writes `config_invalid` to the journal.
     func testExitsTwoOnAConfigurationError() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.privileged(for: "reads config_invalid back from a private journald")
         let dir = try TemporaryDirectory.make("pinguard-svc-once-bad")
-        let config = try w.writeConfig(in: dir, targets: [w.healthy])
+        let config = try w.writeConfig(in: dir, targets: [w.healthy], journal: true)
         try (String(contentsOfFile: config, encoding: .utf8) + "bogus_key: 1\n").write(toFile: config, atomically: true, encoding: .utf8)
         let binary = try XCTUnwrap(PinguardCLI.binary)
         // The journal lives as long as the wrapper's namespace: read it back inside, before it goes.

@@ -8,7 +8,7 @@ final class ServeReloadEffectsTests: XCTestCase {
     /// With one probe at a time and every probe hanging for 3 s, `POST /-/reload` still answers at once:
     /// the reload does not queue behind the probes.
     func testReloadAnswersPromptlyWhileProbesHang() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.direct()
         let peer = try HostilePeer(.silent)
         defer { peer.stop() }
         let dir = try TemporaryDirectory.make("pinguard-svc-reload-busy")
@@ -31,7 +31,7 @@ final class ServeReloadEffectsTests: XCTestCase {
     /// A reload that raises `concurrency` resizes the probe pool: the catch-up after it runs its probes side
     /// by side.
     func testReloadResizesTheProbePool() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.direct()
         let first = try HostilePeer(.silent)
         defer { first.stop() }
         let second = try HostilePeer(.silent)

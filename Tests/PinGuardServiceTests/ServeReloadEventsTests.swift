@@ -10,7 +10,7 @@ final class ServeReloadEventsTests: XCTestCase {
     /// add none, while `pinguard_policy_lint_findings` keeps a series for every loaded set and severity, zeros
     /// included. The lint window is `expiry_warning_days`. A reload to `journal: {enabled: false}` stops writes.
     func testLintFindingsAreWrittenOnceAndJournalEnabledFollowsReloads() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.privileged(for: "reads policy_lint_finding and config_loaded back from a private journald")
         let dir = try TemporaryDirectory.make("pinguard-svc-lint-once")
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -68,7 +68,7 @@ final class ServeReloadEventsTests: XCTestCase {
 
     /// Moving a policy file's lines (a comment inserted at the top) and reloading writes no finding again.
     func testLintFindingsAreNotWrittenAgainWhenLinesMove() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.direct()
         let dir = try TemporaryDirectory.make("pinguard-svc-lint-lines")
         try PolicyYAML.write(PolicyYAML.policySet(name: "web-app", rules: [
             HostPolicySpec(pattern: "www.pinguard.test", pins: [.spki(w.validLeafPin, role: "primary")]),
@@ -96,7 +96,7 @@ final class ServeReloadEventsTests: XCTestCase {
     /// A reload that points an existing target name at another endpoint reports the new endpoint as at
     /// start: no `chain_changed` against the old server, and its decisions, expiry and reserve state in full.
     func testNewEndpointUnderAnOldNameIsReportedAfresh() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.direct()
         let dir = try TemporaryDirectory.make("pinguard-svc-endpoint")
         var x = ServiceWorld.Target(name: "x", host: "valid.pinguard.test", port: w.farm.port)
         let config = try w.writeConfig(in: dir, targets: [x], interval: "1h", timeout: "2s", journal: false)

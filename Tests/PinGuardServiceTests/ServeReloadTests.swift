@@ -8,9 +8,9 @@ import XCTest
 /// configuration, a good one takes effect within a round (docs/reference.md, Configuration).
 final class ServeReloadTests: XCTestCase {
     func testBadConfigIsRejectedAndAGoodOneTakesEffect() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.privileged(for: "reads config_invalid and config_loaded back from a private journald")
         let dir = try TemporaryDirectory.make("pinguard-svc-reload")
-        let config = try w.writeConfig(in: dir, targets: [w.healthy, w.backup])
+        let config = try w.writeConfig(in: dir, targets: [w.healthy, w.backup], journal: true)
         let serve = try ServeProcess(arguments: ["--config", config, "--web.enable-lifecycle"])
         defer { serve.stop() }
         var m = try serve.waitForMetrics { $0.value("pinguard_probe_success", ["target": "backup"]) == 1 }
@@ -45,7 +45,7 @@ final class ServeReloadTests: XCTestCase {
         XCTAssertTrue(post.body.contains(config), post.body)
 
         // Well-formed YAML with an unknown key: refused, naming the key.
-        try w.writeConfig(in: dir, targets: [w.healthy, w.backup])
+        try w.writeConfig(in: dir, targets: [w.healthy, w.backup], journal: true)
         try (String(contentsOfFile: config, encoding: .utf8) + "bogus_key: 1\n").write(toFile: config, atomically: true, encoding: .utf8)
         let unknownKey = try ServiceHTTP.request(port: serve.port, method: "POST", path: "/-/reload")
         XCTAssertEqual(unknownKey.status, 400, "\(unknownKey)")
@@ -56,7 +56,7 @@ final class ServeReloadTests: XCTestCase {
         XCTAssertEqual(try serve.metrics().value("pinguard_config_last_reload_successful"), 0)
 
         // A good config by SIGHUP: adds `expiring`, removes `backup`.
-        try w.writeConfig(in: dir, targets: [w.healthy, w.expiring])
+        try w.writeConfig(in: dir, targets: [w.healthy, w.expiring], journal: true)
         let reloadStart = Date()
         XCTAssertTrue(serve.signal(SIGHUP))
         m = try serve.waitForMetrics(timeout: 10) { $0.value("pinguard_probe_success", ["target": "expiring"]) != nil }
@@ -76,7 +76,7 @@ final class ServeReloadTests: XCTestCase {
                        "a target kept across the reload is not announced again (one event per policy set)")
 
         // A good config by POST: `backup` comes back and is announced again, as at start.
-        try w.writeConfig(in: dir, targets: [w.healthy, w.expiring, w.backup])
+        try w.writeConfig(in: dir, targets: [w.healthy, w.expiring, w.backup], journal: true)
         let ok = try ServiceHTTP.request(port: serve.port, method: "POST", path: "/-/reload")
         XCTAssertEqual(ok.status, 200, "\(ok)")
         XCTAssertTrue(ok.body.contains("3 targets"), ok.body)

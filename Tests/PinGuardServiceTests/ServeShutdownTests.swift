@@ -6,7 +6,7 @@ import XCTest
 final class ServeShutdownTests: XCTestCase {
     /// SIGTERM while two probes hang on a silent peer: exit 0 and no `probe_failed` for the probes it cut short.
     func testSIGTERMMidRoundWritesNoProbeFailed() throws {
-        let w = try ServiceWorld.shared()
+        let w = try ServiceWorld.direct()
         let peer = try HostilePeer(.silent)
         defer { peer.stop() }
         let dir = try TemporaryDirectory.make("pinguard-svc-sigterm")

@@ -31,11 +31,25 @@ final class ServiceWorld: Sendable {
         }
     }()
 
-    /// The shared endpoints; skips the test when the end-to-end requirements are missing, throws when the
-    /// servers could not start.
-    static func shared() throws -> ServiceWorld {
-        if let missing = ServeProcess.missingRequirement { throw XCTSkip("service end-to-end tests: \(missing)") }
+    /// The shared endpoints for a test that runs pinguard itself (`ServeProcess` `.direct`, `PinguardCLI`) with
+    /// `connect:` addresses on loopback and no journal: nginx and the binary, no root. Skips the test when
+    /// they are missing, throws when the servers could not start.
+    static func direct() throws -> ServiceWorld {
+        if let missing = missingDirectRequirement { throw XCTSkip(missing) }
         return try started.get()
+    }
+
+    /// The shared endpoints for a test that needs what only the `scripts/with-journald.sh` wrapper gives (a
+    /// private journald, no journal socket at all, a private /etc/hosts or /etc/resolv.conf), and so root.
+    /// `need` says what the test needs it for; the skip message starts with it.
+    static func privileged(for need: String) throws -> ServiceWorld {
+        if let missing = ServeProcess.missingRequirement { throw XCTSkip("\(need): \(missing)") }
+        return try started.get()
+    }
+
+    /// What a `direct()` test needs and this host lacks; nil when nothing.
+    static var missingDirectRequirement: String? {
+        TLSServerFarm.nginxPath == nil ? "nginx is not installed" : ServeProcess.missingDirectRequirement
     }
 
     private init() throws {
@@ -107,9 +121,11 @@ final class ServiceWorld: Sendable {
     /// Writes `pinguard.yml` and both policy files into `directory`; returns the config's path.
     /// `listen: 127.0.0.1:0`: the kernel picks a free port and pinguard prints it in its serving line.
     /// `expiryWarningDays` is also the window of the expiring-pin-set lint; `policies` are the config's globs.
+    /// `journal` is off unless a test asks for it: a serve outside the wrapper's namespace would write to the
+    /// host's journal.
     @discardableResult
     func writeConfig(in directory: URL, targets: [Target], interval: String = "2s", timeout: String = "2s",
-                     concurrency: Int = 4, journal: Bool = true, expiryWarningDays: Int = 30,
+                     concurrency: Int = 4, journal: Bool = false, expiryWarningDays: Int = 30,
                      policies: [String] = ["policies/*.yml"], file: String = "pinguard.yml") throws -> String {
         try PolicyYAML.write(iosPolicy, to: directory, as: "policies/ios-app.yml")
         try PolicyYAML.write(androidPolicy, to: directory, as: "policies/android-app.yml")

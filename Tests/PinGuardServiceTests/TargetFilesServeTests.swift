@@ -6,7 +6,8 @@ import XCTest
 /// without a SIGHUP, and a bad file rejected while the running targets stay.
 final class TargetFilesServeTests: XCTestCase {
     func testTargetFilesArePickedUpOnChangeWithTheirLabels() throws {
-        let w = try ServiceWorld.shared()
+        // A file_sd entry is HOST:PORT, with no connect: address: the name itself must resolve to nginx.
+        let w = try ServiceWorld.privileged(for: "target file names resolved through a private /etc/hosts")
         let dir = try TemporaryDirectory.make("pinguard-target-files")
         let hosts = dir.appendingPathComponent("hosts")
         try "127.0.0.1 localhost\n127.0.0.1 valid.pinguard.test\n127.0.0.1 rotated.pinguard.test\n"

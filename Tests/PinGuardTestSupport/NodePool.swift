@@ -25,16 +25,31 @@ public final class NodePool: @unchecked Sendable {
     public let freshPin: String
     public let stalePin: String
 
-    /// Starts the nodes and writes a hosts file resolving the name to every one of them.
+    /// Starts the nodes and writes a hosts file resolving the name to every one of them. Retries with another
+    /// port when one the nodes need is taken (a free port is chosen on 127.0.0.1, not on 127.0.0.2 or .3).
     public init(pki: TestPKI) throws {
         hasIPv6 = LoopbackPorts.ipv6Available
-        let port = LoopbackPorts.free(ipv6: hasIPv6)
-        self.port = port
-        fresh = try TLSServerFarm(sites: [TLSSite(serverName: Self.name, chainFile: pki.chain("pool"), keyFile: pki.key("pool"))],
-                                  addresses: ["127.0.0.2"] + (hasIPv6 ? ["[::1]"] : []), port: port)
-        stale = try TLSServerFarm(sites: [TLSSite(serverName: Self.name, chainFile: pki.chain("pool-stale"),
-                                                  keyFile: pki.key("pool-stale"))],
-                                  addresses: ["127.0.0.3"], port: port)
+        var attempt = 1
+        while true {
+            let port = LoopbackPorts.free(ipv6: hasIPv6)
+            do {
+                let fresh = try TLSServerFarm(sites: [TLSSite(serverName: Self.name, chainFile: pki.chain("pool"), keyFile: pki.key("pool"))],
+                                              addresses: ["127.0.0.2"] + (hasIPv6 ? ["[::1]"] : []), port: port)
+                let stale: TLSServerFarm
+                do {
+                    stale = try TLSServerFarm(sites: [TLSSite(serverName: Self.name, chainFile: pki.chain("pool-stale"),
+                                                              keyFile: pki.key("pool-stale"))],
+                                              addresses: ["127.0.0.3"], port: port)
+                } catch {
+                    fresh.stop()
+                    throw error
+                }
+                (self.port, self.fresh, self.stale) = (port, fresh, stale)
+                break
+            } catch let e as HarnessError where e.message.contains("Address already in use") && attempt < 5 {
+                attempt += 1
+            }
+        }
         freshPin = try OpenSSLTool.spkiSHA256(certificate: pki.certificate("pool"))
         stalePin = try OpenSSLTool.spkiSHA256(certificate: pki.certificate("pool-stale"))
         hostsFile = try TemporaryDirectory.make("pinguard-hosts").appendingPathComponent("hosts")
