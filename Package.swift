@@ -41,7 +41,8 @@ let package = Package(
         .target(name: "CResolver", linkerSettings: [.linkedLibrary("anl")]),
         // OpenSSL once, apart from the network: hashes, certificate parsing, chain verification, signatures,
         // PKCS#12 and client identities, hashmod.
-        .target(name: "PinGuardCrypto", dependencies: ["PinGuardCore", "PinGuardFiles", "COpenSSL"]),
+        .target(name: "CKeyDecoding", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "PinGuardCrypto", dependencies: ["PinGuardCore", "PinGuardFiles", "COpenSSL", "CKeyDecoding"]),
         // Resolve, dial, handshake -> plain chain facts.
         .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardFiles", "COpenSSL", "CResolver"]),
         .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "COpenSSL"]),
@@ -75,7 +76,7 @@ let package = Package(
         .target(name: "PinGuardCTTestSupport", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardDemo", "PinGuardTestSupport", "COpenSSL"],
                 path: "Tests/PinGuardCTTestSupport"),
         .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCrypto", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport",
-                                                             "PinGuardDemo", "PinGuardCTTestSupport"]),
+                                                             "PinGuardDemo", "PinGuardCTTestSupport", "COpenSSL"]),
         .target(name: "PinGuardServiceTestSupport", dependencies: [
             "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

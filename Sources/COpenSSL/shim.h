@@ -55,9 +55,9 @@ static inline EVP_PKEY *pg_keygen(int kind) {
     switch (kind) {
     case 1: return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048);
     case 2: return EVP_PKEY_Q_keygen(NULL, NULL, "ED25519");
-    case 3: return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-384");
+    case 3: return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "secp384r1");
     case 4: return pg_keygen_rsa_pss();
-    default: return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+    default: return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "prime256v1");
     }
 }
 /* SSL_CTX_add1_chain_cert is a macro over SSL_CTX_ctrl. */

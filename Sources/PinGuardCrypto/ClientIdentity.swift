@@ -107,7 +107,10 @@ public final class ClientIdentity: @unchecked Sendable, Equatable {
         }
         defer { BIO_free(bio) }
         // The callback refuses to supply a password, so OpenSSL never prompts on the terminal.
-        if let key = PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil) { return key }
+        if let read = PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil) {
+            guard let key = KeyDecoding.adopt(read) else { throw ProbeError.openSSL("\(name): cannot hold the private key") }
+            return key
+        }
         if bytes.count < 1 << 20, String(decoding: bytes, as: UTF8.self).contains("ENCRYPTED") {
             throw ProbeError("\(name): the private key is encrypted; use client_pkcs12 with client_pkcs12_password_file")
         }

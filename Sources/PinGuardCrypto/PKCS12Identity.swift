@@ -36,6 +36,10 @@ enum PKCS12Identity {
             if let key { EVP_PKEY_free(key) }
             throw ProbeError("\(name): the PKCS#12 file holds no \(key == nil ? "private key" : "certificate for its key")")
         }
-        return (certificates, key)
+        guard let adopted = KeyDecoding.adopt(key) else {
+            certificates.forEach { X509_free($0) }
+            throw ProbeError.openSSL("\(name): cannot hold the private key")
+        }
+        return (certificates, adopted)
     }
 }

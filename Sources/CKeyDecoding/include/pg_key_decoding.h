@@ -1,0 +1,15 @@
+#ifndef PINGUARD_KEY_DECODING_H
+#define PINGUARD_KEY_DECODING_H
+
+/* Whether the built-in key methods were registered when the process started (1) or not (0). */
+int pg_key_decoding_registered(void);
+
+/* Whether keys of the OpenSSL type `nid` (EVP_PKEY_RSA, EVP_PKEY_EC) are decoded and used through the
+ * built-in methods (1) or OpenSSL's providers (0). */
+int pg_key_decoding_is_builtin(int nid);
+
+/* `key` (an EVP_PKEY *) as a key of the built-in methods: a provider key of a registered type is copied into
+ * a new key and freed; any other key is returned as it is. NULL when the copy fails (`key` is then freed). */
+void *pg_key_decoding_adopt(void *key);
+
+#endif

@@ -1,0 +1,61 @@
+import COpenSSL
+import Foundation
+import PinGuardCore
+@testable import PinGuardCrypto
+import PinGuardCTTestSupport
+import PinGuardDemo
+import PinGuardProbe
+import PinGuardTestSupport
+import XCTest
+
+/// RSA and EC keys are decoded and used through OpenSSL's built-in methods from the start of the process
+/// (the fast certificate parsing of `KeyDecoding`), and nothing a probe does with keys stops working: a
+/// private key read through the providers' decoders still signs, and every key exchange a server may
+/// insist on still completes.
+final class BuiltInKeyMethodsTests: XCTestCase {
+    func testRSAAndECKeysUseTheBuiltInMethodsAndOtherTypesTheProviders() {
+        XCTAssertTrue(KeyDecoding.isActive, "registered when the process started")
+        XCTAssertTrue(KeyDecoding.isBuiltIn(EVP_PKEY_EC))
+        XCTAssertTrue(KeyDecoding.isBuiltIn(EVP_PKEY_RSA))
+        XCTAssertFalse(KeyDecoding.isBuiltIn(EVP_PKEY_ED25519), "Ed25519 keys keep the provider's size and methods")
+        XCTAssertFalse(KeyDecoding.isBuiltIn(EVP_PKEY_RSA_PSS))
+    }
+
+    func testAPEMPrivateKeyIsAdoptedAndSigns() throws {
+        for kind in [DemoKey.Kind.p256, .rsa2048, .ed25519] {
+            let pem = Array(try DemoKey(kind).privateKeyPEM.utf8)
+            let key = try ClientIdentity.pemKey(pem, name: "client.key")
+            defer { EVP_PKEY_free(key) }
+            let builtIn = kind != .ed25519
+            XCTAssertEqual(EVP_PKEY_get0_provider(key) == nil, builtIn, "\(kind): held by the built-in methods only for RSA and EC")
+            XCTAssertEqual(try signatureLength(key, digest: builtIn ? EVP_sha256() : nil) > 0, true, "\(kind) signs")
+        }
+    }
+
+    func testAServerThatOnlyTakesP256GetsAHelloRetryAndIsProbed() throws {
+        let f = try CTFixture.shared()
+        for (version, groups, expected) in [("-tls1_3", "P-256", "prime256v1"), ("-tls1_3", "P-384", "secp384r1"),
+                                            ("-tls1_2", "P-256", "prime256v1")] {
+            let server = try f.pki.server(leaf: try f.plainLeaf(), extraArguments: [version, "-groups", groups])
+            defer { server.stop() }
+            let prober = try TLSProber(caFile: f.pki.caFile)
+            let facts = prober.probe(ProbeRequest(host: "ct.pinguard.test", port: server.port, connect: ["127.0.0.1"], timeout: 5))
+            XCTAssertNil(facts.error, "\(version) \(groups)")
+            XCTAssertTrue(facts.trusted, "\(version) \(groups)")
+            XCTAssertEqual(facts.tlsGroup, expected, "\(version) \(groups)")
+        }
+    }
+
+    private func signatureLength(_ key: OpaquePointer, digest: OpaquePointer?) throws -> Int {
+        guard let md = EVP_MD_CTX_new() else { throw HarnessError("EVP_MD_CTX_new") }
+        defer { EVP_MD_CTX_free(md) }
+        let data = Array("pinguard".utf8)
+        var length = 0
+        guard EVP_DigestSignInit(md, nil, digest, nil, key) == 1, EVP_DigestSign(md, nil, &length, data, data.count) == 1 else {
+            throw HarnessError("cannot sign: \(OpenSSLErrorQueue.drain())")
+        }
+        var signature = [UInt8](repeating: 0, count: length)
+        guard EVP_DigestSign(md, &signature, &length, data, data.count) == 1 else { throw HarnessError("cannot sign: \(OpenSSLErrorQueue.drain())") }
+        return length
+    }
+}
