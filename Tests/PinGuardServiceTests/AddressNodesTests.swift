@@ -9,7 +9,8 @@ import XCTest
 /// checked on a `--connect` list: it takes the same path as a name's addresses (deduplicated, IPv4 first,
 /// then cut or dialled in order) and needs no root. What only a name's own resolution shows — every address
 /// it resolves to, its address set changing, its events in the journal — resolves the name through a
-/// private /etc/hosts in a mount namespace (`scripts/with-journald.sh --hosts`), and so needs root.
+/// private /etc/hosts: in a user namespace of its own for `probe` (no root), inside the private journald of
+/// `scripts/with-journald.sh --hosts` (root) where events are read back.
 final class AddressNodesTests: XCTestCase {
     private static let started: Result<NodePool, HarnessError> = {
         do { return .success(try NodePool(pki: TestPKI.shared())) } catch let e as HarnessError { return .failure(e) } catch {
@@ -33,16 +34,16 @@ final class AddressNodesTests: XCTestCase {
         ]), to: dir, as: "policies/pool-app.yml")
     }
 
-    /// `pinguard probe` of the pool's name; with `hosts`, run with the pool's hosts file as /etc/hosts (root).
+    /// `pinguard probe` of the pool's name; with `hosts`, run with the pool's hosts file as /etc/hosts.
     private func probe(_ extra: [String] = [], hosts: Bool = false) throws -> CommandResult {
         let binary = try XCTUnwrap(PinguardCLI.binary)
         let pool: NodePool = self.pool, policy: String = self.policy, world: ServiceWorld = self.world
         let args = ["probe", "\(NodePool.name):\(pool.port)", "--policy", policy, "--ca-file", world.pki.caBundle,
                     "--timeout", "3s"] + extra
         if !hosts { return try CommandRunner.run(binary, args, timeout: 30) }
-        _ = try ServiceWorld.privileged(for: "the pool's name resolved through a private /etc/hosts")
-        return try CommandRunner.run(ServeProcess.wrapper, ["--no-journal", "--hosts", pool.hostsFile.path, binary] + args,
-                                     timeout: 30)
+        _ = try ServiceWorld.resolving()
+        let (executable, wrapped) = try ServeProcess.withPrivateNames([binary] + args, hostsFile: pool.hostsFile.path)
+        return try CommandRunner.run(executable, wrapped, timeout: 30)
     }
 
     /// `--connect` for each of `addresses`, last first: what pinguard reports in the stable order is then

@@ -6,14 +6,13 @@ import XCTest
 /// series (the multi-target exporter pattern).
 ///
 /// `/probe` takes a name and resolves it (there is no `connect` for it): what is checked after resolution
-/// resolves the pool's name through a private /etc/hosts (`scripts/with-journald.sh --hosts`), as root;
-/// what is refused before anything is resolved needs no root.
+/// resolves the pool's name through a private /etc/hosts, bind-mounted in a user namespace of pinguard's own
+/// (no root).
 final class ProbeEndpointTests: XCTestCase {
     /// pinguard serving `/probe` with `allow` (`POOL_PORT` stands for the pool's port); with `resolvingPool`,
-    /// inside a namespace whose /etc/hosts resolves the pool's name to every node (root).
+    /// inside a namespace whose /etc/hosts resolves the pool's name to every node.
     private func start(allow: String?, resolvingPool: Bool = false) throws -> (ServeProcess, NodePool, ServiceWorld) {
-        let world = try resolvingPool ? ServiceWorld.privileged(for: "/probe of a name resolved through a private /etc/hosts")
-                                      : ServiceWorld.direct()
+        let world = try resolvingPool ? ServiceWorld.resolving() : ServiceWorld.direct()
         let pool = try NodePool(pki: world.pki)
         let dir = try TemporaryDirectory.make("pinguard-probe-endpoint")
         try PolicyYAML.write(PolicyYAML.policySet(name: "pool-app", rules: [
@@ -25,8 +24,7 @@ final class ProbeEndpointTests: XCTestCase {
             let text = try String(contentsOfFile: config, encoding: .utf8) + allow.replacingOccurrences(of: "POOL_PORT", with: "\(pool.port)")
             try text.write(toFile: config, atomically: true, encoding: .utf8)
         }
-        let serve = resolvingPool ? try ServeProcess(arguments: ["--config", config], mode: .noJournal, hostsFile: pool.hostsFile.path)
-                                  : try ServeProcess(arguments: ["--config", config], mode: .direct)
+        let serve = try ServeProcess(arguments: ["--config", config], mode: .direct, hostsFile: resolvingPool ? pool.hostsFile.path : nil)
         return (serve, pool, world)
     }
 

@@ -47,6 +47,13 @@ final class ServiceWorld: Sendable {
         return try started.get()
     }
 
+    /// The shared endpoints for a direct test whose names resolve through a private /etc/hosts (bind-mounted
+    /// in a user namespace, `ServeProcess.missingPrivateNamesRequirement`); skips when the host cannot.
+    static func resolving() throws -> ServiceWorld {
+        if let missing = missingDirectRequirement ?? ServeProcess.missingPrivateNamesRequirement { throw XCTSkip(missing) }
+        return try started.get()
+    }
+
     /// What a `direct()` test needs and this host lacks; nil when nothing.
     static var missingDirectRequirement: String? {
         TLSServerFarm.nginxPath == nil ? "nginx is not installed" : ServeProcess.missingDirectRequirement

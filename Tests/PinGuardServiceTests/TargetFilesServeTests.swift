@@ -7,7 +7,7 @@ import XCTest
 final class TargetFilesServeTests: XCTestCase {
     func testTargetFilesArePickedUpOnChangeWithTheirLabels() throws {
         // A file_sd entry is HOST:PORT, with no connect: address: the name itself must resolve to nginx.
-        let w = try ServiceWorld.privileged(for: "target file names resolved through a private /etc/hosts")
+        let w = try ServiceWorld.resolving()
         let dir = try TemporaryDirectory.make("pinguard-target-files")
         let hosts = dir.appendingPathComponent("hosts")
         try "127.0.0.1 localhost\n127.0.0.1 valid.pinguard.test\n127.0.0.1 rotated.pinguard.test\n"
@@ -20,7 +20,7 @@ final class TargetFilesServeTests: XCTestCase {
         try "[{\"targets\": [\"\(valid)\"], \"labels\": {\"team\": \"payments\"}}]"
             .write(to: dir.appendingPathComponent("targets/a.json"), atomically: true, encoding: .utf8)
 
-        let serve = try ServeProcess(arguments: ["--config", config], mode: .noJournal, hostsFile: hosts.path)
+        let serve = try ServeProcess(arguments: ["--config", config], mode: .direct, hostsFile: hosts.path)
         defer { serve.stop() }
         var m = try serve.waitForMetrics { $0.value("pinguard_probe_success", ["target": valid]) == 1 }
         XCTAssertEqual(m.value("pinguard_target_info", ["target": valid, "team": "payments"]), 1, serve.stderr)

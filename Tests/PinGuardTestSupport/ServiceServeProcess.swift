@@ -51,11 +51,37 @@ public final class ServeProcess: @unchecked Sendable {
         PinguardCLI.binary == nil ? "the pinguard binary is not built" : nil
     }
 
+    /// What a `.direct` serve with a private /etc/hosts or /etc/resolv.conf needs and this host lacks: the
+    /// binary, and `unshare` with unprivileged user namespaces (the files are bind-mounted in a user and mount
+    /// namespace of its own, no root needed); nil when nothing.
+    public static var missingPrivateNamesRequirement: String? {
+        if let missing = missingDirectRequirement { return missing }
+        return userNamespaces ? nil : "needs unprivileged user namespaces (unshare --user --map-root-user --mount failed)"
+    }
+
+    private static let userNamespaces: Bool = {
+        guard let unshare = CommandRunner.which("unshare") else { return false }
+        return (try? CommandRunner.run(unshare, ["--user", "--map-root-user", "--mount", "true"]).status) == 0
+    }()
+
+    /// The executable and arguments that run `command` with `hostsFile` over /etc/hosts and `resolvConf` over
+    /// /etc/resolv.conf, in a user and mount namespace of its own (`missingPrivateNamesRequirement`).
+    public static func withPrivateNames(_ command: [String], hostsFile: String?, resolvConf: String? = nil) throws -> (String, [String]) {
+        if let missing = missingPrivateNamesRequirement { throw HarnessError(missing) }
+        let mounts = (hostsFile.map { [$0, "/etc/hosts"] } ?? []) + (resolvConf.map { [$0, "/etc/resolv.conf"] } ?? [])
+        return (CommandRunner.which("unshare") ?? "/usr/bin/unshare",
+                ["--user", "--map-root-user", "--mount", "--propagation", "private", "sh", "-c", bindScript, "sh"] + mounts + ["--"] + command)
+    }
+
+    /// Binds each `FILE TARGET` pair before `--`, then runs what follows it.
+    private static let bindScript = #"while [ "$1" != -- ]; do mount --bind "$1" "$2" || exit 125; shift 2; done; shift; exec "$@""#
+
     /// Starts `pinguard serve ARGUMENTS...` and waits (bounded by `timeout`) for its serving line.
     /// `environment` entries are added to the test's environment, `unsetting` names are removed from it.
     ///
-    /// `hostsFile` and `resolvConf` replace /etc/hosts and /etc/resolv.conf for pinguard
-    /// (`scripts/with-journald.sh --hosts`, `--resolv-conf`); they need a wrapper mode, not `.direct`.
+    /// `hostsFile` and `resolvConf` replace /etc/hosts and /etc/resolv.conf for pinguard: with a wrapper mode
+    /// through `scripts/with-journald.sh --hosts`, `--resolv-conf`; with `.direct` in a user and mount
+    /// namespace of pinguard's own (`missingPrivateNamesRequirement`).
     public init(arguments: [String], mode: JournalMode = .privateJournald, environment: [String: String] = [:],
                 unsetting: [String] = [], timeout: Double = 20, hostsFile: String? = nil, resolvConf: String? = nil) throws {
         guard let binary = PinguardCLI.binary else { throw HarnessError("the pinguard binary is not built") }
@@ -77,9 +103,14 @@ public final class ServeProcess: @unchecked Sendable {
             p.executableURL = URL(fileURLWithPath: Self.wrapper)
             p.arguments = ["--no-journal"] + hosts + [binary, "serve"] + arguments
         case .direct:
-            guard hosts.isEmpty else { throw HarnessError("a hosts or resolv.conf file needs the with-journald.sh wrapper, not .direct") }
-            p.executableURL = URL(fileURLWithPath: binary)
-            p.arguments = ["serve"] + arguments
+            if hosts.isEmpty {
+                p.executableURL = URL(fileURLWithPath: binary)
+                p.arguments = ["serve"] + arguments
+            } else {
+                let (executable, wrapped) = try Self.withPrivateNames([binary, "serve"] + arguments, hostsFile: hostsFile, resolvConf: resolvConf)
+                p.executableURL = URL(fileURLWithPath: executable)
+                p.arguments = wrapped
+            }
         }
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
