@@ -65,7 +65,7 @@ public enum MetricsRenderer {
     /// `GET /probe` answers).
     public static func renderChunks(_ s: MetricsSnapshot, serviceFamilies: Bool = true) -> [[UInt8]] {
         let perTarget = renderTargetFamilies(s.results, certificates: s.certificates, headers: true)
-            + [renderCACertificates(CACertificates(s.results), certificates: s.certificates)]
+            + [renderCACertificates(CACertificates(s.results, certificates: s.certificates))]
         guard serviceFamilies else { return perTarget }
         return perTarget + [renderMemoryFamilies(s.memory), renderServiceFamilies(s, coverage: BackupPinCoverage.compute(s.results))]
     }

@@ -28,10 +28,15 @@ extension PinGuardMetrics {
 /// `pinguard_ca_cert_*` describes once each.
 public struct CACertificates: Sendable {
     /// The certificates, sorted by fingerprint.
-    public private(set) var certificates: [ChainCertificate]
+    public let certificates: [ChainCertificate]
 
-    /// The certificates above the leaf of every address of `results`.
-    public init(_ results: some Sequence<TargetResult>) {
+    /// The certificates above the leaf of every address of `results`; none unless `certificates` is
+    /// `chain` (the only mode that exports them).
+    public init(_ results: some Sequence<TargetResult>, certificates mode: CertificateSeries) {
+        guard mode == .chain else {
+            certificates = []
+            return
+        }
         var seen: [String: ChainCertificate] = [:]
         for r in results {
             for n in r.nodes {
@@ -41,30 +46,28 @@ public struct CACertificates: Sendable {
         certificates = seen.values.sorted { $0.certSHA256 < $1.certSHA256 }
     }
 
+    private init(sorted: [ChainCertificate]) { certificates = sorted }
+
     /// The union of several sets (each certificate once).
     public static func combine(_ parts: [CACertificates]) -> CACertificates {
-        var all = CACertificates([TargetResult]())
         var seen = Set<String>()
-        for p in parts { for c in p.certificates where seen.insert(c.certSHA256).inserted { all.certificates.append(c) } }
-        all.certificates.sort { $0.certSHA256 < $1.certSHA256 }
-        return all
+        let all = parts.flatMap(\.certificates).filter { seen.insert($0.certSHA256).inserted }
+        return CACertificates(sorted: all.sorted { $0.certSHA256 < $1.certSHA256 })
     }
 }
 
 extension MetricsRenderer {
-    /// The `pinguard_ca_cert_*` families for `cas`; only their HELP and TYPE lines unless `certificates` is
-    /// `chain`.
-    public static func renderCACertificates(_ cas: CACertificates, certificates: CertificateSeries) -> [UInt8] {
+    /// The `pinguard_ca_cert_*` families for `cas` (only their HELP and TYPE lines when it is empty).
+    public static func renderCACertificates(_ cas: CACertificates) -> [UInt8] {
         typealias M = PinGuardMetrics
-        let shown = certificates == .chain ? cas.certificates : []
-        var w = ExpositionWriter(M.caCertInfo, capacity: 256 + shown.count * 400)
-        for c in shown {
+        var w = ExpositionWriter(M.caCertInfo, capacity: 256 + cas.certificates.count * 400)
+        for c in cas.certificates {
             w.begin(); w.label(c.certSHA256); w.label(c.subject); w.label(c.issuer); w.label(c.serial); w.label(c.spkiSHA256); w.end(1)
         }
         w.start(M.caCertNotAfter)
-        for c in shown { w.begin(); w.label(c.certSHA256); w.end(c.notAfter) }
+        for c in cas.certificates { w.begin(); w.label(c.certSHA256); w.end(c.notAfter) }
         w.start(M.caCertNotBefore)
-        for c in shown { w.begin(); w.label(c.certSHA256); w.end(c.notBefore) }
+        for c in cas.certificates { w.begin(); w.label(c.certSHA256); w.end(c.notBefore) }
         return w.buffer
     }
 }

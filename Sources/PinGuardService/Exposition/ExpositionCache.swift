@@ -67,7 +67,7 @@ public final class ExpositionCache: Sendable {
                         guard let (version, results) = store.slice(stale[i]) else { continue }
                         let buffers = MetricsRenderer.renderTargetFamilies(results, certificates: certificates, headers: false)
                         let slice = Slice(version: version, certificates: certificates, pieces: buffers.map(deflater.piece),
-                                          coverage: BackupPinCoverage.compute(results), caCertificates: CACertificates(results))
+                                          coverage: BackupPinCoverage.compute(results), caCertificates: CACertificates(results, certificates: certificates))
                         rendered.withLockedValue { $0[stale[i]] = slice }
                     }
                 }
@@ -114,7 +114,7 @@ public final class ExpositionCache: Sendable {
             return kept.piece
         }
         let cas = CACertificates.combine(current.map(\.caCertificates))
-        let piece = Deflater(level: level).piece(MetricsRenderer.renderCACertificates(cas, certificates: certificates))
+        let piece = Deflater(level: level).piece(MetricsRenderer.renderCACertificates(cas))
         caCertificates.withLockedValue { $0 = (versions, certificates, piece) }
         return piece
     }
