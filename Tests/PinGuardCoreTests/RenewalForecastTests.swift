@@ -117,6 +117,25 @@ final class IssuerCatalogTests: XCTestCase {
         XCTAssertTrue(afterE5.allSatisfy { $0.hasPrefix("YE") }, "\(afterE5)")
         XCTAssertNil(c.nextIssuers(after: Chains.h(77), leafKeyType: "RSA-2048"), "an issuer the catalog does not hold")
     }
+
+    func testAnIntermediateIsFoundInThePoolsInForceAfterThePoolsAreReplaced() throws {
+        var c = try Self.bundled()
+        let r10 = try XCTUnwrap(c.pools.flatMap(\.issuers).first { $0.name == "R10" })
+        c.pools = [IssuerCatalog.Pool(name: "private", operatorName: "Example", issuers: [r10])]
+        XCTAssertEqual(c.pool(holding: r10.spkiSHA256)?.pool.name, "private")
+        c.pools = []
+        XCTAssertNil(c.pool(holding: r10.spkiSHA256))
+    }
+
+    func testTheCommonNameIsTakenFromEveryWayOpenSSLPrintsANameElseTheWholeName() {
+        XCTAssertEqual(ServedChain.commonName("CN=R11, O=Let's Encrypt, C=US"), "R11")
+        XCTAssertEqual(ServedChain.commonName("C=US, O=Let's Encrypt, CN=E5"), "E5")
+        XCTAssertEqual(ServedChain.commonName("/C=US/O=Example/CN=Example CA 1"), "Example CA 1")
+        XCTAssertEqual(ServedChain.commonName("C=US,O=Example,CN=Example, Inc. CA"), "Example")
+        XCTAssertEqual(ServedChain.commonName("O=Example,  CN=Spaced CA  "), "Spaced CA")
+        XCTAssertEqual(ServedChain.commonName("O=No Common Name, C=US"), "O=No Common Name, C=US")
+        XCTAssertEqual(ServedChain.commonName(""), "")
+    }
 }
 
 /// The real catalog in the linter and the forecast: a policy pinning Let's Encrypt's R10 alone.

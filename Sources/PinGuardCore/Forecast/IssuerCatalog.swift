@@ -49,12 +49,26 @@ public struct IssuerCatalog: Sendable, Equatable {
     /// The date the catalog was made (`YYYY-MM-DD`).
     public var generated: String
     /// Its pools.
-    public var pools: [Pool]
+    public var pools: [Pool] { didSet { holders = Self.holders(of: pools) } }
+    /// For each intermediate's SPKI SHA-256, the first pool holding it and its place there.
+    private var holders: [String: (pool: Int, issuer: Int)]
 
     /// Creates a catalog.
     public init(generated: String, pools: [Pool]) {
         self.generated = generated
         self.pools = pools
+        holders = Self.holders(of: pools)
+    }
+
+    /// Two catalogs are equal when their dates and pools are.
+    public static func == (a: IssuerCatalog, b: IssuerCatalog) -> Bool { a.generated == b.generated && a.pools == b.pools }
+
+    private static func holders(of pools: [Pool]) -> [String: (pool: Int, issuer: Int)] {
+        var found: [String: (pool: Int, issuer: Int)] = [:]
+        for (p, pool) in pools.enumerated() {
+            for (i, issuer) in pool.issuers.enumerated() where found[issuer.spkiSHA256] == nil { found[issuer.spkiSHA256] = (p, i) }
+        }
+        return found
     }
 
     /// An empty catalog.
@@ -62,8 +76,8 @@ public struct IssuerCatalog: Sendable, Equatable {
 
     /// The pool holding an intermediate with this SPKI, and that intermediate.
     public func pool(holding spki: String) -> (pool: Pool, issuer: Issuer)? {
-        for p in pools { if let i = p.issuers.first(where: { $0.spkiSHA256 == spki }) { return (p, i) } }
-        return nil
+        guard let at = holders[spki] else { return nil }
+        return (pools[at.pool], pools[at.pool].issuers[at.issuer])
     }
 
     /// The intermediates a renewal of a leaf signed by the intermediate `spki` may come from: the active ones

@@ -26,13 +26,18 @@ extension ServedChain {
     public var issuerName: String { Self.commonName(issuerSubject) }
 
     /// The `CN` of a distinguished name as OpenSSL prints it (`CN=…, O=…` or `/C=…/CN=…`), else the name.
+    /// The separators are tried in turn (`, `, `/`, `,`), and each part is trimmed of blanks.
     public static func commonName(_ dn: String) -> String {
         for separator in [", ", "/", ","] {
-            for part in dn.components(separatedBy: separator) {
-                let p = part.trimmingCharacters(in: .whitespaces)
+            for part in dn.split(separator: separator, omittingEmptySubsequences: false) {
+                var p = part
+                while let c = p.first, isBlank(c) { p = p.dropFirst() }
+                while let c = p.last, isBlank(c) { p = p.dropLast() }
                 if p.hasPrefix("CN=") { return String(p.dropFirst(3)) }
             }
         }
         return dn
     }
+
+    private static func isBlank(_ c: Character) -> Bool { c == " " || c == "\t" }
 }
