@@ -54,7 +54,7 @@ public enum PublicSuffixListLoader {
 
     /// The date in a list's `// VERSION: 2024-05-01_…` header line (lists published since 2023 have one).
     public static func listDate(_ text: String) -> String? {
-        for line in text.split(whereSeparator: \.isNewline).prefix(40) where line.hasPrefix("// VERSION:") {
+        for line in text.split(maxSplits: 40, whereSeparator: \.isNewline).prefix(40) where line.hasPrefix("// VERSION:") {
             let value = line.dropFirst("// VERSION:".count).trimmingCharacters(in: .whitespaces)
             let day = String(value.prefix(10))
             if day.count == 10, RFC3339.parse(day + "T00:00:00Z") != nil { return day }

@@ -25,8 +25,12 @@ struct CTJSONFields {
     /// A fault at this object's path.
     func fault(_ message: String) -> CTLogListFault { CTLogListFault(key: path, message: message) }
 
-    /// Whether the field is present (JSON `null` counts as absent).
-    func has(_ field: String) -> Bool { object[field] != nil && !(object[field] is NSNull) }
+    /// Whether the field is present (JSON `null` counts as absent). The type is compared, not cast: a cast
+    /// of a string, array or object to `NSNull` bridges the whole value to Foundation first.
+    func has(_ field: String) -> Bool {
+        guard let value = object[field] else { return false }
+        return type(of: value) != NSNull.self
+    }
 
     /// A string field that must be present.
     func string(_ field: String) throws(CTLogListFault) -> String {

@@ -11,10 +11,13 @@ import Glibc
 /// getaddrinfo has no timeout, so names go through glibc's getaddrinfo_a: the lookups run on glibc's own
 /// bounded pool of resolver threads (not a thread per lookup), the caller waits in short slices until the
 /// answer, the deadline or cancellation, and a lookup abandoned at its deadline is freed once glibc
-/// finishes it. Address literals are converted at once.
+/// finishes it. Address literals are converted at once, and names the hosts file answers are taken from
+/// `HostsFileCache` (`single`: only when the file gives one address, the order of several being
+/// getaddrinfo's).
 enum Resolver {
-    static func resolve(_ name: String, port: Int, deadline: Deadline) throws(ProbeError) -> [ResolvedAddress] {
+    static func resolve(_ name: String, port: Int, single: Bool = false, deadline: Deadline) throws(ProbeError) -> [ResolvedAddress] {
         if Dialer.isIPLiteral(name) { return try literal(name, port: port) }
+        if let known = HostsFileCache.shared.addresses(of: name, port: port, single: single) { return known }
         var error: Int32 = 0
         guard let lookup = pg_lookup_start(name, String(port), &error) else {
             throw ProbeError("resolve \(name): \(String(cString: gai_strerror(error)))")
@@ -99,7 +102,7 @@ extension Resolver {
         var lastError: String?
         for name in request.dialNames {
             do {
-                for a in try resolve(name, port: request.port, deadline: deadline)
+                for a in try resolve(name, port: request.port, single: request.resolve == .first, deadline: deadline)
                 where seen.insert(a.description(port: request.port)).inserted {
                     found.append(a)
                 }
