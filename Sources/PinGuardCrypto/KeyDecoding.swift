@@ -8,10 +8,14 @@ import COpenSSL
 /// "Where a probe's CPU goes"). When the process starts, an engine supplying OpenSSL's own built-in RSA and
 /// EC methods is registered (`Sources/CKeyDecoding`); OpenSSL then decodes those keys with its built-in
 /// ASN.1 code, about five times faster, and runs their operations with its built-in methods. Private keys
-/// read through the providers' decoders (PEM, PKCS#12) must be adopted before use.
+/// read through the providers' decoders (PEM, PKCS#12) must be adopted before use. EC keys of P-256,
+/// P-384 and P-521 are decoded on curves built once instead of one built per key (`named_curves.c`).
 package enum KeyDecoding {
     /// Whether the built-in methods are in force in this process.
     package static var isActive: Bool { pg_key_decoding_registered() == 1 }
+
+    /// Whether EC public keys of the common named curves are decoded on curves built once.
+    package static var namedCurvesReady: Bool { pg_key_decoding_named_curves() == 1 }
 
     /// Whether keys of the OpenSSL type `nid` (`EVP_PKEY_EC`, ...) are decoded and used the built-in way.
     package static func isBuiltIn(_ nid: Int32) -> Bool { pg_key_decoding_is_builtin(nid) == 1 }

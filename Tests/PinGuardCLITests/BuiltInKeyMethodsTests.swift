@@ -46,6 +46,47 @@ final class BuiltInKeyMethodsTests: XCTestCase {
         }
     }
 
+    func testECPublicKeysOfEveryCurveAndEncodingComeBackAsOpenSSLWroteThemAndVerify() throws {
+        XCTAssertTrue(KeyDecoding.namedCurvesReady, "P-256, P-384 and P-521 decode on curves built once")
+        let dir = try TemporaryDirectory.make("pinguard-curves")
+        let message = dir.appendingPathComponent("message").path
+        try "pinguard".write(toFile: message, atomically: true, encoding: .utf8)
+        for (curve, encoding, bits) in [("prime256v1", "named_curve", 256), ("secp384r1", "named_curve", 384),
+                                        ("secp521r1", "named_curve", 521), ("secp256k1", "named_curve", 256),
+                                        ("prime256v1", "explicit", 256)] {
+            let label = "\(curve) \(encoding)"
+            let key = dir.appendingPathComponent("\(curve)-\(encoding).key").path
+            let spki = dir.appendingPathComponent("\(curve)-\(encoding).der").path
+            let signature = dir.appendingPathComponent("\(curve)-\(encoding).sig").path
+            let made = try CommandRunner.shell("""
+                openssl ecparam -name \(curve) -param_enc \(encoding) -genkey -noout -out \(key) && \
+                openssl ec -in \(key) -param_enc \(encoding) -pubout -outform DER -out \(spki) 2>/dev/null && \
+                openssl dgst -sha256 -sign \(key) -out \(signature) \(message)
+                """)
+            XCTAssertEqual(made.status, 0, "\(label): \(made.stderr)")
+            let der = Array(try Data(contentsOf: URL(fileURLWithPath: spki)))
+            let decoded = der.withUnsafeBufferPointer { b -> OpaquePointer? in
+                var p: UnsafePointer<UInt8>? = b.baseAddress
+                return d2i_PUBKEY(nil, &p, b.count)
+            }
+            let pkey = try XCTUnwrap(decoded, label)
+            defer { EVP_PKEY_free(pkey) }
+            XCTAssertEqual(EVP_PKEY_get_bits(pkey), Int32(bits), label)
+            XCTAssertEqual(CertificateReader.publicKeyDER(pkey), der, "\(label): re-encoded as it was written")
+            let sig = Array(try Data(contentsOf: URL(fileURLWithPath: signature)))
+            XCTAssertTrue(try verifies(pkey, signature: sig, data: Array("pinguard".utf8)), "\(label): a signature verifies")
+            XCTAssertFalse(try verifies(pkey, signature: sig, data: Array("pinguarD".utf8)), "\(label): another message does not")
+        }
+    }
+
+    private func verifies(_ key: OpaquePointer, signature: [UInt8], data: [UInt8]) throws -> Bool {
+        guard let md = EVP_MD_CTX_new() else { throw HarnessError("EVP_MD_CTX_new") }
+        defer { EVP_MD_CTX_free(md) }
+        guard EVP_DigestVerifyInit(md, nil, EVP_sha256(), nil, key) == 1 else { throw HarnessError("\(OpenSSLErrorQueue.drain())") }
+        defer { _ = OpenSSLErrorQueue.drain() }
+        return EVP_DigestVerify(md, signature, signature.count, data, data.count) == 1
+    }
+
     private func signatureLength(_ key: OpaquePointer, digest: OpaquePointer?) throws -> Int {
         guard let md = EVP_MD_CTX_new() else { throw HarnessError("EVP_MD_CTX_new") }
         defer { EVP_MD_CTX_free(md) }

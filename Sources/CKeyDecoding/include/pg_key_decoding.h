@@ -4,6 +4,10 @@
 /* Whether the built-in key methods were registered when the process started (1) or not (0). */
 int pg_key_decoding_registered(void);
 
+/* Whether EC public keys of P-256, P-384 and P-521 are decoded on curves built once (1) or each on a curve
+ * built for it, as OpenSSL does (0). */
+int pg_key_decoding_named_curves(void);
+
 /* Whether keys of the OpenSSL type `nid` (EVP_PKEY_RSA, EVP_PKEY_EC) are decoded and used through the
  * built-in methods (1) or OpenSSL's providers (0). */
 int pg_key_decoding_is_builtin(int nid);
