@@ -6,7 +6,8 @@
 # round wall time and peak RSS per round, the medians and the ratios pinguard/blackbox. Asserts nothing.
 # Usage: scripts/bench-blackbox.sh [TARGETS=1000] [ROUNDS=5]    (root, for the mount namespace)
 # Needs nginx, openssl, python3 and prometheus-blackbox-exporter (apt-get install -y nginx-light openssl
-# prometheus-blackbox-exporter). PINGUARD=path uses that binary instead of building the release one;
+# prometheus-blackbox-exporter). pinguard is built as the Debian package ships it (scripts/lib/shipped_build.sh:
+# the Swift runtime linked in); PINGUARD=path measures that binary instead (a plain release build, say);
 # PERF_OUT=FILE adds a pinguard round under `perf record` (ROUNDS=0 for that round alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +20,11 @@ cleanup() { [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null; rm -rf "$work"
 trap cleanup EXIT
 
 if [ -z "${PINGUARD:-}" ]; then
-  swift build -c release --product pinguard >/dev/null
-  PINGUARD=$(swift build -c release --show-bin-path)/pinguard
+  ROOT=$PWD
+  # shellcheck source=lib/shipped_build.sh
+  . scripts/lib/shipped_build.sh
+  swift build "${shipped_build_flags[@]}" --product pinguard >/dev/null
+  PINGUARD=$(swift build "${shipped_build_flags[@]}" --show-bin-path)/pinguard
 fi
 blackbox=$(command -v prometheus-blackbox-exporter || command -v blackbox_exporter)
 

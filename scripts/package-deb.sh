@@ -37,7 +37,6 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=$(mkdir -p "${1:-$ROOT/out}" && cd "${1:-$ROOT/out}" && pwd)
-SCRATCH=$ROOT/.build-release-static
 export PATH=/opt/swift/usr/bin:$PATH
 cd "$ROOT"
 
@@ -55,7 +54,9 @@ SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l "$DEBIAN_SRC/changelog" -S Timestamp)
 export SOURCE_DATE_EPOCH
 manual_date=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)
 
-build_flags=(-c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now --scratch-path "$SCRATCH")
+# shellcheck source=lib/shipped_build.sh
+. "$ROOT/scripts/lib/shipped_build.sh"
+build_flags=("${shipped_build_flags[@]}")
 say "swift build ${build_flags[*]} --product pinguard"
 swift build "${build_flags[@]}" --product pinguard >&2
 swift build "${build_flags[@]}" --product generate-manual >&2
