@@ -18,6 +18,7 @@ trap cleanup EXIT
 swift build -c release --product pinguard >/dev/null
 swift build -c release --product pinguard-bench >/dev/null
 swift build -c release --product pinguard-state-bench >/dev/null
+swift build -c release --product pinguard-cache-bench >/dev/null
 bin=$(swift build -c release --show-bin-path)
 
 # shellcheck source=lib/bench_fleet.sh
@@ -152,6 +153,9 @@ kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true
 
 echo
 "$bin/pinguard-bench" 10000 2 20
+
+echo
+"$bin/pinguard-cache-bench" 131072
 
 echo
 echo "state file: the memory of served chains at ${STATE_TARGETS:-100000} targets (one address each): first round, steady round, hourly last-seen refresh, start-up load, file size"

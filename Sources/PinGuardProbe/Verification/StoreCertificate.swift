@@ -2,7 +2,7 @@ import COpenSSL
 
 /// One reference to a certificate of the trust store that a cached verification put in its chain, held so
 /// the certificate outlives the cache entry even if the store dropped it.
-final class StoreCertificate: @unchecked Sendable {
+package final class StoreCertificate: @unchecked Sendable {
     /// The certificate; this object owns one reference to it.
     let x509: OpaquePointer
 

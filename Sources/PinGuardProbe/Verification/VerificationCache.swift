@@ -8,7 +8,7 @@ import Foundation
 /// An entry holds until the first validity boundary of its certificates or of any trust store certificate
 /// (a root becoming valid or expiring can change any chain), whichever comes first. A new trust store is
 /// a new prober with a new cache. Thread-safe.
-final class VerificationCache: @unchecked Sendable {
+package final class VerificationCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [VerificationKey: VerificationOutcome] = [:]
     /// Every notBefore and notAfter of the trust store's certificates, in order: no entry outlives the
@@ -16,22 +16,22 @@ final class VerificationCache: @unchecked Sendable {
     private let storeBoundaries: [Date]
     private var counts = (hits: 0, misses: 0)
     /// Entries beyond this drop the expired ones, and the rest if that is not enough.
-    let capacity: Int
+    package let capacity: Int
     /// The time the entries are judged at.
     let now: @Sendable () -> Date
 
     /// An empty cache for a trust store whose certificates change validity at `storeBoundaries`.
-    init(storeBoundaries: [Date], capacity: Int = 1 << 17, now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(storeBoundaries: [Date], capacity: Int = 1 << 17, now: @escaping @Sendable () -> Date = { Date() }) {
         self.storeBoundaries = storeBoundaries.sorted()
         self.capacity = capacity
         self.now = now
     }
 
     /// How many verifications were answered from the cache, and how many ran.
-    var statistics: (hits: Int, misses: Int) { lock.withLock { counts } }
+    package var statistics: (hits: Int, misses: Int) { lock.withLock { counts } }
 
     /// The outcome stored under `key`, if it still holds at `time`.
-    func outcome(for key: VerificationKey, at time: Date) -> VerificationOutcome? {
+    package func outcome(for key: VerificationKey, at time: Date) -> VerificationOutcome? {
         lock.withLock {
             guard let stored = entries[key] else { return nil }
             guard time < stored.validUntil else {
@@ -49,7 +49,7 @@ final class VerificationCache: @unchecked Sendable {
 
     /// Stores the outcome of a verification run at `time`, unless it no longer holds. It holds no longer than
     /// the trust store did at `time`, however late it is stored.
-    func store(_ outcome: VerificationOutcome, for key: VerificationKey, at time: Date) {
+    package func store(_ outcome: VerificationOutcome, for key: VerificationKey, at time: Date) {
         var outcome = outcome
         outcome.validUntil = min(outcome.validUntil, storeBoundaries.first { $0 > time } ?? .distantFuture)
         guard time < outcome.validUntil else { return }

@@ -2,7 +2,7 @@ import Foundation
 
 /// What one run of `X509_verify_cert` left in its store context: the result the handshake reports, the
 /// chain it built, and until when the same inputs give the same answer.
-struct VerificationOutcome: Sendable {
+package struct VerificationOutcome: Sendable {
     /// The names and address the leaf was checked against.
     let identity: CheckedIdentity
     /// `X509_verify_cert`'s return value, 1 or 0 (internal failures, below 0, are never cached).
@@ -15,4 +15,15 @@ struct VerificationOutcome: Sendable {
     /// The first certificate validity boundary (a notBefore or notAfter of a served or chain certificate)
     /// after the verification: from then on the same chain may verify differently.
     var validUntil: Date
+
+    /// An outcome as a verification leaves it.
+    package init(identity: CheckedIdentity, returned: Int32, error: Int32, errorDepth: Int32, chain: [VerifiedLink]?,
+                 validUntil: Date) {
+        self.identity = identity
+        self.returned = returned
+        self.error = error
+        self.errorDepth = errorDepth
+        self.chain = chain
+        self.validUntil = validUntil
+    }
 }
