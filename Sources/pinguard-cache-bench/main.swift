@@ -5,17 +5,9 @@
 import Foundation
 import PinGuardProbe
 import PinGuardService
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// Current resident set size of this process in MiB.
-func residentMiB() -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-          let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-    return kib / 1024
-}
+/// Current resident set size of this process in MiB, as `process_resident_memory_bytes` reads it.
+func residentMiB() -> Double { (ProcessStatsReader.read().residentMemoryBytes ?? 0) / 1_048_576 }
 
 /// A digest-like key for chain `i` (splitmix64 of i, four words).
 func key(_ i: Int) -> VerificationKey {

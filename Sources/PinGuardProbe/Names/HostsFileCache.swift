@@ -62,23 +62,26 @@ final class HostsFileCache: @unchecked Sendable {
 extension ResolvedAddress {
     /// The socket address of a hosts-file entry and a port, as getaddrinfo fills it.
     init(entry: HostsTable.Entry, port: Int) {
-        var storage = sockaddr_storage()
-        var length: socklen_t
+        let port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
         if entry.family == AF_INET6 {
             var sa = sockaddr_in6()
             sa.sin6_family = sa_family_t(AF_INET6)
-            sa.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+            sa.sin6_port = port
             withUnsafeMutableBytes(of: &sa.sin6_addr) { $0.copyBytes(from: entry.bytes) }
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            withUnsafeMutableBytes(of: &storage) { $0.copyBytes(from: withUnsafeBytes(of: sa) { Array($0) }) }
+            self.init(family: AF_INET6, socketAddress: sa)
         } else {
             var sa = sockaddr_in()
             sa.sin_family = sa_family_t(AF_INET)
-            sa.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+            sa.sin_port = port
             withUnsafeMutableBytes(of: &sa.sin_addr) { $0.copyBytes(from: entry.bytes) }
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            withUnsafeMutableBytes(of: &storage) { $0.copyBytes(from: withUnsafeBytes(of: sa) { Array($0) }) }
+            self.init(family: AF_INET, socketAddress: sa)
         }
-        self.init(family: entry.family, storage: storage, length: length)
+    }
+
+    /// `address` (a `sockaddr_in` or `sockaddr_in6`) in a `sockaddr_storage`.
+    private init<Address>(family: Int32, socketAddress address: Address) {
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { dst in withUnsafeBytes(of: address) { dst.copyMemory(from: $0) } }
+        self.init(family: family, storage: storage, length: socklen_t(MemoryLayout<Address>.size))
     }
 }

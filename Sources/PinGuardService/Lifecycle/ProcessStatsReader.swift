@@ -6,9 +6,9 @@ import Glibc
 #endif
 
 /// Reads this process's resource use from /proc for `process_*` metrics at scrape time.
-enum ProcessStatsReader {
+package enum ProcessStatsReader {
     /// The current stats; what cannot be read is left out.
-    static func read() -> ProcessStats {
+    package static func read() -> ProcessStats {
         var stats = ProcessStats()
         let boot = (try? String(contentsOfFile: "/proc/stat", encoding: .utf8)).flatMap(ProcessStats.bootTime)
         if let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8) {
