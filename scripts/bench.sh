@@ -3,7 +3,11 @@
 # NODE_NAMES names (default 1000) that each resolve to 3 addresses (127.0.0.1-3, through a private
 # /etc/hosts); check-config and the live service with SERVICE_TARGETS (default 10000) inline targets
 # (first round, scrapes, reloads, the next full round one SERVICE_INTERVAL later: default 5m above 20,000
-# targets, else 1m); and /metrics rendering for 10,000 targets x 2 policy sets. Prints figures; asserts nothing.
+# targets, else 1m); /metrics rendering for 10,000 targets x 2 policy sets; the verification cache full; the
+# state file. Prints figures; asserts nothing.
+# The operator's side, when asked: PROMETHEUS_TARGETS=N adds scripts/bench-prometheus.sh (Debian's prometheus
+# scraping the exposition of N targets x 2 sets, PROMETHEUS_SCRAPES times, default 5, every 60 s);
+# BLACKBOX_TARGETS=N adds scripts/bench-blackbox.sh (blackbox_exporter on the same N-name fleet, 5 rounds).
 # Usage: scripts/bench.sh [TARGETS=1000] [RUNS=3]    (root, for the private /etc/hosts)
 # Needs nginx, openssl and python3 (apt-get install -y nginx-light openssl).
 set -euo pipefail
@@ -160,3 +164,12 @@ echo
 echo
 echo "state file: the memory of served chains at ${STATE_TARGETS:-100000} targets (one address each): first round, steady round, hourly last-seen refresh, start-up load, file size"
 "$bin/pinguard-state-bench" "${STATE_TARGETS:-100000}" "$work/state"
+
+if [ -n "${PROMETHEUS_TARGETS:-}" ]; then
+  echo
+  PINGUARD_BENCH=$bin/pinguard-bench scripts/bench-prometheus.sh "$PROMETHEUS_TARGETS" "${PROMETHEUS_SCRAPES:-5}" 60s
+fi
+if [ -n "${BLACKBOX_TARGETS:-}" ]; then
+  echo
+  scripts/bench-blackbox.sh "$BLACKBOX_TARGETS" 5
+fi
