@@ -30,18 +30,8 @@ extension PinGuardMetrics {
 extension TargetSeries {
     /// The negotiated cipher and group and the CT families, in `PinGuardMetrics.ctFamilies` order.
     static let ct: [TargetSeries] = [
-        TargetSeries(M.tlsCipherInfo, bytesPerTarget: 128) { r, _, w in
-            for n in r.nodes {
-                guard let c = n.facts.tlsCipher else { continue }
-                w.begin(); w.label(r.target.name); w.label(n.address); w.label(c); w.end(1)
-            }
-        },
-        TargetSeries(M.tlsGroupInfo, bytesPerTarget: 112) { r, _, w in
-            for n in r.nodes {
-                guard let g = n.facts.tlsGroup else { continue }
-                w.begin(); w.label(r.target.name); w.label(n.address); w.label(g); w.end(1)
-            }
-        },
+        .perAddressInfo(M.tlsCipherInfo, bytesPerTarget: 128) { n in n.facts.tlsCipher },
+        .perAddressInfo(M.tlsGroupInfo, bytesPerTarget: 112) { n in n.facts.tlsGroup },
         TargetSeries(M.ctSCTs, bytesPerTarget: 16) { r, _, w in
             for n in r.nodes where n.facts.success && n.facts.ct.collected {
                 for source in SCTSource.allCases {

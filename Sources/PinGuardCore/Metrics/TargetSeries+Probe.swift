@@ -8,12 +8,7 @@ extension TargetSeries {
         .perAddress(M.probeSuccess, bytesPerTarget: 96) { _, n in n.facts.success ? 1 : 0 },
         .perAddress(M.probeDuration, bytesPerTarget: 128) { _, n in n.facts.duration },
         .perAddress(M.probeTimestamp, bytesPerTarget: 128) { _, n in n.facts.finishedAt.timeIntervalSince1970 },
-        TargetSeries(M.tlsVersionInfo, bytesPerTarget: 128) { r, _, w in
-            for n in r.nodes {
-                guard let v = n.facts.tlsVersion else { continue }
-                w.begin(); w.label(r.target.name); w.label(n.address); w.label(v); w.end(1)
-            }
-        },
+        .perAddressInfo(M.tlsVersionInfo, bytesPerTarget: 128) { n in n.facts.tlsVersion },
         .perAddress(M.chainTrusted, bytesPerTarget: 96) { _, n in n.facts.success ? (n.facts.trusted ? 1 : 0) : nil },
         leafSeries(M.certNotAfter, bytesPerTarget: 160) { w, c in w.end(c.notAfter) },
         leafSeries(M.certNotBefore, bytesPerTarget: 160) { w, c in w.end(c.notBefore) },

@@ -29,6 +29,18 @@ struct TargetSeries: Sendable {
         }
     }
 
+    /// An info series (value 1) per address, labelled `target`, `address` and the text `value` gives, where
+    /// it gives one.
+    static func perAddressInfo(_ family: MetricFamily, bytesPerTarget: Int,
+                               _ value: @escaping @Sendable (NodeResult) -> String?) -> TargetSeries {
+        TargetSeries(family, bytesPerTarget: bytesPerTarget) { r, _, w in
+            for node in r.nodes {
+                guard let v = value(node) else { continue }
+                w.begin(); w.label(r.target.name); w.label(node.address); w.label(v); w.end(1)
+            }
+        }
+    }
+
     /// One series per target, labelled `target`, where `value` gives one.
     static func perTarget(_ family: MetricFamily, bytesPerTarget: Int,
                           _ value: @escaping @Sendable (TargetResult) -> Double?) -> TargetSeries {
