@@ -104,14 +104,31 @@ else
     echo "SKIP  comparison with the specification's metric table: shared/SPEC.md not found next to the repository"
 fi
 
-# The Alertmanager example in the docs, where amtool happens to be installed
-# (Debian prometheus-alertmanager); not installed here, it is not needed for the rules.
+# The shipped Alertmanager routing (Debian prometheus-alertmanager provides amtool), and the docs' copy of it.
+AM=$PROM/alertmanager.yml
+if ! command -v amtool >/dev/null 2>&1; then
+    apt-get install -y prometheus-alertmanager >"$tmp/apt.log" 2>&1 || cat "$tmp/apt.log"
+fi
 if command -v amtool >/dev/null 2>&1; then
+    check "amtool check-config $AM" amtool check-config "$AM"
     python3 "$LIB/alertmanager_example.py" "$DOCS" "$tmp/alertmanager.yml"
-    check "amtool check-config on the Alertmanager example in $DOCS" \
-        amtool check-config "$tmp/alertmanager.yml"
+    check "the Alertmanager example in $DOCS is $AM" diff -u "$AM" "$tmp/alertmanager.yml"
+    # route_is NAME RECEIVERS LABEL=VALUE...: amtool's routing of an alert with those labels.
+    route_is() {
+        local want=$1; shift
+        local got
+        got=$(amtool config routes test --config.file="$AM" "$@" 2>/dev/null)
+        [ "$got" = "$want" ] || { echo "labels $*: routed to $got, want $want"; return 1; }
+    }
+    check "a critical situation pages on-call and reaches the app's team" \
+        route_is "tls-oncall-pager,ios-team" severity=critical alertname=PinguardNextRenewalBreaksPins target=api policy_set=ios-app
+    check "a warning reaches the app's team only" \
+        route_is "android-team" severity=warning alertname=PinguardRenewalAtRisk target=api policy_set=android-app
+    check "pinguard's own health goes to chat, never the pager" \
+        route_is "tls-team-chat" severity=warning alertname=PinguardConfigReloadFailed instance=pg:9477
 else
-    echo "SKIP  Alertmanager example in $DOCS: amtool not installed"
+    echo "FAIL  amtool is not available (Debian prometheus-alertmanager): the routing is not checked"
+    failed=$((failed + 1))
 fi
 
 echo

@@ -118,7 +118,7 @@ final class EventDetectorTests: XCTestCase {
 
     func testExpiryWarningAndPinBreakageUseTheWarningDays() throws {
         var d = EventDetector(warningDays: 30)
-        let soon = d.observe(F.result(target, F.facts(leafDays: 29.5), [app]))
+        let soon = d.observe(F.result(target, Self.longLived(F.facts(leafDays: 29.5)), [app]))
         XCTAssertEqual(events(soon), ["expiry_warning", "pin_matched", "pin_breakage_imminent"])
         let expiry = try XCTUnwrap(soon.first)
         XCTAssertEqual(expiry.field("PINGUARD_DAYS_TO_EXPIRY"), "29.5")
@@ -127,25 +127,47 @@ final class EventDetectorTests: XCTestCase {
         let breakage = try XCTUnwrap(soon.last)
         XCTAssertEqual(breakage.field("PINGUARD_DAYS_TO_PIN_BREAKAGE"), "29.5")
         XCTAssertEqual(breakage.field("PINGUARD_RESERVE_PINS"), "1")
-        XCTAssertEqual(events(d.observe(F.result(target, F.facts(leafDays: 29.4), [app]))), [], "still soon: no repeat")
+        XCTAssertEqual(events(d.observe(F.result(target, Self.longLived(F.facts(leafDays: 29.4)), [app]))), [], "still soon: no repeat")
         // Renewed: the warnings clear silently, and come back at the next approach.
-        XCTAssertEqual(events(d.observe(F.result(target, F.facts(leafCert: 21, leafDays: 90), [app]))), ["chain_changed"])
-        XCTAssertEqual(events(d.observe(F.result(target, F.facts(leafCert: 21, leafDays: 20), [app]))),
+        XCTAssertEqual(events(d.observe(F.result(target, Self.longLived(F.facts(leafCert: 21, leafDays: 90)), [app]))), ["chain_changed"])
+        XCTAssertEqual(events(d.observe(F.result(target, Self.longLived(F.facts(leafCert: 21, leafDays: 20)), [app]))),
                        ["expiry_warning", "pin_breakage_imminent"])
 
         var later = EventDetector(warningDays: 30)
-        XCTAssertEqual(events(later.observe(F.result(target, F.facts(leafDays: 30.5), [app]))), ["pin_matched"], "beyond the threshold")
+        XCTAssertEqual(events(later.observe(F.result(target, Self.longLived(F.facts(leafDays: 30.5)), [app]))), ["pin_matched"], "beyond the threshold")
 
         // A CA pin's horizon is the intermediate's: the leaf expires soon, the pins do not break.
         let ca = F.set("app", [("api.example.com", HostPolicy(pins: [F.caPin, F.reservePin]))])
         var caDetector = EventDetector(warningDays: 30)
-        XCTAssertEqual(events(caDetector.observe(F.result(target, F.facts(leafDays: 10), [ca]))), ["expiry_warning", "pin_matched"])
+        XCTAssertEqual(events(caDetector.observe(F.result(target, Self.longLived(F.facts(leafDays: 10)), [ca]))), ["expiry_warning", "pin_matched"])
 
         // The threshold is the configured one, and follows a reload.
         var narrow = EventDetector(warningDays: 7)
-        XCTAssertEqual(events(narrow.observe(F.result(target, F.facts(leafDays: 10), [app]))), ["pin_matched"])
+        XCTAssertEqual(events(narrow.observe(F.result(target, Self.longLived(F.facts(leafDays: 10)), [app]))), ["pin_matched"])
         narrow.warningDays = 14
-        XCTAssertEqual(events(narrow.observe(F.result(target, F.facts(leafDays: 10), [app]))), ["expiry_warning", "pin_breakage_imminent"])
+        XCTAssertEqual(events(narrow.observe(F.result(target, Self.longLived(F.facts(leafDays: 10)), [app]))), ["expiry_warning", "pin_breakage_imminent"])
+    }
+
+    /// `f` with a 398-day leaf: a quarter of its lifetime is longer than any warning window here.
+    static func longLived(_ f: ProbeFacts) -> ProbeFacts {
+        var f = f
+        f.servedChain[0].notBefore = f.servedChain[0].notAfter.addingTimeInterval(-398 * 86_400)
+        if !f.verifiedChain.isEmpty { f.verifiedChain[0] = f.servedChain[0] }
+        return f
+    }
+
+    func testAShortLivedCertificateWarnsOnlyInTheLastQuarterOfItsLifetime() {
+        func sixDay(daysLeft: Double) -> ProbeFacts {
+            var f = F.facts(leafDays: daysLeft)
+            f.servedChain[0].notBefore = F.day(daysLeft - 6)
+            f.verifiedChain[0] = f.servedChain[0]
+            return f
+        }
+        var d = EventDetector(warningDays: 30)
+        XCTAssertEqual(events(d.observe(F.result(target, sixDay(daysLeft: 5), [app]))), ["pin_matched"], "a healthy 6-day certificate is quiet")
+        XCTAssertEqual(events(d.observe(F.result(target, sixDay(daysLeft: 2), [app]))), [], "due for renewal, not yet late")
+        XCTAssertEqual(events(d.observe(F.result(target, sixDay(daysLeft: 1.4), [app]))), ["expiry_warning", "pin_breakage_imminent"],
+                       "less than a quarter of its lifetime left")
     }
 
     func testPolicyMissing() throws {
@@ -248,7 +270,7 @@ final class EventDetectorTests: XCTestCase {
 
     func testMessageIDsAreStableDistinct128BitIDs() {
         let ids = JournalEvent.allCases.map(\.messageID)
-        XCTAssertEqual(JournalEvent.allCases.count, 34, "docs/reference.md, Journal events, lists 34 events")
+        XCTAssertEqual(JournalEvent.allCases.count, 36, "docs/reference.md, Journal events, lists 36 events")
         XCTAssertEqual(Set(ids).count, ids.count, "one MESSAGE_ID per event")
         for (event, id) in zip(JournalEvent.allCases, ids) {
             XCTAssertEqual(id.count, 32, "\(event)")
@@ -264,7 +286,7 @@ final class EventDetectorTests: XCTestCase {
             "address_set_changed", "addresses_over_limit", "chain_divergence", "mtls_identity_used", "mtls_identity_missing",
             "policy_bundle_rejected", "raw_key_pin", "certificate_renewed", "chain_rollback", "state_not_persisted",
             "state_unavailable", "state_recovered", "renewal_will_break_pins",
-            "ct_not_compliant",
+            "ct_not_compliant", "staged_chain_rejected", "staged_chain_unreadable",
         ])
     }
 

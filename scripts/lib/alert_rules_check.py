@@ -27,8 +27,8 @@ import re
 import sys
 
 REQUIRED = {
-    "PinguardClientWouldReject", "PinguardPinBreakageSoon", "PinguardPinBreakageImminent",
-    "PinguardNoReservePin", "PinguardBackupPinInUse", "PinguardCertificateExpiringSoon",
+    "PinguardClientWouldReject", "PinguardNextRenewalBreaksPins", "PinguardRenewalAtRisk",
+    "PinguardRenewalOverdue", "PinguardStagedChainWouldBeRejected", "PinguardBackupPinInUse", "PinguardCertificateExpiringSoon",
     "PinguardChainUntrusted", "PinguardProbeFailing", "PinguardResultsStale",
     "PinguardConfigReloadFailed", "PinguardBackupPinCoverageLow", "PinguardPinSetExpiringSoon",
     "PinguardPolicyLintErrors", "PinguardJournalWriteFailures",

@@ -34,12 +34,19 @@ extension EventDetector {
             fields: fields + [("PINGUARD_PREVIOUS_LEAF_SPKI_SHA256", m.leafSPKI ?? "")]))
     }
 
-    /// `expiry_warning` once when the chain's earliest expiry comes within `expiry_warning_days`.
+    /// Days before expiry or pin breakage that warn for the chain of `f`: `expiry_warning_days`, but never more
+    /// than a quarter of the leaf's lifetime, so a short-lived certificate renewed on schedule stays quiet.
+    func warningWindow(_ f: ProbeFacts) -> Double {
+        guard let leaf = f.evaluatedChain.first else { return warningDays }
+        return min(warningDays, max(leaf.notAfter.timeIntervalSince(leaf.notBefore), 0) / Evaluator.secondsPerDay / 4)
+    }
+
+    /// `expiry_warning` once when the chain's earliest expiry comes within `warningWindow(_:)`.
     func reportExpiry(_ f: ProbeFacts, who: String, fields: [(String, String)], memory m: inout NodeMemory,
                       into out: inout [JournalEntry]) {
         guard let earliest = f.evaluatedChain.map(\.notAfter).min() else { return }
         let days = earliest.timeIntervalSince(f.finishedAt) / Evaluator.secondsPerDay
-        let soon = days < warningDays
+        let soon = days < warningWindow(f)
         if soon && m.expirySoon != true {
             out.append(JournalEntry(event: .expiryWarning,
                                     message: "\(who): a chain certificate expires in \(Self.days(days)) days (\(RFC3339.format(earliest)))",
@@ -59,7 +66,7 @@ extension EventDetector {
         m.uncovered = false
         for (k, e) in node.evaluations.enumerated() {
             let found = m.set(e.policySet, e.environment, hint: k)
-            let now = SetMemory(e, warningDays: warningDays)
+            let now = SetMemory(e, warningDays: warningWindow(node.facts))
             Self.reportSetChanges(e, of: t, who: who, now: now, old: found.map { m.sets[$0] }, fields: fields, into: &out)
             if let found { m.sets[found] = now } else { m.sets.append(now) }
         }

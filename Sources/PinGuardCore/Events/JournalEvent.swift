@@ -34,6 +34,8 @@ public enum JournalEvent: String, Sendable, CaseIterable {
     case stateRecovered = "state_recovered"
     case renewalWillBreakPins = "renewal_will_break_pins"
     case ctNotCompliant = "ct_not_compliant"
+    case stagedChainRejected = "staged_chain_rejected"
+    case stagedChainUnreadable = "staged_chain_unreadable"
 
     /// Stable `MESSAGE_ID` (32 hex digits); documented in `contrib/journald/pinguard.catalog`.
     public var messageID: String {
@@ -72,6 +74,8 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .stateRecovered: return "8e43fabb557f43ac85361bdb28bbf90b"
         case .renewalWillBreakPins: return "19e5946e5dce40e6a3fd6f3efacb0adf"
         case .ctNotCompliant: return "ba6f6a6c53294122a540d2553caebf4a"
+        case .stagedChainRejected: return "00ece9b38c834041acae82121ec0c10f"
+        case .stagedChainUnreadable: return "d426cee0430a46c5a41c78ed4681093a"
         }
     }
 
@@ -112,6 +116,8 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .stateRecovered: return 5
         case .renewalWillBreakPins: return 4
         case .ctNotCompliant: return 3
+        case .stagedChainRejected: return 4
+        case .stagedChainUnreadable: return 4
         }
     }
 
@@ -152,6 +158,8 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .stateRecovered: return "The state file is written again"
         case .renewalWillBreakPins: return "The forecast of the next renewal changed for a pinned client"
         case .ctNotCompliant: return "Too few valid SCTs for the client's CT policy; the client rejects before pins"
+        case .stagedChainRejected: return "A chain staged in files: would be rejected once served"
+        case .stagedChainUnreadable: return "A certificate file of files: cannot be judged"
         }
     }
 }

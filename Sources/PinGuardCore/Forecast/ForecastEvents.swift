@@ -26,13 +26,20 @@ public enum ForecastEvents {
     static func entry(_ t: Target, _ f: SetForecast, _ o: RenewalOutlook) -> JournalEntry {
         let day = String(RFC3339.format(o.nextRenewal).prefix(10))
         let percent = String(Int((f.rejectRatio * 100).rounded()))
-        var why: [String] = []
-        if f.keyUnpinned { why.append("the next key (\(o.key.rawValue), \(o.keyBasis.rawValue)) is not pinned") }
-        if !f.uncoveredIssuers.isEmpty && f.uncoveredIssuers.count < o.issuers.count {
-            why.append("no pin covers issuers \(f.uncoveredIssuers.joined(separator: ", ")) of \(o.issuers.count) (\(o.issuerBasis.rawValue))")
+        let reason: String
+        let verdict: String
+        switch RenewalForecastReport.verdict(f, o) {
+        case .safe:
+            reason = "every plausible renewal is accepted"
+            verdict = "no longer breaks \(f.policySet)"
+        case .atRisk:
+            reason = "it rejects a fresh key and no key plan is declared, observed or staged; safe: "
+                + SituationWords.safeWays(f.safeKeys, app: f.policySet)
+            verdict = "is at risk for \(f.policySet)"
+        case .breaks:
+            reason = SituationWords.why(f, o, file: o.stagedFile ?? "")
+            verdict = "breaks \(f.policySet) in \(percent)% of plausible renewals"
         }
-        let reason = why.isEmpty ? (f.rejectRatio > 0 ? "no pin matches the next chain" : "every plausible renewal is accepted") : why.joined(separator: "; ")
-        let verdict = f.rejectRatio > 0 ? "breaks \(f.policySet) in \(percent)% of plausible renewals" : "no longer breaks \(f.policySet)"
         return JournalEntry(
             event: .renewalWillBreakPins,
             message: "\(t.name): the next renewal (\(day)) \(verdict): \(reason)",

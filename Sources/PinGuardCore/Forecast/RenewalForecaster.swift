@@ -23,27 +23,58 @@ public enum RenewalForecaster {
         let candidates = outlook.issuers.map { nextChain(after: leaf, under: $0, outlook: outlook) }
         var out: [SetForecast] = []
         for set in applicable(sets, namedSets: namedSets) {
-            var rejectedBy: [String] = []
-            var keyUnpinned = false
-            var judged = 0
-            for (option, chain) in zip(outlook.issuers, candidates) {
-                let next = ProbeFacts(host: facts.host, port: facts.port, servedChain: chain, verifiedChain: chain, trusted: true,
-                                      finishedAt: outlook.nextRenewal)
-                guard let e = Evaluator.evaluate(next, policySet: set, environment: environment, named: namedSets != nil,
-                                                 now: outlook.nextRenewal), e.verdict != .none else { continue }
-                judged += 1
-                if e.verdict == .reject { rejectedBy.append(option.name) }
-                if let pins = e.policy?.pins, !pins.isEmpty, !pins.contains(where: { Evaluator.hashMatches($0, chain[0]) }) {
-                    keyUnpinned = true
-                }
-            }
-            guard judged > 0 else { continue }
-            let ratio = Double(rejectedBy.count) / Double(judged)
-            out.append(SetForecast(policySet: set.name, environment: environment, rejectRatio: ratio,
-                                   breakage: ratio > 0 ? outlook.nextRenewal : nil, uncoveredIssuers: rejectedBy,
-                                   keyUnpinned: keyUnpinned))
+            let judged = judge(facts, set: set, candidates: candidates, outlook: outlook, environment: environment, named: namedSets != nil)
+            guard judged.count > 0 else { continue }
+            let ratio = Double(judged.rejectedBy.count) / Double(judged.count)
+            var f = SetForecast(policySet: set.name, environment: environment, rejectRatio: ratio,
+                                breakage: ratio > 0 ? outlook.nextRenewal : nil, uncoveredIssuers: judged.rejectedBy,
+                                keyUnpinned: judged.keyUnpinned)
+            if ratio > 0 { f.safeKeys = safeKeys(facts, set: set, outlook: outlook, environment: environment, named: namedSets != nil) }
+            out.append(f)
         }
         return out
+    }
+
+    /// What one set concludes of the candidate next chains: the issuers under which it rejects, whether the next
+    /// key is one of its pins, and how many candidates it judged.
+    static func judge(_ facts: ProbeFacts, set: PolicySet, candidates: [[ChainCertificate]], outlook: RenewalOutlook,
+                      environment: String, named: Bool) -> (rejectedBy: [String], keyUnpinned: Bool, count: Int) {
+        var rejectedBy: [String] = []
+        var keyUnpinned = false
+        var count = 0
+        for (option, chain) in zip(outlook.issuers, candidates) {
+            let next = ProbeFacts(host: facts.host, port: facts.port, servedChain: chain, verifiedChain: chain, trusted: true,
+                                  finishedAt: outlook.nextRenewal)
+            guard let e = Evaluator.evaluate(next, policySet: set, environment: environment, named: named,
+                                             now: outlook.nextRenewal), e.verdict != .none else { continue }
+            count += 1
+            if e.verdict == .reject { rejectedBy.append(option.name) }
+            if let pins = e.policy?.pins, !pins.isEmpty, !pins.contains(where: { Evaluator.hashMatches($0, chain[0]) }) {
+                keyUnpinned = true
+            }
+        }
+        return (rejectedBy, keyUnpinned, count)
+    }
+
+    /// The next keys under which `set` accepts every plausible next chain: the current key kept, and each SPKI pin
+    /// of the set that names no certificate served today (a pinned backup key to move to).
+    static func safeKeys(_ facts: ProbeFacts, set: PolicySet, outlook: RenewalOutlook, environment: String,
+                         named: Bool) -> SafeKeys {
+        guard let leaf = facts.evaluatedChain.first, outlook.key != .reuse || outlook.stagedLeaf != nil else { return SafeKeys() }
+        func accepted(with key: String) -> Bool {
+            var o = outlook
+            o.stagedLeaf = nil
+            let candidates = o.issuers.map { nextChain(after: leaf, under: $0, outlook: o, key: key) }
+            let judged = judge(facts, set: set, candidates: candidates, outlook: o, environment: environment, named: named)
+            return judged.count > 0 && judged.rejectedBy.isEmpty
+        }
+        let policy = Evaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: facts.finishedAt)?.policy
+        let served = Set(facts.evaluatedChain.map(\.spkiSHA256))
+        var backups: [String] = []
+        for pin in policy?.pins ?? [] where pin.type == .spki && !served.contains(pin.hash) && !backups.contains(pin.hash) {
+            if accepted(with: pin.hash) { backups.append(pin.hash) }
+        }
+        return SafeKeys(keepCurrent: accepted(with: leaf.spkiSHA256), pinnedBackups: backups)
     }
 
     /// The forecasts of every set in every environment it has (what `plan` judges a candidate by).
@@ -60,12 +91,13 @@ public enum RenewalForecaster {
     }
 
     /// The chain a renewal under `option` would serve: the next leaf, then the option's chain.
-    static func nextChain(after leaf: ChainCertificate, under option: IssuerOption, outlook: RenewalOutlook) -> [ChainCertificate] {
+    static func nextChain(after leaf: ChainCertificate, under option: IssuerOption, outlook: RenewalOutlook,
+                          key override: String? = nil) -> [ChainCertificate] {
         let lifetime = leaf.notAfter.timeIntervalSince(leaf.notBefore)
         let key: String
         switch outlook.key {
-        case .reuse: key = leaf.spkiSHA256
-        case .rotate, .unknown: key = outlook.stagedLeaf?.spkiSHA256 ?? unknownKey
+        case .reuse: key = override ?? leaf.spkiSHA256
+        case .rotate, .unknown: key = override ?? outlook.stagedLeaf?.spkiSHA256 ?? unknownKey
         }
         let issuer = option.chain.first
         let next = ChainCertificate(depth: 0, subject: leaf.subject, issuer: issuer?.subject ?? leaf.issuer,

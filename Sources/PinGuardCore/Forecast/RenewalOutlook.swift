@@ -47,6 +47,8 @@ public struct RenewalOutlook: Sendable, Equatable {
     public var keyBasis: KeyBasis
     /// The staged leaf, when the key is staged (its key is the next key).
     public var stagedLeaf: ChainCertificate?
+    /// The file of `files:` the staged leaf was read from.
+    public var stagedFile: String?
     /// The issuers the next certificate may come from, each with its path to a root.
     public var issuers: [IssuerOption]
     /// Why those issuers.
@@ -93,6 +95,8 @@ public struct SetForecast: Sendable, Equatable {
     public var uncoveredIssuers: [String]
     /// Whether the next leaf's key matches none of the set's pins (a new, unpinned key).
     public var keyUnpinned: Bool
+    /// The next keys the set would accept under every plausible issuer, when the forecast breaks it.
+    public var safeKeys = SafeKeys()
 
     /// Creates a forecast.
     public init(policySet: String, environment: String, rejectRatio: Double, breakage: Date?, uncoveredIssuers: [String],
@@ -104,4 +108,21 @@ public struct SetForecast: Sendable, Equatable {
         self.uncoveredIssuers = uncoveredIssuers
         self.keyUnpinned = keyUnpinned
     }
+}
+
+/// The next keys under which a set accepts every plausible next chain: what makes a renewal safe for it.
+public struct SafeKeys: Sendable, Equatable {
+    /// Keeping the current leaf key (`renewal.key: reuse`, certbot `--reuse-key`) keeps the set accepting.
+    public var keepCurrent: Bool
+    /// SPKI pins of the set that no certificate carries today, under which the set accepts: pinned backup keys.
+    public var pinnedBackups: [String]
+
+    /// Creates the safe keys (none by default).
+    public init(keepCurrent: Bool = false, pinnedBackups: [String] = []) {
+        self.keepCurrent = keepCurrent
+        self.pinnedBackups = pinnedBackups
+    }
+
+    /// Whether any next key keeps the set accepting.
+    public var any: Bool { keepCurrent || !pinnedBackups.isEmpty }
 }

@@ -39,16 +39,20 @@ public struct ObservedRenewals: Sendable, Equatable {
 /// Decides a target's renewal outlook from what is known, first that applies for each part
 /// (docs/reference.md, Forecast).
 public enum RenewalOutlookBuilder {
-    /// The outlook of the served chain `chain` (leaf first, verified when possible); nil without a chain.
+    /// The outlook of the served chain `chain` (leaf first, verified when possible); nil without a chain. `stagedFile`
+    /// names the file of `files:` that `staged` was read from.
     public static func outlook(chain: [ChainCertificate], settings: RenewalSettings, staged: [ChainCertificate]?,
-                               observed: ObservedRenewals?, pools: [String: [IssuerOption]], catalog: IssuerCatalog) -> RenewalOutlook? {
+                               stagedFile: String? = nil, observed: ObservedRenewals?, pools: [String: [IssuerOption]],
+                               catalog: IssuerCatalog) -> RenewalOutlook? {
         guard let leaf = chain.first else { return nil }
         let next = RenewalForecaster.nextRenewal(of: leaf, before: settings.before)
         let newer = staged.flatMap { s in s.first.map { $0.notBefore > leaf.notBefore } == true ? s : nil }
         let (key, keyBasis) = nextKey(leaf, staged: newer, settings: settings, observed: observed)
         let (issuers, issuerBasis) = nextIssuers(chain, staged: newer, settings: settings, observed: observed, pools: pools, catalog: catalog)
-        return RenewalOutlook(nextRenewal: next, key: key, keyBasis: keyBasis, stagedLeaf: newer?.first, issuers: issuers,
-                              issuerBasis: issuerBasis)
+        var outlook = RenewalOutlook(nextRenewal: next, key: key, keyBasis: keyBasis, stagedLeaf: newer?.first, issuers: issuers,
+                                     issuerBasis: issuerBasis)
+        outlook.stagedFile = newer == nil ? nil : stagedFile
+        return outlook
     }
 
     static func nextKey(_ leaf: ChainCertificate, staged: [ChainCertificate]?, settings: RenewalSettings,

@@ -49,7 +49,7 @@ public enum MetricsRenderer {
 
     /// The families whose series grow with the targets, with how a result writes each, in exposition order.
     static let targetSeries: [TargetSeries] = TargetSeries.probe + TargetSeries.judgement + TargetSeries.clientAuth
-        + TargetSeries.forecast + TargetSeries.ct
+        + TargetSeries.forecast + TargetSeries.ct + TargetSeries.situation
 
     /// The families whose series grow with the targets, in exposition order (the order of
     /// `renderTargetFamilies`' buffers).

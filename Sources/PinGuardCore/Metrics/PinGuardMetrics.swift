@@ -247,7 +247,7 @@ public enum PinGuardMetrics {
         policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
         mtlsClientCertificateRequested, mtlsClientCertificatePresented, clientCertificateNotAfter,
         nextRenewal, renewalRejectRatio, pinBreakage, renewalForecastInfo,
-        tlsCipherInfo, tlsGroupInfo, ctSCTs, ctCompliant, caCertInfo, caCertNotAfter, caCertNotBefore,
+        tlsCipherInfo, tlsGroupInfo, ctSCTs, ctCompliant, situationInfo, caCertInfo, caCertNotAfter, caCertNotBefore,
         renewalsObserved, lastRenewalTimestamp, lastRenewalKeyReused, lastRenewalIssuerChanged, leafKeyFirstSeen, stateWritable,
         fileSuccess, fileChainTrusted, fileCertNotAfter, fileChainEarliestExpiry, filePolicyAccept, filePinHorizon, fileReservePins,
         backupPinCoverage, policyBundleValid, policyBundleInfo, policyLintFindings, ctLogListTimestamp, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,

@@ -8,20 +8,20 @@ struct RenewalContext: Sendable {
     let defaults: RenewalSettings
     let pools: [String: [IssuerOption]]
     let catalog: IssuerCatalog
-    /// Staged chains by host (the judged `files:` results).
-    let staged: [String: [ChainCertificate]]
+    /// Staged chains by host (the judged `files:` results), with the file each was read from.
+    let staged: [String: (file: String, chain: [ChainCertificate])]
     let memory: ChainMemory
 
     init(_ loaded: LoadedConfiguration, files: [TargetResult], memory: ChainMemory) {
         defaults = loaded.config.renewal
         pools = loaded.issuerPools
         catalog = loaded.issuerCatalog
-        var staged: [String: [ChainCertificate]] = [:]
+        var staged: [String: (file: String, chain: [ChainCertificate])] = [:]
         for f in files where f.facts.success {
             let chain = f.facts.evaluatedChain
             // The newest staged chain of a host is the one the renewal will serve.
-            if let old = staged[f.target.host]?.first, let new = chain.first, old.notBefore >= new.notBefore { continue }
-            staged[f.target.host] = chain
+            if let old = staged[f.target.host]?.chain.first, let new = chain.first, old.notBefore >= new.notBefore { continue }
+            staged[f.target.host] = (f.target.name, chain)
         }
         self.staged = staged
         self.memory = memory
@@ -33,7 +33,8 @@ struct RenewalContext: Sendable {
         guard !chain.isEmpty else { return nil }
         let settings = (result.target.renewal ?? RenewalSettings()).over(defaults)
         let anchor = chain.count > 1 ? chain.last : nil
-        return RenewalOutlookBuilder.outlook(chain: chain, settings: settings, staged: staged[result.target.host],
+        return RenewalOutlookBuilder.outlook(chain: chain, settings: settings, staged: staged[result.target.host]?.chain,
+                                             stagedFile: staged[result.target.host]?.file,
                                              observed: memory.observed(target: result.target.name, anchor: anchor),
                                              pools: pools, catalog: catalog)
     }

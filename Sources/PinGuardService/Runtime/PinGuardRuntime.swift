@@ -26,9 +26,8 @@ public final class PinGuardRuntime: Sendable {
         var ready = false
         /// The judged certificate files of `files:`.
         var files: [TargetResult] = []
-        /// What the event detector remembers of each file (by path), so a staged chain gets the events a
-        /// served one gets.
-        var fileMemories: [String: EventDetector.TargetMemory] = [:]
+        /// What is remembered of each file (by path), so a staged chain's rejection is reported once, as staged.
+        var fileMemories: [String: StagedChainEvents.Memory] = [:]
         var lastReloadOK = true
         var lastReloadSuccess: Date
         var lastStatus = Date.distantPast
@@ -218,14 +217,13 @@ public final class PinGuardRuntime: Sendable {
         let loaded = configuration
         guard !loaded.config.files.isEmpty || state.withLockedValue({ !$0.files.isEmpty }) else { return }
         let results = FileTargetJudge.judge(loaded.config, sets: loaded.policySets, keyring: loaded.ctKeyring, now: clock.now)
-        let detector = EventDetector(warningDays: loaded.config.expiryWarningDays)
         let events = state.withLockedValue { s -> [JournalEntry] in
             s.files = results
-            var memories: [String: EventDetector.TargetMemory] = [:]
+            var memories: [String: StagedChainEvents.Memory] = [:]
             var events: [JournalEntry] = []
             for r in results {
-                var memory = s.fileMemories[r.target.name] ?? EventDetector.TargetMemory()
-                events += detector.observe(r, memory: &memory)
+                var memory = s.fileMemories[r.target.name] ?? StagedChainEvents.Memory()
+                events += StagedChainEvents.changes(r, memory: &memory)
                 memories[r.target.name] = memory
             }
             s.fileMemories = memories

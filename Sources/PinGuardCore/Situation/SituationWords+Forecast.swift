@@ -1,0 +1,89 @@
+import Foundation
+
+extension SituationWords {
+    /// The renewal is at risk only with a fresh key, and safe ways exist.
+    func renewalAtRisk(_ e: Evaluation, _ f: SetForecast, _ o: RenewalOutlook, severity: Situation.Severity) -> Situation {
+        make(.renewalAtRisk, severity, e, due: o.nextRenewal,
+             summary: "The next renewal of \(name) (due \(Self.day(o.nextRenewal))) is at risk for \(Self.app(e)): "
+                + "it rejects a fresh key, and no key plan is declared, observed or staged",
+             action: "Make the renewal safe: " + Self.safeWays(f.safeKeys, app: e.policySet) + ".")
+    }
+
+    /// The next renewal, as known, breaks the app.
+    func breaksAtRenewal(_ e: Evaluation, _ f: SetForecast, _ o: RenewalOutlook, severity: Situation.Severity) -> Situation {
+        let file = o.keyBasis == .staged ? o.stagedFile ?? "" : ""
+        var action: String
+        if !file.isEmpty {
+            action = "Do not deploy \(file): \(e.policySet) does not accept it. Re-issue it "
+                + (f.safeKeys.any ? Self.safeKeyList(f.safeKeys) : "for a key and issuer \(e.policySet) pins")
+                + ", or ship its pin in \(e.policySet) first; check it with pinguard plan --chain \(file)."
+        } else if f.safeKeys.any {
+            action = "Renew \(name) safely: " + Self.safeWays(f.safeKeys, app: e.policySet) + "."
+        } else {
+            action = "Ship a release of \(e.policySet) that pins the next key or a CA every issuer chains to before "
+                + "\(Self.day(o.nextRenewal)), or renew from an issuer it pins."
+        }
+        let percent = Int((f.rejectRatio * 100).rounded())
+        return make(.breaksAtRenewal, severity, e, file: file, due: o.nextRenewal,
+                    summary: "The next renewal of \(name) (due \(Self.day(o.nextRenewal))) breaks \(Self.app(e)): "
+                        + Self.why(f, o, file: file) + (percent < 100 ? " (\(percent)% of plausible renewals)" : ""),
+                    action: action)
+    }
+
+    /// A staged chain the app rejects, while the served one is fine and the renewal is more than 30 days ahead.
+    func stagedRejected(_ e: Evaluation, _ f: SetForecast, _ o: RenewalOutlook, file: String) -> Situation {
+        make(.stagedRejected, .warning, e, file: file, due: o.nextRenewal,
+             summary: "The staged chain \(file) for \(name) would be rejected by \(Self.app(e)) once served: "
+                + Self.why(f, o, file: file) + "; the served chain is accepted",
+             action: "Do not deploy \(file) as it is: re-issue it "
+                + (f.safeKeys.any ? Self.safeKeyList(f.safeKeys) : "for a key and issuer \(e.policySet) pins")
+                + ", or ship its pin in \(e.policySet) first; check it with pinguard plan --chain \(file).")
+    }
+
+    /// Why the next chain is rejected.
+    static func why(_ f: SetForecast, _ o: RenewalOutlook, file: String) -> String {
+        var parts: [String] = []
+        if f.keyUnpinned {
+            if let staged = o.stagedLeaf, !file.isEmpty {
+                parts.append("\(file) is on key sha256/\(staged.spkiSHA256), which it does not pin")
+            } else {
+                parts.append("the next key is \(o.key == .reuse ? "kept" : "new") (\(o.keyBasis.rawValue)) and not pinned")
+            }
+        }
+        if !f.uncoveredIssuers.isEmpty && f.uncoveredIssuers.count < o.issuers.count {
+            parts.append("no pin covers issuer\(f.uncoveredIssuers.count == 1 ? "" : "s") \(f.uncoveredIssuers.joined(separator: ", "))")
+        }
+        return parts.isEmpty ? "no pin matches the next chain" : parts.joined(separator: "; ")
+    }
+
+    /// The safe ways to renew, in the words every surface uses.
+    static func safeWays(_ keys: SafeKeys, app: String) -> String {
+        var ways: [String] = []
+        if keys.keepCurrent {
+            ways.append("keep the key (renewal.key: reuse in pinguard.yml; certbot --reuse-key; cert-manager rotationPolicy: Never)")
+        }
+        if !keys.pinnedBackups.isEmpty {
+            ways.append("move to the pinned backup key " + keys.pinnedBackups.map { "sha256/\($0)" }.joined(separator: " or "))
+        }
+        ways.append("stage the next chain in files: so pinguard checks it before it is served")
+        return ways.joined(separator: ", or ")
+    }
+
+    /// The keys to re-issue a staged chain with.
+    static func safeKeyList(_ keys: SafeKeys) -> String {
+        var with: [String] = []
+        if keys.keepCurrent { with.append("with the current key (certbot --reuse-key)") }
+        if !keys.pinnedBackups.isEmpty { with.append("with the pinned backup key " + keys.pinnedBackups.map { "sha256/\($0)" }.joined(separator: " or ")) }
+        return with.joined(separator: " or ")
+    }
+
+    /// How to renew without breaking an app, when some app's forecast breaks: for the certificate-wide advice.
+    func keyAdvice() -> String {
+        let breaking = result.forecasts.filter { $0.rejectRatio > 0 }
+        guard !breaking.isEmpty else { return "" }
+        if breaking.allSatisfy(\.safeKeys.keepCurrent) { return ", keeping its key (certbot --reuse-key) so pinned apps keep accepting" }
+        let backups = Set(breaking.flatMap(\.safeKeys.pinnedBackups)).sorted()
+        if let b = backups.first { return ", on the pinned backup key sha256/\(b)" }
+        return ", with a key or CA that \(breaking.map(\.policySet).joined(separator: ", ")) pins"
+    }
+}
