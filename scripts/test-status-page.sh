@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The status page in a real browser: Debian's chromium, headless, loads `/` and a target page from a running
-# `pinguard serve` on the built-in demo, and the test checks the rows and verdicts in the DOM chromium built,
-# that the page logs no console error, that a screenshot is taken (kept with KEEP=1), that a hostile subject
+# `pinguard serve` on the built-in demo, and the test checks the problems, rows and verdicts in the DOM chromium
+# built, that the page logs no console error, the screenshot itself (critical rows above warnings, timelines
+# drawn in the verdicts' order; kept with KEEP=1), that a hostile subject
 # is shown as text, and that basic auth (--web.config.file) guards the page as it guards /metrics.
 #
 #   PINGUARD=path/to/pinguard scripts/test-status-page.sh
@@ -34,19 +35,43 @@ for _ in $(seq 200); do curl -sf "http://127.0.0.1:$P/-/ready" > /dev/null && br
 chrome "http://127.0.0.1:$P/" "$W/index.html"
 check "the page lists the demo's four targets" \
   'for t in demo-api demo-expiring demo-rotated demo-backup; do grep -q ">$t</a>" "$W/index.html" || exit 1; done' "$(head -c 3000 "$W/index.html")"
-check "demo-rotated is rejected by the iOS app and shown first" \
+check "the problems come first, most urgent first, each with what to do" \
   'python3 - "$W/index.html" <<PY
 import re,sys
-rows=re.findall(r"<tr><td>(.*?)</tr>", open(sys.argv[1]).read(), re.S)
-assert rows, "no rows"
-first=rows[0]
-assert "demo-rotated" in first and "demo-ios-app/prod" in first and "REJECT" in first, first
-assert any("demo-api" in r and "demo-ios-app/prod" in r and "accept" in r for r in rows), "demo-api accepted"
-PY' "$(grep -o '<tr><td>.*' "$W/index.html" | head -5)"
+page=open(sys.argv[1]).read()
+problems=page[page.index("<h2>Problems</h2>"):page.index("<h2>Verdicts</h2>")]
+rows=re.findall(r"<tr class=\"(\w+)\"><td>\w+</td><td><a[^>]*>([^<]*)</a></td>(.*?)</tr>", problems, re.S)
+got=[(sev, t) for sev, t, _ in rows]
+assert got[:3]==[("critical","demo-rotated"),("critical","demo-expiring"),("warning","demo-backup")], got
+assert "REJECT" not in problems and "what to do" in problems, "a column of actions"
+expiring=rows[1][2]
+assert "Do not deploy" in expiring and "--reuse-key" in expiring, expiring
+assert all(sev in ("critical","warning","upcoming") for sev,_ in got) and [s for s,_ in got]==sorted([s for s,_ in got], key=["critical","warning","upcoming"].index), got
+assert not any(t=="demo-api" and sev!="upcoming" for sev,t in got), "the healthy target reaches no one"
+verdicts=page[page.index("<h2>Verdicts</h2>"):]
+first=re.search(r"<tr class=\"critical\"><td>(.*?)</tr>", verdicts, re.S).group(1)
+assert "demo-rotated" in first and "REJECT" in first, first
+assert verdicts.count("<svg class=\"timeline\"")>=8, "a timeline per row"
+assert "<h2>Staged files</h2>" in page and "expiring-renewal.pem" in page, "staged verdicts shown"
+assert "accept (backup pin)" in page, "backup-pin use shown"
+PY' "$(grep -o '<tr class=.*' "$W/index.html" | head -8 | cut -c1-300)"
 check "no console error" '! grep -qiE "CONSOLE.*(error|uncaught)" "$W/index.html.log"' "$(grep -i console "$W/index.html.log")"
-timeout 60 "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$W/profile" --window-size=1280,900 \
+timeout 60 "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$W/profile" --window-size=1400,1400 \
   --screenshot="$W/status-page.png" "http://127.0.0.1:$P/" > /dev/null 2>&1
 check "a screenshot of the page is taken" '[ -s "$W/status-page.png" ] && head -c 8 "$W/status-page.png" | grep -q PNG'
+# The screenshot itself: critical rows (#fbd5d5) above warning rows (#fff0c2); the timelines drawn, with the
+# renewal that breaks the iOS app (red #c00000) above the ones at risk (amber #e08a00) and the safe ones
+# (green #2a8a2a), and the now mark (#111111).
+python3 "$here/lib/png_colours.py" "$W/status-page.png" fbd5d5 fff0c2 c00000 e08a00 2a8a2a 111111 > "$W/colours.txt" 2>&1
+check "the screenshot shows critical rows above warnings and a timeline per row in the verdicts' order" \
+  'python3 - "$W/colours.txt" <<PY
+import sys
+c={l.split()[0]:(int(l.split()[1]),int(l.split()[2])) for l in open(sys.argv[1])}
+crit,warn,red,amber,green,now=(c[k] for k in ("fbd5d5","fff0c2","c00000","e08a00","2a8a2a","111111"))
+assert crit[0]>=0 and warn[0]>crit[0], ("critical before warning", crit, warn)
+assert red[1]>50 and amber[1]>50 and green[1]>50 and now[1]>50, ("timeline marks drawn", red, amber, green, now)
+assert 0<=red[0]<green[0] and amber[0]<green[0], ("breaking renewal above the safe ones", red, amber, green)
+PY' "$(cat "$W/colours.txt")"
 
 chrome "http://127.0.0.1:$P/targets/demo-rotated" "$W/target.html"
 check "the target page shows the chain, the decisions and the probe's log" \

@@ -23,6 +23,14 @@ enum StatusFixtures {
     }
 }
 
+extension StatusFixtures {
+    /// The rows of the page's verdicts table, from the target cell on.
+    static func verdictRows(_ page: String) -> [String] {
+        guard let verdicts = page.components(separatedBy: "<h2>Verdicts</h2>").last?.components(separatedBy: "</table>").first else { return [] }
+        return verdicts.components(separatedBy: "><td><a href=\"/targets/").dropFirst().map { String($0) }
+    }
+}
+
 /// The status page at `/`: problems first, every value escaped, the forecast and renewals shown.
 final class StatusPageTests: XCTestCase {
     func testRejectsComeFirstAndEveryValueIsEscaped() {
@@ -34,9 +42,12 @@ final class StatusPageTests: XCTestCase {
         let page = StatusPage.render(s)
         XCTAssertFalse(page.contains("<script>"), "target names are escaped")
         XCTAssertTrue(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
-        let rows = page.components(separatedBy: "<tr><td>").dropFirst()
+        let rows = StatusFixtures.verdictRows(page)
         XCTAssertTrue(rows.first?.contains("REJECT") == true, "the rejecting target comes first: \(rows.first ?? "")")
-        XCTAssertTrue(rows.contains { $0.contains(">fine</a></td>") && $0.contains("100%") }, "a new key breaks the leaf pin: \(page)")
+        XCTAssertTrue(rows.contains { $0.contains(">fine</a></td>") && $0.contains("breaks 100%") }, "a new key breaks the leaf pin: \(page)")
+        let problems = page.components(separatedBy: "<h2>Verdicts</h2>")[0]
+        XCTAssertTrue(problems.contains("<tr class=\"critical\"><td>critical</td><td><a href=\"/targets/%3Cscript"), "the reject is the first problem")
+        XCTAssertTrue(problems.contains("The next renewal of fine (due 2027-01-21) breaks ios-app (prod)"), problems)
         XCTAssertTrue(page.contains("<td>fine</td><td>2</td>"), "renewals observed are listed")
         XCTAssertTrue(page.contains("<td>11.6</td>"), "days to expiry relative to the last round")
     }
@@ -49,12 +60,12 @@ final class StatusPagePagingTests: XCTestCase {
         s.roundTimestamp = Date(timeIntervalSince1970: 1_800_000_000)
         s.results = (0..<1_200).map { StatusFixtures.result(String(format: "t%04d", $0), key: 1, pinned: 1) }
         let first = StatusPage.render(s, query: StatusQuery(uri: "/"))
-        XCTAssertEqual(first.components(separatedBy: "<tr><td><a href=\"/targets/").count - 1, StatusPage.pageSize)
+        XCTAssertEqual(StatusFixtures.verdictRows(first).count, StatusPage.pageSize)
         XCTAssertTrue(first.contains("Page 1 of 3 (1200 rows)") && first.contains("href=\"/?page=2\">next</a>"), String(first.suffix(400)))
         let last = StatusPage.render(s, query: StatusQuery(uri: "/?page=3"))
-        XCTAssertEqual(last.components(separatedBy: "<tr><td><a href=\"/targets/").count - 1, 200)
+        XCTAssertEqual(StatusFixtures.verdictRows(last).count, 200)
         let other = StatusPage.render(s, query: StatusQuery(uri: "/?app=nosuch"))
-        XCTAssertFalse(other.contains("<tr><td><a"), "no row of another app")
+        XCTAssertEqual(StatusFixtures.verdictRows(other), [], "no row of another app")
     }
 
     func testATargetPageShowsItsChainMatchesAndLog() throws {

@@ -37,7 +37,7 @@ public struct Situation: Sendable, Equatable {
         case upcoming
 
         /// 0 for the most urgent.
-        var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+        public var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
     }
 
     /// What is wrong.

@@ -45,14 +45,15 @@ public enum SituationAssessor {
         return nil
     }
 
-    /// What concerns one app: its verdict now, its forecast, its pins.
+    /// What concerns one app, the most urgent of: its verdict now, its forecast, its pins.
     static func appSituation(_ r: TargetResult, _ e: Evaluation, now: Date) -> Situation? {
         let words = SituationWords(result: r, now: now)
         if e.verdict == .reject { return words.rejected(e) }
+        var found: [Situation] = []
         let forecast = r.forecasts.first { $0.policySet == e.policySet && $0.environment == e.environment }
-        if let f = forecast, f.rejectRatio > 0, let o = r.outlook { return forecastSituation(words, e, f, o, now: now) }
-        if e.backupInUse { return words.backupPinInUse(e) }
-        return nil
+        if let f = forecast, f.rejectRatio > 0, let o = r.outlook { found.append(forecastSituation(words, e, f, o, now: now)) }
+        if e.backupInUse { found.append(words.backupPinInUse(e)) }
+        return found.min { $0.isMoreUrgent(than: $1) }
     }
 
     /// A forecast that breaks the app: staged, at risk with a fresh key, or certain; its severity grows as the

@@ -1,10 +1,11 @@
 import Foundation
 import PinGuardCore
 
-/// `GET /`: a status page for people who do not read PromQL (the mobile teams who own the pins): each
-/// target and app with its verdict, the days to expiry and the forecast of the next renewal, the renewals
-/// observed, and links to /metrics, the health routes and each target's page. Plain HTML and a little CSS,
-/// no script; problems first; filtered by app and environment; paged.
+/// `GET /`: a status page for people who do not read PromQL (the mobile teams who own the pins): the problems
+/// first, most urgent first, each with what to do in the words of its alert; then each target and app with
+/// its verdict, the days to expiry, the forecast of the next renewal and a timeline; the staged files; the
+/// renewals observed; links to /metrics, the health routes and each target's page. Plain HTML, a little CSS
+/// and inline SVG, no script; filtered by app and environment; paged.
 enum StatusPage {
     /// Rows per page.
     static let pageSize = 500
@@ -19,7 +20,9 @@ enum StatusPage {
 
         """
         html += filters(s.results, query)
+        html += problems(s.results, query: query)
         html += verdicts(s.results, reference: reference, query: query)
+        html += stagedFiles(s.files)
         html += renewals(s.memory)
         return html + "</body></html>\n"
     }
@@ -28,7 +31,9 @@ enum StatusPage {
     static let head = """
         <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>pinguard</title>
         <style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:left}\
-        .reject{color:#b00;font-weight:bold}.accept{color:#070}.warn{color:#a60}code{font-size:90%}</style></head><body>
+        .reject{color:#b00;font-weight:bold}.accept{color:#070}.warn{color:#a60}code{font-size:90%}\
+        tr.critical{background:#fbd5d5}tr.warning{background:#fff0c2}tr.upcoming{color:#555}td.todo{max-width:38em}\
+        svg.timeline{display:block}</style></head><body>
 
         """
 
@@ -47,40 +52,6 @@ enum StatusPage {
         return "<p>Show one app: <a href=\"/\">all</a> &middot; " + links.joined(separator: " &middot; ") + "</p>\n"
     }
 
-    /// One row per target and policy set: rejects first, then the riskiest next renewals.
-    static func verdicts(_ results: [TargetResult], reference: Date?, query: StatusQuery) -> String {
-        var rows: [(rank: Double, name: String, html: String)] = []
-        for r in results {
-            let forecasts = Dictionary(r.forecasts.map { ($0.policySet + "/" + $0.environment, $0) }, uniquingKeysWith: { a, _ in a })
-            let probe = r.allNodesReached ? "" : " <span class=\"reject\">probe failed</span>"
-            for e in r.evaluations where (query.app ?? e.policySet) == e.policySet && (query.environment ?? e.environment) == e.environment {
-                let f = forecasts[e.policySet + "/" + e.environment]
-                let rank = (e.verdict == .reject ? 10 : 0) + (r.allNodesReached ? 0 : 5) + (f?.rejectRatio ?? 0)
-                let link = "<a href=\"/targets/\(escape(StatusQuery.encode(r.target.name)))\">\(escape(r.target.name))</a>"
-                let cells = [link + probe, escape(e.policySet + "/" + e.environment), verdictCell(e),
-                             escape(e.reason.rawValue), days(e.earliestExpiry, from: reference),
-                             r.outlook.map { escape(String(RFC3339.format($0.nextRenewal).prefix(10))) } ?? "-", ratioCell(f),
-                             String(e.reservePins.count)]
-                rows.append((rank, r.target.name, "<tr><td>" + cells.joined(separator: "</td><td>") + "</td></tr>\n"))
-            }
-        }
-        rows.sort { $0.rank != $1.rank ? $0.rank > $1.rank : $0.name < $1.name }
-        var html = "<h2>Verdicts</h2>\n<table><tr><th>target</th><th>app</th><th>verdict</th><th>reason</th><th>days to expiry</th>"
-            + "<th>next renewal</th><th>renewals it rejects</th><th>reserve pins</th></tr>\n"
-        let pages = max(1, (rows.count + pageSize - 1) / pageSize)
-        let page = min(query.page, pages)
-        html += rows.dropFirst((page - 1) * pageSize).prefix(pageSize).map(\.html).joined()
-        html += "</table>\n"
-        if pages > 1 {
-            html += "<p>Page \(page) of \(pages) (\(rows.count) rows)"
-            if page > 1 { html += " &middot; <a href=\"\(escape(query.link(page: page - 1)))\">previous</a>" }
-            if page < pages { html += " &middot; <a href=\"\(escape(query.link(page: page + 1)))\">next</a>" }
-            html += "</p>\n"
-        }
-        if rows.isEmpty { html += "<p>No verdict yet: the first round is running, or no policy set covers a target.</p>\n" }
-        return html
-    }
-
     /// The targets whose renewals the memory observed, latest first.
     static func renewals(_ m: ChainMemoryFacts) -> String {
         let renewed = m.targets.filter { $0.renewals.lastRenewal != nil }.sorted { ($0.renewals.lastRenewal ?? 0) > ($1.renewals.lastRenewal ?? 0) }
@@ -93,20 +64,6 @@ enum StatusPage {
                 + (t.renewals.lastKeyReused ? "kept" : "new") + "</td><td>" + (t.renewals.lastIssuerChanged ? "changed" : "same") + "</td></tr>\n"
         }
         return html + "</table>\n"
-    }
-
-    static func verdictCell(_ e: Evaluation) -> String {
-        switch e.verdict {
-        case .accept: return "<span class=\"accept\">accept</span>"
-        case .reject: return "<span class=\"reject\">REJECT</span>"
-        case .none: return "-"
-        }
-    }
-
-    static func ratioCell(_ f: SetForecast?) -> String {
-        guard let f else { return "-" }
-        let percent = Int((f.rejectRatio * 100).rounded())
-        return percent == 0 ? "0%" : "<span class=\"\(percent == 100 ? "reject" : "warn")\">\(percent)%</span>"
     }
 
     static func days(_ date: Date?, from reference: Date?) -> String {

@@ -9,6 +9,15 @@ enum TargetPage {
         let e = StatusPage.escape
         var html = StatusPage.head + "<p><a href=\"/\">all targets</a></p>\n<h1>\(e(r.target.name))</h1>\n"
         html += "<p>\(e(r.target.host)):\(r.target.port), environment \(e(r.target.environment))</p>\n"
+        html += Timeline.svg(r, now: r.finishedAt)
+        let situations = SituationAssessor.assess(r, now: r.finishedAt)
+        if !situations.isEmpty {
+            html += "<h2>Problems</h2>\n<table><tr><th>severity</th><th>what is wrong</th><th>what to do</th></tr>\n"
+            for s in situations {
+                html += "<tr class=\"\(s.severity.rawValue)\"><td>\(s.severity.rawValue)</td><td>\(e(s.summary))</td><td class=\"todo\">\(e(s.action))</td></tr>\n"
+            }
+            html += "</table>\n"
+        }
         html += "<h2>Decisions</h2>\n<table><tr><th>app</th><th>verdict</th><th>reason</th><th>matched pins</th><th>reserve pins</th></tr>\n"
         for d in r.evaluations {
             let matched = d.matchedPins.map { "<code>\(e($0.pin.hash))</code> (\(e($0.pin.role.rawValue)), depth \($0.depths.map(String.init).joined(separator: ",")))" }
