@@ -36,21 +36,17 @@ import urllib.request
 IOS, ANDROID = "demo-ios-app", "demo-android-app"
 TARGETS = ["demo-api", "demo-expiring", "demo-rotated", "demo-backup"]
 
-# Alerts expected to fire: (alertname, labels that must match). Nothing else may fire.
+# Alerts expected to fire: (alertname, labels that must match). Nothing else may fire: one alert per problem.
 EXPECTED = [
-    ("PinguardClientWouldReject", {"target": "demo-rotated", "policy_set": IOS, "severity": "critical"}),
-    ("PinguardPinBreakageImminent", {"target": "demo-expiring", "policy_set": IOS, "severity": "critical"}),
-    ("PinguardNoReservePin", {"target": "demo-expiring", "policy_set": IOS, "severity": "warning"}),
+    ("PinguardClientWouldReject", {"target": "demo-rotated", "policy_set": IOS, "severity": "critical", "situation": "rejected"}),
     ("PinguardBackupPinInUse", {"target": "demo-backup", "policy_set": IOS, "severity": "warning"}),
-    ("PinguardCertificateExpiringSoon", {"target": "demo-expiring", "severity": "critical"}),
     ("PinguardBackupPinCoverageLow", {"policy_set": IOS, "severity": "info"}),
     # The expiring host has a single pin: lint's no-backup-pin error, deliberate in the demo.
     ("PinguardPolicyLintErrors", {"policy_set": IOS, "severity": "warning"}),
-    # The renewal staged for demo-expiring (files:) is on a key no iOS pin covers.
-    ("PinguardStagedChainWouldBeRejected", {"policy_set": IOS, "severity": "warning"}),
-    # Its next renewal is that staged chain (the forecast's key_basis staged), due already: every plausible
-    # renewal breaks the iOS app.
-    ("PinguardNextRenewalBreaksPins", {"target": "demo-expiring", "policy_set": IOS, "severity": "critical", "key_basis": "staged"}),
+    # The certificate expires in 5 days and its renewal, staged in files:, is on a key no iOS pin covers: one
+    # critical alert naming the file, not an expiry alert beside it (a renewal is in place), nor a staged-file one.
+    ("PinguardNextRenewalBreaksPins", {"target": "demo-expiring", "policy_set": IOS, "severity": "critical",
+                                       "situation": "breaks_at_renewal"}),
 ]
 # Alerts that legitimately fire before the first scrape (there is no `up` series
 # yet) and must resolve right after it; with the shortened `for:` they show up.
@@ -62,8 +58,9 @@ STARTUP_GRACE = 3  # seconds after the first successful scrape, for the next eva
 NEVER = [
     ("PinguardClientWouldReject", {"target": "demo-api"}),
     ("PinguardClientWouldReject", {"policy_set": ANDROID}),
-    ("PinguardPinBreakageSoon", {"target": "demo-expiring"}),  # 5 days is Imminent only: bands do not overlap
-    ("PinguardCertificateExpiringSoon", {"target": "demo-expiring", "severity": "warning"}),
+    ("PinguardCertificateExpiringSoon", {"target": "demo-expiring"}),
+    ("PinguardStagedFileWouldBeRejected", {}),
+    ("PinguardRenewalAtRisk", {"target": "demo-api"}),
 ]
 # Series legitimately absent in the demo, with the reason.
 ABSENT_OK = {
@@ -198,9 +195,13 @@ def check_alerts(obs, c):
                 + [f"reason={a['labels']['reason']}" for a in hits if "reason" in a["labels"]])
 
     rej = obs.firing("PinguardClientWouldReject", {"target": "demo-rotated", "policy_set": IOS})
-    c.check("PinguardClientWouldReject for demo-rotated carries reason=pin_mismatch "
-            "(joined from pinguard_policy_decision_info)",
-            any(a["labels"].get("reason") == "pin_mismatch" for a in rej), [f"labels: {a['labels']}" for a in rej])
+    c.check("PinguardClientWouldReject for demo-rotated says why (pin_mismatch) and what to do",
+            any("(pin_mismatch)" in a["annotations"].get("summary", "") and "Serve a chain demo-ios-app pins again"
+                in a["annotations"].get("action", "") for a in rej), [f"annotations: {a.get('annotations')}" for a in rej])
+    brk = obs.firing("PinguardNextRenewalBreaksPins", {"target": "demo-expiring"})
+    c.check("PinguardNextRenewalBreaksPins for demo-expiring names the staged file and the safe key",
+            any(a["labels"].get("file", "").endswith("staged/expiring-renewal.pem") and "Do not deploy"
+                in a["annotations"].get("action", "") for a in brk), [f"annotations: {a.get('annotations')}" for a in brk])
 
     for name, want in NEVER:
         seen = [k for k in obs.first_seen if k[0] == name and matches(obs.ever[k], want)]
