@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
 export DEBIAN_FRONTEND=noninteractive
 
-packages="libssl-dev libsystemd-dev libcrypt-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config openssl nginx-light prometheus publicsuffix curl python3 util-linux systemd pebble certbot chromium"
+packages="libssl-dev libsystemd-dev libcrypt-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config openssl nginx-light prometheus prometheus-alertmanager python3-yaml publicsuffix curl python3 util-linux systemd pebble certbot chromium"
 missing=$(for p in $packages; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"; done)
 if [ -n "$missing" ]; then
   # Keep package scripts from starting nginx or prometheus as system services.
@@ -56,6 +56,7 @@ if [ "$rc" -ne 0 ] || [ -z "$summary" ]; then failures+=("swift test (exit $rc)"
 suite "prometheus rules and dashboard" bash scripts/test-prometheus-rules.sh
 suite "systemd unit and journal catalog" bash scripts/test-systemd-unit.sh
 [ -f scripts/test-prometheus-e2e.sh ] && suite "real prometheus end to end" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-prometheus-e2e.sh
+suite "alerts reach people once: pinguard, Prometheus, Alertmanager, webhook" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-alert-delivery.sh
 suite "status page in headless chromium" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-status-page.sh
 suite "renewals by a real ACME CA (pebble, certbot, nginx)" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-renewals.sh
 # Every reader under libFuzzer for a short bounded time (scripts/fuzz.sh runs them for an hour each): 13 readers

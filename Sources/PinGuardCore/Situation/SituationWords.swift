@@ -38,7 +38,12 @@ struct SituationWords {
 
     func renewalOverdue(_ s: CertificateSchedule) -> Situation {
         let staged = result.outlook?.stagedFile
-        let action = staged.map { "Deploy the staged renewal \($0) to \(name) before \(Self.day(s.notAfter))." }
+        let rejecting = result.forecasts.filter { $0.rejectRatio > 0 }.map(\.policySet)
+        let action = staged.map { file in
+            rejecting.isEmpty ? "Deploy the staged renewal \(file) to \(name) before \(Self.day(s.notAfter))."
+                : "The staged renewal \(file) is rejected by \(rejecting.joined(separator: ", ")): re-issue it with a key they pin, "
+                    + "then deploy it to \(name) before \(Self.day(s.notAfter))."
+        }
             ?? "Check the renewal job of \(name) (certbot renew --dry-run, the cert-manager Certificate's status) and renew "
                 + "before \(Self.day(s.notAfter))\(keyAdvice())."
         return make(.renewalOverdue, .warning, nil, file: staged ?? "", due: s.notAfter,

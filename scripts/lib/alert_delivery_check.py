@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Checks what reached people in the alert delivery test: the notifications a webhook recorded.
+
+    alert_delivery_check.py NOTIFICATIONS_JSONL EXPECTED_JSON PROMETHEUS_ALERTS_JSON
+
+EXPECTED_JSON: {"healthy": [TARGET...], "problems": {TARGET: {"alertname", "severity", "receivers": [...],
+"contains": [TEXT...]}}}. Checks: no notification concerns a healthy target; each problem target reached each
+of its receivers exactly once, as one alert of the expected name and severity, whose summary and action
+carry the expected concrete values; nothing else fired for it; each alert listed under "inhibited"
+({TARGET: ALERTNAME}) fires in Prometheus (PROMETHEUS_ALERTS_JSON, /api/v1/alerts) yet reached no one. Prints PASS/FAIL lines and "N passed, M failed".
+"""
+import json
+import sys
+
+
+def main():
+    notes = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8") if l.strip()]
+    want = json.load(open(sys.argv[2], encoding="utf-8"))
+    passed = failed = 0
+
+    def check(name, ok, detail=""):
+        nonlocal passed, failed
+        print(("PASS  " if ok else "FAIL  ") + name)
+        if not ok and detail:
+            print("      " + str(detail)[:1500])
+        passed, failed = passed + ok, failed + (not ok)
+
+    by_target, sent = {}, {}
+    for n in notes:
+        body = n["body"]
+        targets = set()
+        for a in body["alerts"]:
+            if a["status"] != "firing" or not a["labels"].get("alertname", "").startswith("Pinguard"):
+                continue
+            t = a["labels"].get("target", "")
+            targets.add(t)
+            by_target.setdefault(t, []).append((body["receiver"], body["groupKey"], a))
+        for t in targets:
+            sent[(body["receiver"], t)] = sent.get((body["receiver"], t), 0) + 1
+    for t in want["healthy"]:
+        check(f"healthy {t} reaches nobody", t not in by_target, [a["labels"] for _, _, a in by_target.get(t, [])])
+    for t, w in want["problems"].items():
+        got = by_target.get(t, [])
+        names = sorted({(a["labels"]["alertname"], a["labels"]["severity"]) for _, _, a in got})
+        check(f"{t}: one problem, one alert ({w['alertname']}, {w['severity']})",
+              names == [(w["alertname"], w["severity"])], names)
+        counts = {r: n for (r, target), n in sent.items() if target == t}
+        check(f"{t}: one notification to each of {', '.join(w['receivers'])}",
+              counts == {r: 1 for r in w["receivers"]}, counts)
+        text = " ".join(a["annotations"].get("summary", "") + " " + a["annotations"].get("action", "") for _, _, a in got)
+        missing = [c for c in w["contains"] if c not in text]
+        check(f"{t}: says what is wrong and what to do with the concrete values", got and not missing,
+              f"missing {missing} in: {text}")
+    firing = json.load(open(sys.argv[3], encoding="utf-8"))["data"]["alerts"]
+    for t, name in want.get("inhibited", {}).items():
+        fired = [a for a in firing if a["labels"].get("target") == t and a["labels"]["alertname"] == name and a["state"] == "firing"]
+        reached = [a for _, _, a in by_target.get(t, []) if a["labels"]["alertname"] == name]
+        check(f"{t}: {name} fires in Prometheus and is inhibited by the target's critical alert", fired and not reached,
+              f"firing in Prometheus: {len(fired)}, notified: {len(reached)}")
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

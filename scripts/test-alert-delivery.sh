@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# What reaches people, end to end: a fleet of TLS endpoints made at test time (healthy certificates of 6, 45,
+# 90, 200 and 398 days at healthy ages; five problems: a staged renewal on an unpinned key 5 days before expiry,
+# a rejected key, an overdue renewal, a renewal at risk with no key plan, an expiry with nothing in place),
+# judged by pinguard, scraped and evaluated by a real Prometheus with the shipped rules (`for:` shortened in a
+# copy), routed by a real Alertmanager with the shipped routing and inhibitions (receivers pointed at a
+# webhook, group_wait shortened in a copy), recorded by a webhook receiver. Checks: no healthy target reaches
+# anyone; each problem reaches its receivers once, as one alert of the right severity that says what to do
+# with the concrete values (scripts/lib/alert_delivery_check.py).
+#
+#   PINGUARD=path/to/pinguard scripts/test-alert-delivery.sh
+#
+# Only loopback; every process is started here and stopped by PID. Ends with "N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+LIB=$ROOT/scripts/lib
+PG=${PINGUARD:?set PINGUARD to the pinguard binary}
+W=$(mktemp -d /tmp/pinguard-delivery.XXXXXX)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2> /dev/null; wait "$p" 2> /dev/null; done; [ -z "${KEEP:-}" ] && rm -rf "$W"; }
+trap cleanup EXIT
+fail_early() { echo "FAIL  $1"; [ -n "${2:-}" ] && tail -n 20 "$2" | sed 's/^/      /'; echo "0 passed, 1 failed"; exit 1; }
+port() { python3 "$LIB/free_port.py"; }
+
+for pkg in prometheus prometheus-alertmanager python3-yaml openssl; do
+  dpkg-query -W -f='${Status}' "$pkg" 2> /dev/null | grep -q "install ok installed" || apt-get install -y -qq "$pkg" > /dev/null 2>&1
+done
+command -v prometheus-alertmanager > /dev/null || fail_early "prometheus-alertmanager is not installed"
+
+# --- A PKI made now: a root, an issuing intermediate, leaves with backdated lifetimes ---------------------
+cd "$W"
+mkdir -p ca/newcerts policies staged
+: > ca/index.txt; echo 1000 > ca/serial
+key() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1" 2> /dev/null; }
+spki() { openssl pkey -in "$1" -pubout -outform DER 2> /dev/null | openssl dgst -sha256 -binary | base64; }
+stamp() { date -u -d "@$1" +%Y%m%d%H%M%SZ; }
+key root.key
+openssl req -x509 -new -key root.key -out root.pem -days 3650 -subj "/CN=Delivery Test Root" 2> /dev/null
+key int.key
+openssl req -new -key int.key -out int.csr -subj "/CN=Delivery Test Issuing CA" 2> /dev/null
+printf 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n' > int.ext
+openssl x509 -req -in int.csr -CA root.pem -CAkey root.key -CAcreateserial -out int.pem -days 3000 -extfile int.ext 2> /dev/null
+cat > ca.cnf <<CNF
+[ ca ]
+default_ca = issuing
+[ issuing ]
+database = $W/ca/index.txt
+new_certs_dir = $W/ca/newcerts
+serial = $W/ca/serial
+default_md = sha256
+policy = anything
+unique_subject = no
+[ anything ]
+commonName = supplied
+[ leaf ]
+basicConstraints = CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = serverAuth
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+subjectAltName = DNS:\${ENV::SAN}
+CNF
+now=$(date +%s)
+# leaf NAME LIFETIME_DAYS AGE_DAYS [KEY] [OUT]: a chain for NAME.pg.test issued AGE days ago for LIFETIME days.
+leaf() {
+  local name=$1 lifetime=$2 age=$3 k=${4:-$1.key} out=${5:-$1.pem}
+  [ -f "$k" ] || key "$k"
+  local start=$(python3 -c "print(int($now - $age * 86400))") end
+  end=$(python3 -c "print(int($start + $lifetime * 86400))")
+  openssl req -new -key "$k" -out "$name.csr" -subj "/CN=$name.pg.test" 2> /dev/null
+  SAN=$name.pg.test openssl ca -batch -config ca.cnf -cert int.pem -keyfile int.key -in "$name.csr" -out "$out.leaf" \
+    -startdate "$(stamp "$start")" -enddate "$(stamp "$end")" -extensions leaf -notext > /dev/null 2>&1 || return 1
+  cat "$out.leaf" int.pem > "$out"
+}
+key backup.key
+BACKUP=$(spki backup.key)
+INT=$(spki int.key)
+
+healthy="h6a:6:0.5 h6b:6:3.9 h45:45:29 h90:90:59 h200:200:130 h398:398:260"
+problems="p-staged:90:85 p-reject:90:10 p-overdue:90:65 p-risk:90:52 p-expiring:45:40"
+for spec in $healthy $problems; do
+  IFS=: read -r name lifetime age <<< "$spec"
+  leaf "$name" "$lifetime" "$age" || fail_early "openssl ca could not issue $name"
+done
+# The renewal staged for p-staged: issued yesterday, on a new key the iOS app does not pin.
+leaf p-staged 90 1 p-staged-next.key staged/p-staged-next.pem || fail_early "openssl ca could not issue the staged renewal"
+
+# --- The apps: iOS pins each leaf key (with an offline backup key), Android pins the issuing CA ------------
+{
+  echo "name: ios-app"; echo "environments:"; echo "  prod:"; echo "    policies:"
+  for spec in $healthy $problems; do
+    name=${spec%%:*}
+    pin=$(spki "$name.key"); [ "$name" = p-reject ] && pin=$(spki p-staged-next.key)
+    printf '      - pattern: %s.pg.test\n        policy:\n          pins:\n' "$name"
+    printf '            - {type: spki, hash: "%s", role: primary, scope: leaf}\n' "$pin"
+    printf '            - {type: spki, hash: "%s", role: backup, scope: leaf}\n' "$BACKUP"
+  done
+} > policies/ios-app.yml
+cat > policies/android-app.yml <<YML
+name: android-app
+environments:
+  prod:
+    policies:
+      - pattern: "**.pg.test"
+        policy:
+          pins:
+            - {type: ca, hash: "$INT", role: primary}
+            - {type: spki, hash: "$BACKUP", role: backup}
+YML
+
+# --- The endpoints and pinguard ---------------------------------------------------------------------------
+{
+  echo "interval: 5s"; echo "timeout: 3s"; echo "journal: {enabled: false}"; echo "trust: {ca_file: root.pem}"
+  echo 'policies: ["policies/*.yml"]'
+  echo "files:"; echo "  - {path: staged/p-staged-next.pem, host: p-staged.pg.test}"
+  echo "targets:"
+} > pinguard.yml
+for spec in $healthy $problems; do
+  name=${spec%%:*}; p=$(port)
+  openssl s_server -quiet -accept "127.0.0.1:$p" -cert "$name.pem.leaf" -cert_chain int.pem -key "$name.key" -www > /dev/null 2>&1 &
+  pids+=($!)
+  plan=", renewal: {key: reuse}"; [ "$name" = p-risk ] || [ "$name" = p-staged ] && plan=""
+  echo "  - {host: $name.pg.test, port: $p, connect: 127.0.0.1, name: $name$plan}" >> pinguard.yml
+done
+"$PG" check-config pinguard.yml > check.out 2>&1 || fail_early "pinguard check-config" check.out
+PGP=$(port)
+"$PG" serve --config pinguard.yml --listen "127.0.0.1:$PGP" > pinguard.log 2>&1 & pids+=($!)
+
+# --- Webhook, Alertmanager (shipped routing, receivers to the webhook), Prometheus (shipped rules) --------
+WH=$(port)
+python3 "$LIB/alert_webhook.py" "$WH" notifications.jsonl & pids+=($!)
+AMP=$(port)
+python3 - "$ROOT/contrib/prometheus/alertmanager.yml" am.yml "$WH" <<'PY'
+import sys, yaml
+cfg = yaml.safe_load(open(sys.argv[1]))
+cfg["route"].update(group_wait="1s", group_interval="2s")
+for r in cfg["receivers"]:
+    r["webhook_configs"] = [{"url": f"http://127.0.0.1:{sys.argv[3]}/{r['name']}", "send_resolved": False}]
+yaml.safe_dump(cfg, open(sys.argv[2], "w"), sort_keys=False)
+PY
+prometheus-alertmanager --config.file=am.yml --storage.path="$W/am-data" --web.listen-address="127.0.0.1:$AMP" \
+  --cluster.listen-address= > alertmanager.log 2>&1 & pids+=($!)
+mkdir -p prom
+python3 "$LIB/prometheus_e2e_config.py" "$ROOT/contrib/prometheus" prom "$PGP" 0s > prom-gen.out 2>&1 || fail_early "prometheus config" prom-gen.out
+cp "$ROOT/contrib/prometheus/pinguard.rules.yml" prom/
+python3 - prom/prometheus.yml "$AMP" <<'PY'
+import sys, yaml
+cfg = yaml.safe_load(open(sys.argv[1]))
+cfg["alerting"] = {"alertmanagers": [{"static_configs": [{"targets": [f"127.0.0.1:{sys.argv[2]}"]}]}]}
+yaml.safe_dump(cfg, open(sys.argv[1], "w"), sort_keys=False)
+PY
+PP=$(port)
+prometheus --config.file=prom/prometheus.yml --storage.tsdb.path="$W/prom-data" --web.listen-address="127.0.0.1:$PP" \
+  --log.level=warn > prometheus.log 2>&1 & pids+=($!)
+
+# --- Wait for every problem to reach someone, then a while longer for anything that should not ------------
+deadline=$((SECONDS + 120)); settled=""
+while [ $SECONDS -lt $deadline ]; do
+  if [ -s notifications.jsonl ] && [ -z "$settled" ]; then
+    all=1
+    for spec in $problems; do grep -q "\"target\": \"${spec%%:*}\"" notifications.jsonl || all=""; done
+    [ -n "$all" ] && settled=$((SECONDS + 12))
+  fi
+  [ -n "$settled" ] && [ $SECONDS -ge "$settled" ] && break
+  sleep 1
+done
+[ -n "$settled" ] || { echo "      not every problem was notified within 120 s"; tail -n 5 pinguard.log alertmanager.log prometheus.log | sed 's/^/      /'; }
+
+curl -s "http://127.0.0.1:$PP/api/v1/alerts" > prometheus-alerts.json
+
+python3 - expected.json "$BACKUP" <<'PY'
+import json, sys
+backup = sys.argv[2]
+problems = {
+    "p-staged": {"alertname": "PinguardNextRenewalBreaksPins", "severity": "critical", "receivers": ["tls-oncall-pager", "ios-team"],
+                 "contains": ["Do not deploy staged/p-staged-next.pem", "certbot --reuse-key", f"sha256/{backup}"]},
+    "p-reject": {"alertname": "PinguardClientWouldReject", "severity": "critical", "receivers": ["tls-oncall-pager", "ios-team"],
+                 "contains": ["(pin_mismatch)", "Serve a chain ios-app pins again"]},
+    "p-overdue": {"alertname": "PinguardRenewalOverdue", "severity": "warning", "receivers": ["tls-team-chat"],
+                  "contains": ["The renewal of p-overdue was due on", "certbot renew --dry-run"]},
+    "p-risk": {"alertname": "PinguardRenewalAtRisk", "severity": "warning", "receivers": ["ios-team"],
+               "contains": ["renewal.key: reuse", "certbot --reuse-key", f"sha256/{backup}"]},
+    "p-expiring": {"alertname": "PinguardCertificateExpiringSoon", "severity": "critical", "receivers": ["tls-oncall-pager"],
+                   "contains": ["The certificate of p-expiring expires on", "a 45-day certificate", "Renew p-expiring now"]},
+}
+# p-staged's certificate is also overdue for every app whose renewal is safe (android-app): that warning fires
+# in Prometheus, and the target's critical alert inhibits it in Alertmanager.
+json.dump({"healthy": ["h6a", "h6b", "h45", "h90", "h200", "h398"], "problems": problems,
+           "inhibited": {"p-staged": "PinguardRenewalOverdue"}}, open(sys.argv[1], "w"))
+PY
+python3 "$LIB/alert_delivery_check.py" notifications.jsonl expected.json prometheus-alerts.json
+status=$?
+[ -n "${KEEP:-}" ] && echo "kept: $W"
+exit $status
