@@ -35,10 +35,10 @@ public enum PublicSuffixListLoader {
                                               source: "system copy \(systemPath)\(date.map { " (\($0))" } ?? "")")
             }
         }
-        if let bundled, let bundledPath {
+        if let bundled {
             let newer = system == nil ? "" : "; not older than \(systemPath)"
             return LoadedPublicSuffixList(list: PublicSuffixList(text: bundled),
-                                          source: "bundled copy \(bundledPath) (\(bundledDate)\(newer))")
+                                          source: "bundled copy (\(bundledDate)\(newer))")
         }
         return LoadedPublicSuffixList(list: PublicSuffixList(text: ""),
                                       source: "none: neither the bundled copy nor \(systemPath) is readable; only single-label suffixes are checked",

@@ -25,7 +25,7 @@ struct CheckConfigCommand: ParsableCommand {
             for b in loaded.bundles { print(b.summary) }
             print("\(file): ok: \(loaded.config.targets.count) targets, \(loaded.policySets.count) policy sets (\(loaded.policySets.map { EchoedInput.bare($0.name, limit: 80) }.joined(separator: ", ")))")
             print(StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment).summary)
-            for w in loaded.config.ct.staleListWarnings(at: Date()) { printError("pinguard: warning: \(w)") }
+            for w in loaded.config.ct.staleListWarnings(at: Date(), sets: loaded.policySets) { printError("pinguard: warning: \(w)") }
         } catch {
             printError("pinguard: \(error)")
             throw Exit.configuration

@@ -19,9 +19,9 @@ enum CommandCT {
         return CTSettings(lists: try CTLogListsLoader.load(replacements: [:], relativeTo: nil), publicRoots: roots, collect: true)
     }
 
-    /// Prints the warnings of `ct` about stale lists and returns `ct`.
-    static func warned(_ ct: CTSettings) -> CTSettings {
-        for w in ct.staleListWarnings(at: Date()) { printError("pinguard: warning: \(w)") }
+    /// Prints the warnings of `ct` about stale lists `sets` are judged with, and returns `ct`.
+    static func warned(_ ct: CTSettings, sets: [PolicySet]) -> CTSettings {
+        for w in ct.staleListWarnings(at: Date(), sets: sets) { printError("pinguard: warning: \(w)") }
         return ct
     }
 }

@@ -84,7 +84,7 @@ struct PlanCommand: ParsableCommand {
             } else {
                 sets = try ConfigurationLoader.loadPolicies(policies)
             }
-            ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile))
+            ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile), sets: sets)
             keyring = try CTSettingsLoader.keyring(ct, path: config ?? "the bundled CT log lists")
         } catch {
             printError("pinguard: \(error)")

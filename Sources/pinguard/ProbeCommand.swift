@@ -111,7 +111,8 @@ struct ProbeCommand: ParsableCommand {
         do {
             let loaded = try config.map { path throws(ConfigError) in try ConfigurationLoader.load(path: path) }
             let caFile = self.caFile ?? loaded?.config.caFile
-            let ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: try ConfigurationLoader.loadPolicies(policies), caFile: caFile))
+            let sets = try ConfigurationLoader.loadPolicies(policies)
+            let ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile), sets: sets)
             return (try TLSProber(caFile: caFile, ctLogs: try CTSettingsLoader.keyring(ct, path: config ?? "the bundled CT log lists")), ct)
         } catch {
             printError("pinguard: \(error)")

@@ -38,9 +38,11 @@ public struct CTSettings: Sendable, Equatable {
     }
 
     /// One warning per list in use that Chrome and Android would find stale at `now` (they stop enforcing
-    /// CT when their list is older than 70 days; Apple states no such rule, so its list is not named).
-    public func staleListWarnings(at now: Date) -> [String] {
-        guard collect, let list = lists[.chrome], list.isStale(at: now) else { return [] }
+    /// CT when their list is older than 70 days; Apple states no such rule, so its list is not named), and only
+    /// when one of `sets` is judged with that list.
+    public func staleListWarnings(at now: Date, sets: [PolicySet]) -> [String] {
+        guard collect, sets.contains(where: { $0.ctPolicy?.logList == .chrome }), let list = lists[.chrome], list.isStale(at: now)
+        else { return [] }
         let days = Int(now.timeIntervalSince(list.timestamp) / 86_400)
         return ["the chrome CT log list (\(list.origin), \(RFC3339.format(list.timestamp))) is \(days) days old: Chrome and "
                 + "Android stop enforcing CT after 70 days, and so are they judged; give a fresh list in ct.log_lists.chrome"]

@@ -61,6 +61,10 @@ public enum ServeRunner {
             StandardError.write("pinguard: --listen \"\(listenText)\" is not a listen address (use \":9477\" or \"127.0.0.1:9477\")")
             return 2
         }
+        if !options.once, let problem = ListenCheck.problem(address) {
+            StandardError.write("pinguard: \(problem) (another pinguard or exporter on that port? choose another with --listen or listen:)")
+            return 2
+        }
         var webConfig: WebConfigSource?
         if let file = options.endpoint.webConfigFile, !options.once {
             do { webConfig = try WebConfigSource(path: file) } catch {
@@ -69,6 +73,7 @@ public enum ServeRunner {
             }
         }
         let journal = JournalSink(enabled: loaded.config.journalEnabled, echo: options.logEvents)
+        journal.announce()
         let notifier = SystemdNotifier()
         let location = StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment)
         let memory: ChainMemory

@@ -29,6 +29,8 @@ public final class PinGuardRuntime: Sendable {
         /// What is remembered of each file (by path), so a staged chain's rejection is reported once, as staged.
         var fileMemories: [String: StagedChainEvents.Memory] = [:]
         var lastReloadOK = true
+        /// Whether the old bundled log list was warned about (once per process).
+        var staleListsWarned = false
         var lastReloadSuccess: Date
         var lastStatus = Date.distantPast
     }
@@ -141,7 +143,13 @@ public final class PinGuardRuntime: Sendable {
     }
 
     private func announceLoad(_ loaded: LoadedConfiguration) {
-        for w in loaded.config.ct.staleListWarnings(at: clock.now) { StandardError.write("pinguard: warning: \(w)") }
+        // Once per process: a reload of the same old list says nothing new.
+        let warnings = loaded.config.ct.staleListWarnings(at: clock.now, sets: loaded.policySets)
+        let first = state.withLockedValue { s -> Bool in
+            defer { if !warnings.isEmpty { s.staleListsWarned = true } }
+            return !s.staleListsWarned
+        }
+        if first { for w in warnings { StandardError.write("pinguard: warning: \(w)") } }
         journal.send(.configLoaded(path: loaded.path, targets: loaded.config.targets.count,
                                    policySets: loaded.policySets.map(\.name)))
         for b in loaded.bundles where b.state != .valid { journal.send(.policyBundleRejected(b)) }

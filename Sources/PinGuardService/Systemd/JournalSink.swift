@@ -6,11 +6,13 @@ import PinGuardReaders
 
 /// Writes journal events through libsystemd's native protocol (`sd_journal_sendv`).
 ///
-/// Without a journal socket (or with the journal full) the service keeps running: the failure is counted
-/// and the event is logged to stderr instead, so nothing is lost silently.
+/// Without a journal socket (or with the journal full) the service keeps running: the failure is counted,
+/// one line says why (once per cause), and the events go to stderr instead, so nothing is lost silently.
 public final class JournalSink: Sendable {
     private let enabledBox: NIOLockedValueBox<Bool>
     private let failureCount = NIOLockedValueBox<UInt64>(0)
+    /// The cause of the last failed write, said once; nil while writes succeed.
+    private let failing = NIOLockedValueBox<String?>(nil)
     private let echo: Bool
     private let socketPath = "/run/systemd/journal/socket"
 
@@ -29,20 +31,38 @@ public final class JournalSink: Sendable {
     /// Journal writes that failed since start.
     public var failures: UInt64 { failureCount.withLockedValue { $0 } }
 
+    /// Says at start, once, that events go to stderr when there is no journal socket (a container, a host
+    /// without systemd), instead of saying it at the first event.
+    public func announce() {
+        guard enabled, access(socketPath, W_OK) != 0 else { return }
+        explain(-ENOENT)
+    }
+
     /// Sends one event; never throws.
     public func send(_ entry: JournalEntry) {
         if echo { StandardError.write("pinguard: [\(entry.event.rawValue)] \(entry.message)") }
-        // With echo on, a failed write is already visible on stderr; it is still counted.
         guard enabled else { return }
         let lines = entry.allFields.map { "\($0.0)=\($0.1)" }
         // libsystemd drops the entry and returns 0 when the socket file is missing, so check for it first.
         let rc = access(socketPath, W_OK) == 0 ? Self.sendv(lines) : -ENOENT
-        if rc < 0 {
-            let count = failureCount.withLockedValue { v -> UInt64 in v += 1; return v }
-            if !echo && (count <= 5 || count % 1000 == 0) {
-                StandardError.write("pinguard: journal write failed (\(String(cString: strerror(-rc))), \(count) so far): [\(entry.event.rawValue)] \(entry.message)")
-            }
+        guard rc < 0 else {
+            failing.withLockedValue { $0 = nil }
+            return
         }
+        failureCount.withLockedValue { $0 += 1 }
+        explain(rc)
+        // With echo on, the event is already on stderr.
+        if !echo { StandardError.write("pinguard: [\(entry.event.rawValue)] \(entry.message)") }
+    }
+
+    /// One line per cause of failure: why, and that the events go to stderr from now on.
+    private func explain(_ rc: Int32) {
+        let cause = rc == -ENOENT ? "no journald socket at \(socketPath)" : "journal write failed (\(String(cString: strerror(-rc))))"
+        let new = failing.withLockedValue { last -> Bool in
+            defer { last = cause }
+            return last != cause
+        }
+        if new { StandardError.write("pinguard: \(cause): journal events go to stderr instead (counted in pinguard_journal_write_failures_total)") }
     }
 
     /// Sends `FIELD=value` strings as one entry; returns sd_journal_sendv's result (negative errno on failure).
