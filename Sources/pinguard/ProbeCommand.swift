@@ -90,9 +90,7 @@ struct ProbeCommand: ParsableCommand {
                                                     resolve: resolve, maxAddresses: maxAddresses, clientIdentity: identity))
         let target = Target(host: HostPattern.normalize(host), port: port, connect: connect, environment: environment,
                             policySets: sets.isEmpty ? nil : sets.map(\.name), resolve: resolve, maxAddresses: maxAddresses)
-        let now = Date()
-        var result = TargetResult.evaluate(ct.judged(probe, now: now), target: target, sets: sets, now: now)
-        result.forecast(with: try outlook(for: result), sets: sets)
+        let result = Judge(sets: sets, ct: ct, renewals: try declaredOutlook()).judge(probe, target: target, now: Date())
         let report = ProbeReport(target: target.name, result: result)
         print(json ? report.json() : report.text(), terminator: json ? "\n" : "")
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
@@ -121,7 +119,7 @@ struct ProbeCommand: ParsableCommand {
     }
 
     /// The forecast's outlook: the key `--renewal-key` names, the bundled catalog (or `--issuer-catalog`).
-    func outlook(for result: TargetResult) throws -> RenewalOutlook? {
+    func declaredOutlook() throws -> DeclaredRenewalOutlook {
         var config = ServiceConfig()
         config.issuerCatalog = issuerCatalog
         let catalog: IssuerCatalog
@@ -131,8 +129,7 @@ struct ProbeCommand: ParsableCommand {
         }
         let before = try renewalBefore.map { try parseDuration($0, option: "--renewal-before", max: 3650 * 86_400) }
         let settings = RenewalSettings(before: before, key: renewalKey.map { $0 == .reuse ? .reuse : .rotate })
-        return RenewalOutlookBuilder.outlook(chain: result.forecastChain, settings: settings, staged: nil, observed: nil,
-                                             pools: [:], catalog: catalog)
+        return DeclaredRenewalOutlook(settings: settings, catalog: catalog)
     }
 
     /// The identity the `--client-*` options name, read as the service reads `client_cert` / `client_pkcs12`.

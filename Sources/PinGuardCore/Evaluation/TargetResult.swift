@@ -41,8 +41,9 @@ public struct TargetResult: Sendable {
     }
 
     /// Judges this result's probe again for `target` by `sets` at `now`, taking the decisions of the sets
-    /// named in `unchanged` from this result when the target's environment and named sets are the same.
-    public func rejudged(for target: Target, sets: [PolicySet], unchanged: Set<String>, now: Date) -> TargetResult {
+    /// named in `unchanged` from this result when the target's environment and named sets are the same; the
+    /// forecast is not made again (`Judge.rejudge` does that).
+    func rejudged(for target: Target, sets: [PolicySet], unchanged: Set<String>, now: Date) -> TargetResult {
         var result = self
         result.rejudge(for: target, sets: sets, unchanged: unchanged, now: now)
         return result
@@ -51,7 +52,7 @@ public struct TargetResult: Sendable {
     /// `rejudged(for:sets:unchanged:now:)` in place: a result nothing else holds keeps its arrays, and
     /// the new decisions are written into them (a reload of 100,000 results then allocates nothing that
     /// outlives it, so the heap is not left with the old results' holes between the new ones).
-    public mutating func rejudge(for target: Target, sets: [PolicySet], unchanged: Set<String>, now: Date) {
+    mutating func rejudge(for target: Target, sets: [PolicySet], unchanged: Set<String>, now: Date) {
         let reusable = !unchanged.isEmpty && target.environment == self.target.environment
             && target.policySets == self.target.policySets
         evaluations = []  // the worst case may share a node's array: let go of it so that one is written in place
@@ -67,7 +68,6 @@ public struct TargetResult: Sendable {
         }
         self.target = target
         evaluations = WorstCase.evaluations(nodes)
-        if let outlook { forecast(with: outlook, sets: sets) }
     }
 
     /// Evaluates a single-address probe.

@@ -14,22 +14,23 @@ enum FileTargetJudge {
     /// - Parameter keyring: the CT log keys the leaves' embedded SCTs are checked with (nil: not read).
     static func judge(_ config: ServiceConfig, sets: [PolicySet], keyring: CTLogKeyring?, now: Date) -> [TargetResult] {
         var out: [TargetResult] = []
+        let judge = Judge(sets: sets, ct: config.ct)
         for entry in config.files {
             let matches = ConfigurationLoader.expand(entry.path)
             if matches.isEmpty {
                 let facts = ProbeFacts(host: entry.host, port: 443, error: "no file matches \(entry.path)", finishedAt: now)
-                out.append(TargetResult.evaluate(facts, target: entry.target(file: entry.path), sets: sets, now: now))
+                out.append(judge.judge(facts, target: entry.target(file: entry.path), now: now))
                 continue
             }
             for file in matches {
                 let facts: ProbeFacts
                 do {
-                    facts = config.ct.judged(try CandidateChainVerifier.verify([(try ClientIdentity.read(file), file)], host: entry.host,
-                                                                               caFile: config.caFile, at: now, ctLogs: keyring), now: now)
+                    facts = try CandidateChainVerifier.verify([(try ClientIdentity.read(file), file)], host: entry.host,
+                                                              caFile: config.caFile, at: now, ctLogs: keyring)
                 } catch {
                     facts = ProbeFacts(host: entry.host, port: 443, error: "\(error)", finishedAt: now)
                 }
-                out.append(TargetResult.evaluate(facts, target: entry.target(file: file), sets: sets, now: now))
+                out.append(judge.judge(facts, target: entry.target(file: file), now: now))
             }
         }
         return out

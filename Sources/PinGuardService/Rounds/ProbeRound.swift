@@ -6,14 +6,13 @@ import PinGuardReaders
 /// spread over half the interval, each result recorded as soon as it arrives.
 struct ProbeRound {
     let config: ServiceConfig
-    let sets: [PolicySet]
+    /// The one judgement of the configuration in force (policies, CT, renewal outlook).
+    let judge: Judge
     let generation: Int
     let executor: any ProbeExecutor
     let store: ResultStore
     /// Remembers each recorded result's chains (renewals, rollbacks).
     let memory: ChainMemory
-    /// What each result's renewal forecast draws on.
-    let renewals: RenewalContext
     let clock: any ServiceClock
     /// Journal events of each recorded result go here.
     let emit: @Sendable ([JournalEntry]) -> Void
@@ -53,7 +52,9 @@ struct ProbeRound {
         let limit = max(config.concurrency, 1)
         var probed = Set<String>()
         var counts = (rejects: 0, failed: 0, addresses: 0)
-        let executor = executor, sets = sets, clock = clock, timeout = config.timeout, renewals = renewals
+        // Decisions on every core as probes finish; the forecast once the memory has observed the result, so a
+        // renewal seen in this round is what the forecast of this round knows.
+        let executor = executor, deciding = Judge(sets: judge.sets, ct: judge.ct), clock = clock, timeout = config.timeout
         await withTaskGroup(of: TargetResult?.self) { group in
             var next = 0
             func launch() {
@@ -61,9 +62,7 @@ struct ProbeRound {
                 next += 1
                 group.addTask {
                     guard let probe = await executor.probe(target, timeout: timeout) else { return nil }
-                    var result = TargetResult.evaluate(probe, target: target, sets: sets, now: clock.now)
-                    result.forecast(with: renewals.outlook(for: result), sets: sets)
-                    return result
+                    return deciding.judge(probe, target: target, now: clock.now)
                 }
             }
             func configurationChanged() -> Bool { store.generation != generation }
@@ -75,12 +74,14 @@ struct ProbeRound {
                 if next < min(limit, targets.count) { await pause() }
             }
             for await result in group {
-                if let result {
+                if var result {
                     probed.insert(result.target.name)
                     let c = OnceSummary.counts([result])
                     counts = (counts.rejects + c.rejects, counts.failed + c.failed, counts.addresses + c.addresses)
+                    let observed = memory.observe(result, now: clock.now)
+                    judge.forecast(&result)
                     emit(store.record(result, generation: generation, now: clock.now))
-                    emit(memory.observe(result, now: clock.now))
+                    emit(observed)
                 }
                 if Task.isCancelled { group.cancelAll(); continue }
                 progress(probed.count, targets.count)

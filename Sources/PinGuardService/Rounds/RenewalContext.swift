@@ -4,7 +4,7 @@ import PinGuardCore
 
 /// What the forecast of a target's next renewal draws on: the configuration's renewal settings and issuer
 /// pools, the issuer catalog, the staged chains of `files:` and the memory of served chains.
-struct RenewalContext: Sendable {
+struct RenewalContext: RenewalOutlookSource {
     let defaults: RenewalSettings
     let pools: [String: [IssuerOption]]
     let catalog: IssuerCatalog

@@ -13,8 +13,6 @@ import PinGuardProbe
 public final class ThreadPoolProbeExecutor: ProbeExecutor {
     private struct State {
         var prober: TLSProber
-        /// The log lists and public roots SCTs are judged with.
-        var ct: CTSettings
         var pool: NIOThreadPool
         var threads: Int
         var identities: [ClientIdentitySource: ClientIdentity]
@@ -37,7 +35,7 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
         let threads = max(config.concurrency, 1)
         let pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
-        state = NIOLockedValueBox(State(prober: prober, ct: config.ct, pool: pool, threads: threads, identities: identities))
+        state = NIOLockedValueBox(State(prober: prober, pool: pool, threads: threads, identities: identities))
     }
 
     /// A prober with the configuration's trust store, collecting SCTs when a policy set checks CT.
@@ -50,7 +48,7 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
     /// addresses in flight, not the targets. A probe launched onto a pool retired by a reload moves to the
     /// new pool.
     public func probe(_ target: Target, timeout: Double, allow: ProbeAllowlist?) async -> TargetProbe? {
-        let (prober, identities, ct) = state.withLockedValue { ($0.prober, $0.identities, $0.ct) }
+        let (prober, identities) = state.withLockedValue { ($0.prober, $0.identities) }
         var request = ProbeRequest(target, timeout: timeout)
         request.clientIdentity = target.clientIdentity.flatMap { identities[$0] }
         let cancelled = CancellationFlag()
@@ -78,8 +76,7 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
                 }
             }
             guard let nodes, !cancelled.isSet else { return nil }
-            let now = clock.now
-            return ct.judged(TargetProbe(resolution: resolved.resolution, nodes: nodes, host: host, port: request.port, at: now), now: now)
+            return TargetProbe(resolution: resolved.resolution, nodes: nodes, host: host, port: request.port, at: clock.now)
         } onCancel: {
             cancelled.set()
         }
@@ -118,7 +115,6 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
         let wanted = max(config.concurrency, 1)
         let retired = state.withLockedValue { s -> NIOThreadPool? in
             s.prober = prober
-            s.ct = config.ct
             s.identities = identities
             guard wanted != s.threads else { return nil }
             let old = s.pool

@@ -35,7 +35,7 @@ extension PinGuardRuntime {
         if let refused = probe.resolution.refusedAddress {
             return .refused(403, "address \(refused) of \(target.host) is not allowed by probe_allow.networks")
         }
-        let result = TargetResult.evaluate(probe, target: target, sets: loaded.policySets, now: clock.now)
+        let result = judge(loaded).judge(probe, target: target, now: clock.now)
         if query.debug { return .log(ProbeLog.text(result)) }
         var snapshot = MetricsSnapshot()
         snapshot.results = [result]

@@ -58,8 +58,8 @@ extension PinGuardRuntime {
     func probeRound(_ config: ServiceConfig, spread: Bool, roundStart: Date?) async -> RoundSummary {
         let loaded = configuration
         let round = ProbeRound(
-            config: config, sets: loaded.policySets, generation: store.generation, executor: executor,
-            store: store, memory: memory, renewals: RenewalContext(loaded, files: state.withLockedValue { $0.files }, memory: memory),
+            config: config, judge: judge(loaded), generation: store.generation, executor: executor,
+            store: store, memory: memory,
             clock: clock, emit: { [journal] events in for e in events { journal.send(e) } },
             progress: { done, total in self.reportProgress(done, of: total) })
         let outcome = await round.run(spread: spread)

@@ -76,7 +76,8 @@ public final class PinGuardRuntime: Sendable {
         self.memory = memory ?? ChainMemory(memoryOnly: "no state file given", configured: Set(loaded.config.targets.map(\.name)))
         self.journal = journal
         self.notifier = notifier
-        store = ResultStore(config: loaded.config, sets: loaded.policySets)
+        store = ResultStore(config: loaded.config, judge: Judge(sets: loaded.policySets, ct: loaded.config.ct,
+                                                                renewals: RenewalContext(loaded, files: [], memory: self.memory)))
         exposition = ExpositionCache(store: store)
         state = NIOLockedValueBox(State(loaded: loaded, lastReloadSuccess: clock.now))
         reloader = ConfigurationReloader(loader: loader)
@@ -198,7 +199,7 @@ public final class PinGuardRuntime: Sendable {
     private func apply(_ reloaded: LoadedConfiguration) {
         let now = clock.now
         var loaded = reloaded
-        state.withLockedValue { s in
+        let previous = state.withLockedValue { s in
             loaded.carryOverBundles(from: s.loaded.bundles)
             if loaded.config.listen != s.loaded.config.listen {
                 StandardError.write("pinguard: listen address changes take effect on restart")
@@ -206,18 +207,31 @@ public final class PinGuardRuntime: Sendable {
             if loaded.config.statePath != s.loaded.config.statePath {
                 StandardError.write("pinguard: state.path changes take effect on restart")
             }
+            let previous = s.loaded
             s.loaded = loaded
             s.lastReloadOK = true
             s.lastReloadSuccess = now
+            return previous
         }
-        let events = store.apply(config: loaded.config, sets: loaded.policySets, now: now)
+        // The staged chains first: the forecast judged again below reads them.
+        judgeFiles()
+        let outlookChanged = previous.config.renewal != loaded.config.renewal || previous.config.files != loaded.config.files
+            || previous.issuerPools != loaded.issuerPools || previous.issuerCatalog != loaded.issuerCatalog
+        let events = store.apply(config: loaded.config, judge: judge(loaded), outlookChanged: outlookChanged,
+                                 ctChanged: previous.config.ct != loaded.config.ct, now: now)
         memory.configure(targets: Set(loaded.config.targets.map(\.name)), now: now, retention: loaded.config.stateRetention)
         journal.enabled = loaded.config.journalEnabled
-        judgeFiles()
         wake.wake()
         announceLoad(loaded)
         send(events)
         // The store frees the replaced results and trims the heap on a background thread.
+    }
+
+    /// The one judgement of `loaded`: its policies, CT settings and renewal outlook (the staged chains of
+    /// `files:` as last judged and the memory of served chains as it stands).
+    func judge(_ loaded: LoadedConfiguration) -> Judge {
+        Judge(sets: loaded.policySets, ct: loaded.config.ct,
+              renewals: RenewalContext(loaded, files: state.withLockedValue { $0.files }, memory: memory))
     }
 
     /// Judges the certificate files of `files:` again (each round, and at once after a reload).

@@ -11,17 +11,17 @@ extension ResultStore {
         var previous: Int
     }
 
-    /// What every worker of a reload judges by: the new targets by new position, and the policies.
+    /// What every worker of a reload judges by: the new targets by new position, the judgement and what changed.
     struct RejudgeInput: Sendable {
         var targets: [Target]
-        var sets: [PolicySet]
-        var unchanged: Set<String>
+        var judge: Judge
+        var what: Rejudging
         var now: Date
         var detector: EventDetector
     }
 
     /// Moves each old result (from `old`, by old position) to its new position in `results`, judged again
-    /// in place (`TargetResult.rejudge`; the decisions of the sets in `unchanged` are kept), and its memory
+    /// in place (`Judge.rejudge`; the decisions of the sets in `unchanged` are kept), and its memory
     /// likewise from `oldMemories` to `memories`, after observing the result; returns the events in work
     /// order. The old slots are left empty. On one thread per core (at most 4): judging and detecting are
     /// most of a reload's work and each target's are independent of the others'. Each result and memory
@@ -46,8 +46,7 @@ extension ResultStore {
                                     guard var result = old[item.previous].take() else { continue }
                                     var memory = oldMemories[item.previous]
                                     oldMemories[item.previous] = EventDetector.TargetMemory()
-                                    result.rejudge(for: input.targets[item.position], sets: input.sets,
-                                                   unchanged: input.unchanged, now: input.now)
+                                    input.judge.rejudge(&result, for: input.targets[item.position], input.what, now: input.now)
                                     events[i] = input.detector.observe(result, memory: &memory)
                                     results[item.position] = consume result
                                     memories[item.position] = consume memory

@@ -24,6 +24,8 @@ public final class ResultStore: Sendable {
         var previousVersions: [UInt64] = []
         var clock: UInt64 = 0
         var sets: [PolicySet] = []
+        /// The judgement in force: a result probed under an older configuration is judged by it.
+        var judge = Judge(sets: [])
         var generation = 0
         /// The latest result and what the event detector remembers of each target, by position.
         var results: [TargetResult?] = []
@@ -104,12 +106,18 @@ public final class ResultStore: Sendable {
     private let state: NIOLockedValueBox<State>
 
     /// Creates an empty store for `config` and `sets`.
-    public init(config: ServiceConfig, sets: [PolicySet]) {
+    public convenience init(config: ServiceConfig, sets: [PolicySet]) {
+        self.init(config: config, judge: Judge(sets: sets))
+    }
+
+    /// Creates an empty store for `config`, judged by `judge`.
+    public init(config: ServiceConfig, judge: Judge) {
         var s = State(detector: EventDetector(warningDays: config.expiryWarningDays))
         s.take(config)
         s.results = Array(repeating: nil, count: s.targets.count)
         s.memories = Array(repeating: EventDetector.TargetMemory(), count: s.targets.count)
-        s.sets = sets
+        s.sets = judge.sets
+        s.judge = judge
         state = NIOLockedValueBox(s)
     }
 
@@ -180,7 +188,7 @@ public final class ResultStore: Sendable {
             if s.generation != generation {
                 guard let same = s.sameEndpoint(result) else { return [] }
                 p = same
-                result = TargetResult.evaluate(result.probe, target: s.targets[p], sets: s.sets, now: now)
+                result = s.judge.judge(result.probe, target: s.targets[p], now: now)
             } else {
                 guard let same = s.position[result.target.name] else { return [] }
                 p = same
@@ -201,8 +209,18 @@ public final class ResultStore: Sendable {
     /// `days_to_*` fields would move, and the next probe moves them), so adding or removing a few targets
     /// of 100,000 costs no judging and leaves `/metrics` slices of untouched targets as they are.
     public func apply(config: ServiceConfig, sets: [PolicySet], now: Date) -> [JournalEntry] {
+        apply(config: config, judge: Judge(sets: sets), outlookChanged: false, ctChanged: false, now: now)
+    }
+
+    /// `apply(config:sets:now:)` judged by `judge`, which is also what judges results probed under the old
+    /// configuration from now on; `outlookChanged` (the configuration's `renewal`, `issuer_pools` or catalog)
+    /// and `ctChanged` (the CT settings) judge every kept result again, its forecast made anew or its SCTs.
+    public func apply(config: ServiceConfig, judge: Judge, outlookChanged: Bool, ctChanged: Bool, now: Date) -> [JournalEntry] {
+        let sets = judge.sets
         let (events, replaced) = state.withLockedValue { s -> ([JournalEntry], [TargetResult?]) in
-            let rejudgeAll = sets != s.sets || Double(config.expiryWarningDays) != s.detector.warningDays
+            let policiesChanged = sets != s.sets
+            let rejudgeAll = policiesChanged || outlookChanged || ctChanged
+                || Double(config.expiryWarningDays) != s.detector.warningDays
             // Sets whose policies are the same before and after: their decisions are kept.
             let before = Dictionary(s.sets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
             let unchanged = Set(sets.filter { before[$0.name] == $0 }.map(\.name))
@@ -213,6 +231,7 @@ public final class ResultStore: Sendable {
             s.memories = []
             s.take(config)
             s.sets = sets
+            s.judge = judge
             s.generation += 1
             s.detector.warningDays = Double(config.expiryWarningDays)
             // Targets no longer configured, and endpoints that changed, start with no result and no memory.
@@ -234,8 +253,8 @@ public final class ResultStore: Sendable {
             s.keepVersions(of: oldOrder)
             for p in dropped { s.touch(p) }
             for w in work { s.touch(w.position) }
-            let events = ResultStore.judge(work, RejudgeInput(targets: s.targets, sets: sets, unchanged: unchanged, now: now,
-                                                              detector: s.detector),
+            let what = Rejudging(unchanged: unchanged, policiesChanged: policiesChanged, outlookChanged: outlookChanged, ctChanged: ctChanged)
+            let events = ResultStore.judge(work, RejudgeInput(targets: s.targets, judge: judge, what: what, now: now, detector: s.detector),
                                            old: &oldResults, oldMemories: &oldMemories, results: &results, memories: &memories)
             s.results = results
             s.memories = memories

@@ -1,0 +1,26 @@
+import Foundation
+
+/// The outlook of a target known only by what is declared, with no staged file and no memory of served chains:
+/// what `probe` and `plan` forecast by (`--renewal-key`, `--renewal-before`, a configuration's `renewal`,
+/// `issuer_pools` and issuer catalog).
+public struct DeclaredRenewalOutlook: RenewalOutlookSource {
+    /// How the renewal is declared.
+    public var settings: RenewalSettings
+    /// The configuration's issuer pools.
+    public var pools: [String: [IssuerOption]]
+    /// The issuer catalog.
+    public var catalog: IssuerCatalog
+
+    /// An outlook source from declarations alone.
+    public init(settings: RenewalSettings, pools: [String: [IssuerOption]] = [:], catalog: IssuerCatalog) {
+        self.settings = settings
+        self.pools = pools
+        self.catalog = catalog
+    }
+
+    /// The outlook of `result`'s next renewal from its first address's chain.
+    public func outlook(for result: TargetResult) -> RenewalOutlook? {
+        RenewalOutlookBuilder.outlook(chain: result.forecastChain, settings: (result.target.renewal ?? RenewalSettings()).over(settings),
+                                      staged: nil, observed: nil, pools: pools, catalog: catalog)
+    }
+}
