@@ -101,7 +101,7 @@ final class ServiceConfigParsingTests: XCTestCase {
             ("targets:\n  - {host: a.example, connect: [10.0.0.1, 10.0.0.1]}\n",
              "c.yml:2: targets[0].connect[1]: connect lists \"10.0.0.1\" twice"),
             ("targets:\n  - {host: a.example, connect: \"10.0.0.1:443\"}\n",
-             "c.yml:2: targets[0].connect: \"10.0.0.1:443\" is not an address or host name (give the port in \"port\")"),
+             "c.yml:2: targets[0].connect: \"10.0.0.1:443\" is not a host name or address: not an IPv6 address (give the port in \"port\")"),
         ]
         for (text, message) in bad {
             XCTAssertThrowsError(try ServiceConfigParser.parse(text, file: "c.yml"), text) { XCTAssertEqual("\($0)", message) }
