@@ -33,4 +33,24 @@ final class ChainMemoryRefusedFileTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), junk)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: base.path), ["state.db"])
     }
+
+    func testASymbolicLinkToAnotherFileIsJudgedByWhatItNamesAndNeverWritten() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("pinguard-refused-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        let target = base.appendingPathComponent("passwd").path
+        let text = "root:x:0:0:root:/root:/bin/bash\n"
+        try text.write(toFile: target, atomically: true, encoding: .utf8)
+        let path = base.appendingPathComponent("state.db").path
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+        let memory = try ChainMemory(location: .file(path), configured: ["api"])
+        XCTAssertEqual(memory.startEvents.map(\.event), [.stateUnavailable])
+        let facts = ResultFixtures.facts(host: "api.example")
+        _ = memory.observe(ResultFixtures.result(ResultFixtures.target("api", host: "api.example"), facts, []), now: facts.finishedAt)
+        XCTAssertEqual(memory.commit(now: facts.finishedAt), [])
+        XCTAssertFalse(memory.facts.writable)
+        memory.close()
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), text)
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: base.path)), ["passwd", "state.db"])
+    }
 }

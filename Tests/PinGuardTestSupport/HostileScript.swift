@@ -5,9 +5,10 @@ import Foundation
 public enum HostileScript {
     /// Runs `name` (`.sh` through bash, `.py` through python3) with the pinguard binary and `arguments`;
     /// `privateNetwork` runs it in a mount and network namespace of its own (`unshare --mount --net`,
-    /// root only). Throws when the binary, the interpreter or the privilege is missing.
+    /// root only); `environment` adds variables to this process's. Throws when the binary, the interpreter
+    /// or the privilege is missing.
     public static func run(_ name: String, _ arguments: [String] = [], privateNetwork: Bool = false,
-                           timeout: Double = 120) throws -> String {
+                           environment: [String: String] = [:], timeout: Double = 120) throws -> String {
         guard let binary = PinguardCLI.binary else { throw HarnessError("pinguard is not built") }
         let script = try HostileInputs.path(name)
         let interpreter = name.hasSuffix(".py") ? "python3" : "bash"
@@ -19,7 +20,8 @@ public enum HostileScript {
             }
             command = [unshare, "--mount", "--net"] + command
         }
-        let r = try CommandRunner.run(command[0], Array(command.dropFirst()), timeout: timeout)
+        let r = try CommandRunner.run(command[0], Array(command.dropFirst()), timeout: timeout,
+                                      environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
         guard !r.timedOut else { throw HarnessError("\(name) ran past \(timeout) s:\n\(r.stdout)\(r.stderr)") }
         return r.stdout + r.stderr
     }
