@@ -44,6 +44,12 @@ public enum RegularFile {
         close(try open(path))
     }
 
+    /// A read-only descriptor of the regular file at `path`, for a caller that keeps it open (to lock the
+    /// file, say) and closes it; opened and checked as `read` opens and checks.
+    public static func descriptor(_ path: String) throws(RegularFileError) -> Int32 {
+        try open(path)
+    }
+
     /// A descriptor of the regular file at `path`, opened non-blocking so that a FIFO cannot hold the open
     /// (O_NONBLOCK changes nothing for reads of a regular file).
     private static func open(_ path: String) throws(RegularFileError) -> Int32 {

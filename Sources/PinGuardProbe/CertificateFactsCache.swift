@@ -6,15 +6,21 @@ import PinGuardCrypto
 /// The facts of certificates a prober has read, by the SHA-256 of their DER bytes: the intermediates and
 /// roots of a fleet (and a leaf served for many names) are read once, not at every probe, and their facts
 /// are one shared object however many results hold them. The facts follow from the bytes alone, so a
-/// stored copy is what reading them again would give. Thread-safe; at `capacity` entries it starts over.
+/// stored copy is what reading them again would give. Thread-safe; bounded by `budget` (4,096 certificates,
+/// 16 MiB): over either it starts over (what the results hold stays theirs).
 final class CertificateFactsCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: ChainCertificate] = [:]
-    /// Entries beyond this empty the cache (what the results hold stays theirs).
-    let capacity: Int
+    private var budget: CacheBudget
 
-    /// An empty cache of at most `capacity` certificates.
-    init(capacity: Int = 4096) { self.capacity = capacity }
+    /// An empty cache of at most `maxEntries` certificates and `maxBytes` bytes.
+    init(maxEntries: Int = 4096, maxBytes: Int = 16 << 20) {
+        budget = CacheBudget(maxEntries: maxEntries, maxBytes: maxBytes)
+    }
+
+    /// What the facts of a certificate of `der` bytes cost: their texts come from those bytes and may
+    /// double them when escaped, plus the key and the table's share.
+    static func cost(der: Int) -> Int { 2 * der + 256 }
 
     /// The facts of `x509` at `depth` from `source`, read through `CertificateReader` the first time.
     func facts(of x509: OpaquePointer, depth: Int, source: CertificateSource) throws(ProbeError) -> ChainCertificate {
@@ -29,7 +35,12 @@ final class CertificateFactsCache: @unchecked Sendable {
         }
         let read = try CertificateReader.facts(of: x509, depth: depth, source: source)
         lock.withLock {
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            guard entries[key] == nil else { return }
+            if !budget.admit(cost: Self.cost(der: der.count)) {
+                entries.removeAll(keepingCapacity: true)
+                budget.reset()
+                guard budget.admit(cost: Self.cost(der: der.count)) else { return }
+            }
             entries[key] = read
         }
         return read

@@ -6,8 +6,17 @@ import PinGuardCrypto
 extension TLSProber {
     /// Makes every connection of `context` ask for SCTs: the TLS extension and a stapled OCSP response.
     /// Permissive, so that CT never fails a handshake: the SCTs are judged by pinguard, per client policy.
+    ///
+    /// OpenSSL's own permissive mode still leaves the error of an SCT list that does not parse on the
+    /// thread's queue mid-handshake, where `SSL_get_error` then reads a mere "want read" as a failure; this
+    /// callback accepts as that mode does and takes CT's errors off the queue, so a malformed list is a CT
+    /// fact (no SCTs from it) and never a failed probe.
     static func requestSCTs(_ context: OpaquePointer) throws(ProbeError) {
-        guard SSL_CTX_enable_ct(context, Int32(SSL_CT_VALIDATION_PERMISSIVE)) == 1 else {
+        let acceptAll: ssl_ct_validation_cb = { _, _, _ in
+            if pg_ERR_GET_LIB(ERR_peek_last_error()) == ERR_LIB_CT { ERR_clear_error() }
+            return 1
+        }
+        guard SSL_CTX_set_ct_validation_callback(context, acceptAll, nil) == 1 else {
             SSL_CTX_free(context)
             throw ProbeError.openSSL("cannot enable Certificate Transparency")
         }
@@ -15,7 +24,8 @@ extension TLSProber {
 
     /// Fills `facts.ct` with the SCTs of a finished handshake, checked now. Embedded SCTs are checked with
     /// the issuer a client would use: the verified chain's second certificate when trust passed, else the
-    /// certificate the server sent after its leaf (none: they come out `invalid`).
+    /// certificate the server sent after its leaf (none: they come out `invalid`). A list that does not
+    /// parse gives no SCTs; the certificate's own are still read (see `SCTVerifier.peerSCTs`).
     func collectSCTs(_ ssl: OpaquePointer, trusted: Bool, keyring: CTLogKeyring, into facts: inout ProbeFacts) {
         let chain = trusted ? SSL_get0_verified_chain(ssl) : SSL_get_peer_cert_chain(ssl)
         let issuer = chain.flatMap { pg_sk_X509_num($0) > 1 ? pg_sk_X509_value($0, 1) : nil }

@@ -74,6 +74,11 @@ final class SQLiteStatement {
         sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : int64(index)
     }
 
+    /// The size in bytes of column `index` as text or blob (0 for NULL).
+    func byteCount(_ index: Int32) -> Int {
+        Int(sqlite3_column_bytes(statement, index))
+    }
+
     /// Column `index` as text ("" for NULL).
     func text(_ index: Int32) -> String {
         guard let bytes = sqlite3_column_text(statement, index) else { return "" }

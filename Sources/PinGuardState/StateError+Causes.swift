@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import PinGuardCore
+import PinGuardFiles
 
 extension StateError {
     /// An error for a failed system call: `doing` names the step, `errno` decides the code.
@@ -21,6 +22,17 @@ extension StateError {
         var cause = "\(doing): \(failure.text)"
         if failure.systemErrno != 0 { cause += " (\(String(cString: strerror(failure.systemErrno))))" }
         self.init(code, path: path, cause: cause)
+    }
+
+    /// An error for a state file `RegularFile` refused: a FIFO, socket, device or directory is not
+    /// pinguard's (`.foreign`, left untouched); a missing file is `.notFound`.
+    init(_ refused: RegularFileError, path: String) {
+        let code: Code = switch refused.code {
+        case .missing: .notFound
+        case .notRegular: .foreign
+        case .tooLarge, .unreadable: .readOnly
+        }
+        self.init(code, path: path, cause: refused.reason)
     }
 
     private static func code(forErrno number: Int32) -> Code? {

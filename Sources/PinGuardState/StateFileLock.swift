@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import PinGuardCore
+import PinGuardFiles
 
 /// The writer's claim on a state file: an exclusive `flock` on the database file itself, held until the
 /// store closes. SQLite locks with `fcntl`, which on Linux is independent of `flock`, so the two do not
@@ -67,14 +68,20 @@ final class StateFileLock {
         return .pinguard
     }
 
+    /// A descriptor of the state file, created empty if missing. An existing file is opened non-blocking
+    /// and must be a regular file (`RegularFile`'s rule), so a FIFO or a device is refused at once instead
+    /// of holding the start; a symbolic link is followed, and what it names is judged by its header.
     private static func openOrCreate(_ path: String) throws(StateError) -> Int32 {
         for _ in 0..<2 {
-            let existing = open(path, O_RDONLY | O_CLOEXEC)
-            if existing >= 0 { return existing }
-            guard errno == ENOENT else { break }
-            let created = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if created >= 0 { return created }
-            guard errno == EEXIST else { break }
+            do {
+                return try RegularFile.descriptor(path)
+            } catch where error.code == .missing {
+                let created = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+                if created >= 0 { return created }
+                guard errno == EEXIST else { break }
+            } catch {
+                throw StateError(error, path: path)
+            }
         }
         throw StateError(errno: errno, path: path, doing: "opening")
     }

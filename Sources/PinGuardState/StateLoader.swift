@@ -2,6 +2,10 @@ import CSQLite
 import PinGuardCore
 
 /// Reads a whole state file into memory in one read transaction: two sequential scans, one per table.
+///
+/// Every value is untrusted input: a time outside `StoredBounds.times` (`certificateTimes` for a certificate's dates), a count outside
+/// `StoredBounds.counts` or a text over `StoredBounds.textBytes` makes the file `.corrupt` (refused whole and
+/// left untouched), so no arithmetic on what was read can overflow and no row can take unbounded memory.
 enum StateLoader {
     private static let targetColumns = """
         SELECT id, name, renewals, last_renewal, last_key_reused, last_issuer_changed, last_configured
@@ -31,10 +35,11 @@ enum StateLoader {
         let statement = try connection.prepare(targetColumns)
         var slots: [Int64: Int] = [:]
         while try statement.step() {
-            let id = statement.int64(0)
-            let name = statement.text(1)
-            var record = TargetRecord(id: id, name: name, lastConfigured: statement.int64(6), needsWrite: false)
-            record.summary = RenewalSummary(renewals: Int(statement.int64(2)), lastRenewal: statement.optionalInt64(3),
+            let row = StoredBounds(statement, row: "target row \(statement.int64(0))")
+            let id = try row.count(0)
+            let name = try row.text(1)
+            var record = TargetRecord(id: id, name: name, lastConfigured: try row.time(6), needsWrite: false)
+            record.summary = RenewalSummary(renewals: Int(try row.count(2)), lastRenewal: try row.optionalTime(3),
                                             lastKeyReused: statement.int64(4) != 0,
                                             lastIssuerChanged: statement.int64(5) != 0)
             memory.insertLoaded(record)
@@ -48,7 +53,8 @@ enum StateLoader {
         let statement = try connection.prepare(chainColumns)
         var subjects: [ChainDigest: String] = [:]
         while try statement.step() {
-            let id = statement.int64(0)
+            let row = StoredBounds(statement, row: "chain row \(statement.int64(0))")
+            let id = try row.count(0)
             guard let slot = slots[statement.int64(1)] else { throw malformed(id, "names no target") }
             guard let leaf = statement.digest(4), let leafKey = statement.digest(5),
                   let issuerKey = statement.digest(9), let issuer = statement.digest(10) else {
@@ -59,14 +65,15 @@ enum StateLoader {
                 throw malformed(id, "has an unknown arrival")
             }
             // Many chains share an issuer: share its subject string instead of decoding it per row.
-            let subject = subjects[issuer] ?? statement.text(8)
+            let subject: String
+            if let shared = subjects[issuer] { subject = shared } else { subject = try row.text(8) }
             subjects[issuer] = subject
-            let chain = ServedChain(leafSerial: statement.text(3), leafSHA256: leaf, leafSPKISHA256: leafKey,
-                                    notBefore: statement.int64(6), notAfter: statement.int64(7), issuerSubject: subject,
+            let chain = ServedChain(leafSerial: try row.text(3), leafSHA256: leaf, leafSPKISHA256: leafKey,
+                                    notBefore: try row.certificateTime(6), notAfter: try row.certificateTime(7), issuerSubject: subject,
                                     issuerSPKISHA256: issuerKey, issuerSHA256: issuer,
                                     anchorSPKISHA256: statement.digest(11))
-            let stored = StoredChain(address: statement.text(2), chain: chain, firstSeen: statement.int64(12),
-                                     lastSeen: statement.int64(13), keyFirstSeen: statement.int64(14), arrival: arrival)
+            let stored = StoredChain(address: try row.text(2), chain: chain, firstSeen: try row.time(12),
+                                     lastSeen: try row.time(13), keyFirstSeen: try row.time(14), arrival: arrival)
             memory.appendLoaded(stored, id: id, toSlot: slot)
         }
     }

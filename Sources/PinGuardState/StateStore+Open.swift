@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import PinGuardCore
+import PinGuardFiles
 
 extension StateStore {
     /// Opens the state file at `path` and loads it into memory.
@@ -17,6 +18,18 @@ extension StateStore {
     public static func open(path: String, readOnly: Bool,
                             lastSeenGranularity: Int64 = 3600) throws(StateError) -> StateStore {
         readOnly ? try openReader(path, lastSeenGranularity) : try openWriter(path, lastSeenGranularity)
+    }
+
+    /// Checks the state file at `path` as a writer would find it at start, without creating, locking or
+    /// changing anything: nil when `serve` can use it (a missing file is created, an older schema migrated),
+    /// else why it cannot (the cause `state_unavailable` would name).
+    public static func check(path: String) -> StateError? {
+        do {
+            try openReader(path, 3600).close()
+            return nil
+        } catch {
+            return error.code == .notFound || error.code == .olderSchema ? nil : error
+        }
     }
 
     /// A store that lives only in memory: the same rounds and queries, with commits that write nothing.
@@ -44,7 +57,8 @@ extension StateStore {
     }
 
     private static func openReader(_ path: String, _ granularity: Int64) throws(StateError) -> StateStore {
-        guard access(path, F_OK) == 0 else { throw StateError(errno: errno, path: path, doing: "opening") }
+        // SQLite opens by name and would block on a FIFO: the file must be a regular one first.
+        do { try RegularFile.check(path) } catch { throw StateError(error, path: path) }
         let version = try validateBeforeConnecting(path)
         guard version == 0 || version == StateSchema.currentVersion else {
             throw StateError(.olderSchema, path: path, cause: "schema version \(version) is older than "
@@ -119,6 +133,10 @@ extension StateStore {
         guard facts.id == Int64(StateSchema.applicationID) else {
             throw StateError(.foreign, path: path, cause: "another application's SQLite database "
                              + "(application id \(facts.id), pinguard's is \(StateSchema.applicationID))")
+        }
+        guard facts.version >= 1 || (facts.version == 0 && facts.objects == 0) else {
+            throw StateError(.corrupt, path: path, cause: "schema version \(facts.version) is not a version pinguard "
+                             + "writes (1 to \(StateSchema.currentVersion))")
         }
         guard facts.version <= StateSchema.currentVersion else {
             throw StateError(.newerSchema, path: path, cause: "schema version \(facts.version) is newer than "

@@ -14,7 +14,7 @@ extension FuzzTarget {
         case .probeTarget:
             guard let query = ProbeQuery(uri: "/probe?" + text) else { return }
             guard case .success(let hp) = HostPort.parse(query.target) else { return }
-            switch ProbeTargetName.validate(hp.host) {
+            switch HostName.validate(hp.host) {
             case .success(let name):
                 // What is matched is what is dialled: a valid name is plain ASCII host-name bytes or an address.
                 if name.utf8.contains(where: { $0 < 0x21 || $0 >= 0x7F || $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "#") }) {

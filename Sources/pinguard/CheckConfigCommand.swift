@@ -6,6 +6,7 @@ import PinGuardConfig
 import PinGuardCrypto
 import PinGuardProbe
 import PinGuardService
+import PinGuardState
 
 /// `pinguard check-config`: validate a config and every policy it loads.
 struct CheckConfigCommand: ParsableCommand {
@@ -24,7 +25,12 @@ struct CheckConfigCommand: ParsableCommand {
             // A rejected bundle is not a configuration error (the apps keep their pins); say what they keep.
             for b in loaded.bundles { print(b.summary) }
             print("\(file): ok: \(loaded.config.targets.count) targets, \(loaded.policySets.count) policy sets (\(loaded.policySets.map { EchoedInput.bare($0.name, limit: 80) }.joined(separator: ", ")))")
-            print(StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment).summary)
+            let location = StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment)
+            // The state file is checked as serve opens it, so both say the same about it.
+            var refused: StateError?
+            if case .file(let path) = location { refused = StateStore.check(path: path) }
+            print(location.summary(unavailable: refused?.message))
+            if let refused { printError("pinguard: warning: \(refused.message): serve will run without it and write nothing to it") }
             for w in loaded.config.ct.staleListWarnings(at: Date(), sets: loaded.policySets) { printError("pinguard: warning: \(w)") }
         } catch {
             printError("pinguard: \(error)")

@@ -20,12 +20,16 @@ final class HostsFileResolutionTests: XCTestCase {
         127.0.0.6 crlf.pinguard.test\r
         127.0.0.7 dup.pinguard.test dup.pinguard.test
         999.0.0.1 invalid.pinguard.test
+        127.0.0.17 a.pinguard.test\u{0} hidden.pinguard.test
+        127.0.0.18\u{0}junk nul2.pinguard.test
+        127.0.0.19 after\u{0}.pinguard.test
 
         """
 
     static let names = ["localhost", "tabbed.pinguard.test", "TABBED.pinguard.test", "alias-one.pinguard.test",
                         "mapped.pinguard.test", "short.pinguard.test", "scoped.pinguard.test", "crlf.pinguard.test",
-                        "dup.pinguard.test", "invalid.pinguard.test", "commented.pinguard.test", "absent.pinguard.test"]
+                        "dup.pinguard.test", "invalid.pinguard.test", "commented.pinguard.test", "absent.pinguard.test",
+                        "a.pinguard.test", "hidden.pinguard.test", "nul2.pinguard.test", "after"]
 
     func testTheTableGivesEachNameTheAddressesGetaddrinfoGivesFromTheSameFile() throws {
         guard let python = CommandRunner.which("python3") else { throw XCTSkip("needs python3 to call getaddrinfo") }
@@ -65,6 +69,9 @@ final class HostsFileResolutionTests: XCTestCase {
         }
         XCTAssertNotNil(table.addresses(of: "tabbed.pinguard.test"), "the test has a name the table answers")
         XCTAssertNil(table.addresses(of: "short.pinguard.test"), "glibc ignores a line whose address inet_pton does not read")
+        XCTAssertNotNil(table.addresses(of: "a.pinguard.test"), "the part of a line before a NUL is read")
+        XCTAssertNil(table.addresses(of: "hidden.pinguard.test"), "glibc never reads past a NUL in a line")
+        XCTAssertNil(table.addresses(of: "nul2.pinguard.test"), "a NUL after the address leaves it no name")
     }
 
     /// `127.0.0.1:443` → `127.0.0.1`, `[::1]:443` → `::1`, as Python prints addresses.

@@ -106,12 +106,12 @@ final class ProbeAllowlistEmbeddedAddressTests: XCTestCase {
     }
 
     func testHostNamesAndLiteralsAreValidatedByteForByte() {
-        XCTAssertEqual(try? ProbeTargetName.validate("API.Example.com.").get(), "api.example.com")
-        XCTAssertEqual(try? ProbeTargetName.validate("192.0.2.1").get(), "192.0.2.1")
-        XCTAssertEqual(try? ProbeTargetName.validate("2001:DB8::1").get(), "2001:db8::1")
+        XCTAssertEqual(try? HostName.validate("API.Example.com.").get(), "api.example.com")
+        XCTAssertEqual(try? HostName.validate("192.0.2.1").get(), "192.0.2.1")
+        XCTAssertEqual(try? HostName.validate("2001:DB8::1").get(), "2001:db8::1")
         for bad in ["a\u{0}.example", "a\r.example", "a@b.example", "a#b.example", "a..example", "a.example..", "",
                     "ex\u{E4}mple.com", "1.2.3", "0x7f.1", "999.1.1.1", "fe80::1%eth0", "a/b.example"] {
-            if case .success = ProbeTargetName.validate(bad) { XCTFail("accepted \(bad.debugDescription)") }
+            if case .success = HostName.validate(bad) { XCTFail("accepted \(bad.debugDescription)") }
         }
     }
 }

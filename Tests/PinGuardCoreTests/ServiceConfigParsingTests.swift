@@ -101,10 +101,28 @@ final class ServiceConfigParsingTests: XCTestCase {
             ("targets:\n  - {host: a.example, connect: [10.0.0.1, 10.0.0.1]}\n",
              "c.yml:2: targets[0].connect[1]: connect lists \"10.0.0.1\" twice"),
             ("targets:\n  - {host: a.example, connect: \"10.0.0.1:443\"}\n",
-             "c.yml:2: targets[0].connect: \"10.0.0.1:443\" is not an address or host name (give the port in \"port\")"),
+             "c.yml:2: targets[0].connect: \"10.0.0.1:443\" is not a host name or address: not an IPv6 address (give the port in \"port\")"),
         ]
         for (text, message) in bad {
             XCTAssertThrowsError(try ServiceConfigParser.parse(text, file: "c.yml"), text) { XCTAssertEqual("\($0)", message) }
+        }
+    }
+
+    func testEveryConfiguredHostNameFollowsTheOneRuleSoANulIsRefused() {
+        let nul = "outside.example\\0.pg.test"
+        let cases: [(String, String)] = [
+            ("targets:\n  - {host: \"\(nul)\"}\n", "c.yml:2: targets[0].host: \"outside.example\\x00.pg.test\" is not a host name or address: control byte or space 0x00"),
+            ("targets:\n  - {host: a.example, connect: \"\(nul)\"}\n", "c.yml:2: targets[0].connect: \"outside.example\\x00.pg.test\" is not a host name or address: control byte or space 0x00"),
+            ("targets: []\nfiles:\n  - {path: c.pem, host: \"\(nul)\"}\n", "c.yml:3: files[0].host: \"outside.example\\x00.pg.test\" is not a host name or address: control byte or space 0x00"),
+            ("targets:\n  - {host: \"a..example\"}\n", "c.yml:2: targets[0].host: \"a..example\" is not a host name or address: empty label"),
+            ("targets:\n  - {host: \"ex\u{E4}mple.com\"}\n", "is not a host name or address: non-ASCII byte (give an IDNA name, xn--…)"),
+        ]
+        for (text, message) in cases {
+            XCTAssertThrowsError(try ServiceConfigParser.parse(text, file: "c.yml"), text) { XCTAssertTrue("\($0)".contains(message), "\($0)") }
+        }
+        let targets = "[{\"targets\": [\"outside.example\\u0000.pg.test:443\"]}]"
+        XCTAssertThrowsError(try TargetFileParser.parse(targets, file: "t.json", defaults: ServiceConfig())) {
+            XCTAssertTrue("\($0)".contains("is not a host name or address: control byte or space 0x00"), "\($0)")
         }
     }
 }

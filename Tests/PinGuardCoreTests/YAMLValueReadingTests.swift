@@ -92,14 +92,17 @@ final class YAMLValueReadingTests: XCTestCase {
         XCTAssertEqual(try m["a"]!.string().unicodeScalars.map(\.value), [0x78, 0, 0x79])
     }
 
-    func testServerNamesAreCheckedByCharacterBeyondASCII() {
-        XCTAssertFalse(Target.isServerName("a/b.example"))
-        XCTAssertFalse(Target.isServerName("a b.example"))
-        XCTAssertFalse(Target.isServerName("a.example:443"))
-        XCTAssertTrue(Target.isServerName("::1"))
-        // A combining mark makes `/\u{301}` one character that is not `/`, as String.contains(Character) says.
-        XCTAssertTrue(Target.isServerName("a/\u{301}b.example"))
-        XCTAssertFalse(Target.isServerName("é/b.example"))
+    func testServerNamesFollowTheOneHostNameRule() {
+        func accepts(_ text: String) -> Bool { if case .success = Target.serverName(text) { true } else { false } }
+        XCTAssertFalse(accepts("a/b.example"))
+        XCTAssertFalse(accepts("a b.example"))
+        XCTAssertFalse(accepts("a.example:443"))
+        XCTAssertFalse(accepts("outside.example\u{0}.pg.test"), "a NUL would cut the name short in C")
+        XCTAssertTrue(accepts("::1"))
+        XCTAssertTrue(accepts("[::1]"))
+        XCTAssertEqual(try? Target.serverName("API.Example.").get(), "api.example")
+        XCTAssertFalse(accepts("a/\u{301}b.example"), "non-ASCII must come IDNA-encoded")
+        XCTAssertFalse(accepts("é/b.example"))
         XCTAssertEqual(Target.defaultName(host: "::1", port: 443), "[::1]:443")
         XCTAssertEqual(Target.defaultName(host: "é.example", port: 443), "é.example:443")
     }

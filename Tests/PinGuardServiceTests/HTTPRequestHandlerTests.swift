@@ -39,6 +39,7 @@ final class HTTPRequestHandlerTests: XCTestCase {
     /// A connected channel with the server's HTTP handlers.
     func channel(_ options: HTTPEndpointOptions = HTTPEndpointOptions(), webConfig: WebConfigSource? = nil) throws -> EmbeddedChannel {
         let shared = HTTPRequestHandler.Shared(backend: StandInBackend(), limits: HTTPLimits(options), renderer: renderer,
+                                               pageRenderer: renderer,
                                                webConfig: webConfig, authenticator: authenticator)
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
@@ -164,6 +165,18 @@ final class HTTPRequestHandlerTests: XCTestCase {
         XCTAssertFalse(limits.startScrape(client: "c"), "3 in flight overall")
         limits.endScrape(client: "a")
         XCTAssertTrue(limits.startScrape(client: "c"))
+    }
+
+    func testPagesForPeopleHaveTheirOwnSlotsApartFromScrapes() {
+        let limits = HTTPLimits(HTTPEndpointOptions())
+        XCTAssertTrue(limits.startPage(client: "a"))
+        XCTAssertFalse(limits.startPage(client: "a"), "one page in flight per address by default")
+        XCTAssertTrue(limits.startPage(client: "b"))
+        XCTAssertFalse(limits.startPage(client: "c"), "2 pages in flight overall")
+        XCTAssertTrue(limits.startScrape(client: "a"), "pages never take a scrape's slot")
+        XCTAssertTrue(limits.startScrape(client: "c"))
+        limits.endPage(client: "a")
+        XCTAssertTrue(limits.startPage(client: "c"))
     }
 
     func testConnectionsArePerClientAndOverallLimited() {

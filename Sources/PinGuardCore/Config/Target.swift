@@ -50,10 +50,11 @@ public struct Target: Sendable, Equatable {
             && maxAddresses == other.maxAddresses && labels == other.labels && clientIdentity == other.clientIdentity
     }
 
-    /// Whether `text` can be a server name or address to dial: no `/` or space, and a `:` only inside an
-    /// IPv6 literal (ports are given apart). Character by character, not through Foundation's substring search.
-    public static func isServerName(_ text: String) -> Bool {
-        !contains(text, "/") && !contains(text, " ") && (!contains(text, ":") || IPv6Literal.isValid(text))
+    /// The server name or address `text` gives to dial (an IPv6 address may come in brackets; ports are
+    /// given apart), normalised, or why it is not one: `HostName`'s rule, the one every host name follows.
+    public static func serverName(_ text: String) -> Result<String, HostNameError> {
+        let bare = text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
+        return HostName.validate(bare)
     }
 
     /// `host:port`, with an IPv6 address in brackets.

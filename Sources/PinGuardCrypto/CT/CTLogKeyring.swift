@@ -41,7 +41,10 @@ public final class CTLogKeyring: @unchecked Sendable {
     deinit { CTLOG_STORE_free(store) }
 
     /// How many SCT verdicts the keyring remembers (see `SCTVerdictCache`).
-    package var rememberedVerdicts: Int { verdicts.count }
+    package var rememberedVerdicts: Int { verdicts.usage.entries }
+
+    /// The bytes the remembered verdicts are counted at (at most 2 MiB, see `SCTVerdictCache`).
+    package var rememberedVerdictBytes: Int { verdicts.usage.bytes }
 
     /// The log's key re-encoded as plain base64 after OpenSSL parsed it: a key that does not read is
     /// reported here by name, since OpenSSL's loader only says that some entry of the file is bad.

@@ -12,7 +12,17 @@ import PinGuardCore
 /// stapled OCSP response are signed over the certificate itself and need no issuer. A list that does not
 /// parse contributes no SCTs (OpenSSL drops it whole); an SCT of an unknown version is `invalid`, with an
 /// empty log ID and a zero timestamp (OpenSSL reads neither from it).
+///
+/// Bounded as input from a server: the first `maxSCTs` SCTs of a certificate or handshake are read, the
+/// rest ignored; an SCT over `maxSCTBytes` is `invalid` without its signature being checked (no log signs
+/// one: a version 1 SCT is 47 bytes, its extensions, which logs leave empty, and a signature of at most 512
+/// bytes), and never remembered.
 public enum SCTVerifier {
+    /// SCTs read from one certificate or handshake; a client needs two or three.
+    public static let maxSCTs = 64
+    /// The largest SCT whose signature is checked, in bytes as on the wire.
+    public static let maxSCTBytes = 1024
+
     /// The embedded SCTs of a certificate file's leaf (the first certificate of `leaf`, DER or PEM), checked
     /// with `issuer` (the first certificate of those bytes; nil when unknown) at `time`.
     public static func embeddedSCTs(leaf: [UInt8], issuer: [UInt8]?, keyring: CTLogKeyring,
@@ -45,9 +55,17 @@ public enum SCTVerifier {
     /// Every SCT the peer of a finished handshake presented (certificate extension, TLS extension, stapled
     /// OCSP response), checked at `time`; `issuer` is the leaf's issuer certificate, if known. The order is
     /// OpenSSL's gathering order, not the order on the wire.
+    ///
+    /// OpenSSL gathers nothing when the TLS extension's or the OCSP response's list does not parse; the
+    /// certificate's embedded SCTs are then read from the certificate itself, so a malformed list from the
+    /// server costs the SCTs of that list only.
     package static func peerSCTs(of ssl: OpaquePointer, issuer: OpaquePointer?, keyring: CTLogKeyring,
                                  at time: Date) -> [ObservedSCT] {
-        guard let leaf = SSL_get0_peer_certificate(ssl), let scts = SSL_get0_peer_scts(ssl) else { return [] }
+        guard let leaf = SSL_get0_peer_certificate(ssl) else { return [] }
+        guard let scts = SSL_get0_peer_scts(ssl) else {
+            OpenSSLErrorQueue.clear()
+            return embeddedSCTs(of: leaf, issuer: issuer, keyring: keyring, at: time)
+        }
         return verify(scts, leaf: leaf, issuer: issuer, keyring: keyring, at: time)
     }
 
@@ -68,15 +86,17 @@ public enum SCTVerifier {
         let leafHash = sha256(leaf), issuerHash = issuer.map(sha256) ?? []
         let cacheable = !leafHash.isEmpty && (issuer == nil || !issuerHash.isEmpty)
         var out: [ObservedSCT] = []
-        for i in 0..<count {
+        for i in 0..<min(count, Int32(maxSCTs)) {
             guard let sct = pg_sk_SCT_value(scts, i) else { continue }
             let source = source(of: sct)
             let timestamp = SCT_get_timestamp(sct)
+            let bytes = encoded(sct)
             // Reused only when the time check cannot decide (see SCTVerdictCache).
-            let key = cacheable && timestamp <= milliseconds
-                ? SCTVerdictCache.Key(leaf: leafHash, issuer: issuerHash, source: source, sct: encoded(sct)) : nil
+            let key = cacheable && timestamp <= milliseconds && bytes.count <= maxSCTBytes
+                ? SCTVerdictCache.Key(leaf: leafHash, issuer: issuerHash, source: source, sct: bytes) : nil
+            let status = bytes.count > maxSCTBytes ? .invalid : status(of: sct, in: context, remembered: key, by: keyring)
             out.append(ObservedSCT(logID: logID(of: sct), timestamp: Date(timeIntervalSince1970: Double(timestamp) / 1000),
-                                   source: source, status: status(of: sct, in: context, remembered: key, by: keyring)))
+                                   source: source, status: status))
         }
         return out
     }

@@ -4,8 +4,9 @@ import Glibc
 
 /// The machine's hosts file as glibc's `files` source reads it for getaddrinfo: every line whose first field
 /// is an IPv4 or IPv6 address (`inet_pton`, as glibc parses it; other lines are ignored, as glibc ignores
-/// them) gives that address to its canonical name and each alias; `#` starts a comment; names compare
-/// ASCII-case-insensitively (`strcasecmp`). A name on several lines has all their addresses, in file order.
+/// them) gives that address to its canonical name and each alias; `#` starts a comment; a NUL ends the line
+/// (glibc reads each line as a C string, so what follows a NUL up to the newline is never seen); names
+/// compare ASCII-case-insensitively (`strcasecmp`). A name on several lines has all their addresses, in file order.
 public struct HostsTable: Sendable {
     /// One address of a name: its family and bytes (4 for IPv4, 16 for IPv6).
     public struct Entry: Sendable, Equatable {
@@ -20,7 +21,7 @@ public struct HostsTable: Sendable {
     /// Reads a hosts file's bytes.
     public init(_ text: [UInt8]) {
         for line in text.split(separator: UInt8(ascii: "\n")) {
-            let content = line.prefix { $0 != UInt8(ascii: "#") }
+            let content = line.prefix { $0 != UInt8(ascii: "#") && $0 != 0 }
             let fields = content.split(whereSeparator: Self.isSpace)
             guard fields.count > 1, let entry = Self.address(fields[0]) else { continue }
             for name in fields.dropFirst() { names[Self.folded(name), default: []].append(entry) }

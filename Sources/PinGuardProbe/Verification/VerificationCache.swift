@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardCrypto
 
 /// The results of chain verifications of one trust store, by served chain, so that a chain served again
 /// is not verified again: the handshake still runs in full, and OpenSSL is handed the earlier result and
@@ -7,7 +8,8 @@ import Foundation
 ///
 /// An entry holds until the first validity boundary of its certificates or of any trust store certificate
 /// (a root becoming valid or expiring can change any chain), whichever comes first. A new trust store is
-/// a new prober with a new cache. Thread-safe.
+/// a new prober with a new cache. Bounded by `budget` (131,072 entries, 32 MiB; an entry holds the checked
+/// names and the chain's links, the certificates stay the handshake's and the store's). Thread-safe.
 package final class VerificationCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [VerificationKey: VerificationOutcome] = [:]
@@ -15,15 +17,18 @@ package final class VerificationCache: @unchecked Sendable {
     /// first one after its verification.
     private let storeBoundaries: [Date]
     private var counts = (hits: 0, misses: 0)
-    /// Entries beyond this drop the expired ones, and the rest if that is not enough.
-    package let capacity: Int
+    /// Entries or bytes beyond it drop the expired entries, and the rest if that is not enough.
+    private var budget: CacheBudget
+    /// Entries at most.
+    package var capacity: Int { budget.maxEntries }
     /// The time the entries are judged at.
     let now: @Sendable () -> Date
 
     /// An empty cache for a trust store whose certificates change validity at `storeBoundaries`.
-    package init(storeBoundaries: [Date], capacity: Int = 1 << 17, now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(storeBoundaries: [Date], capacity: Int = 1 << 17, maxBytes: Int = 32 << 20,
+                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.storeBoundaries = storeBoundaries.sorted()
-        self.capacity = capacity
+        self.budget = CacheBudget(maxEntries: capacity, maxBytes: maxBytes)
         self.now = now
     }
 
@@ -32,10 +37,11 @@ package final class VerificationCache: @unchecked Sendable {
 
     /// The outcome stored under `key`, if it still holds at `time`.
     package func outcome(for key: VerificationKey, at time: Date) -> VerificationOutcome? {
-        lock.withLock {
+        lock.withLock { () -> VerificationOutcome? in
             guard let stored = entries[key] else { return nil }
             guard time < stored.validUntil else {
                 entries[key] = nil
+                budget.release(cost: stored.cost)
                 return nil
             }
             return stored
@@ -54,11 +60,28 @@ package final class VerificationCache: @unchecked Sendable {
         outcome.validUntil = min(outcome.validUntil, storeBoundaries.first { $0 > time } ?? .distantFuture)
         guard time < outcome.validUntil else { return }
         lock.withLock {
-            if entries.count >= capacity {
-                entries = entries.filter { time < $0.value.validUntil }
-                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            }
+            if let replaced = entries.removeValue(forKey: key) { budget.release(cost: replaced.cost) }
+            guard budget.admit(cost: outcome.cost) || makeRoom(for: outcome, at: time) else { return }
             entries[key] = outcome
         }
     }
+
+    /// Drops the entries expired at `time`, and all of them if that leaves no room, then admits `outcome`;
+    /// false for an outcome too large for the budget on its own. Called under the lock.
+    private func makeRoom(for outcome: VerificationOutcome, at time: Date) -> Bool {
+        entries = entries.filter { time < $0.value.validUntil }
+        budget.reset()
+        for kept in entries.values where !budget.admit(cost: kept.cost) {
+            entries.removeAll(keepingCapacity: true)
+            budget.reset()
+            break
+        }
+        if budget.admit(cost: outcome.cost) { return true }
+        entries.removeAll(keepingCapacity: true)
+        budget.reset()
+        return budget.admit(cost: outcome.cost)
+    }
+
+    /// Entries and bytes held.
+    package var usage: (entries: Int, bytes: Int) { lock.withLock { (entries.count, budget.bytes) } }
 }

@@ -27,3 +27,10 @@ package struct VerificationOutcome: Sendable {
         self.validUntil = validUntil
     }
 }
+
+extension VerificationOutcome {
+    /// What the entry costs a cache: the checked names, the chain's links, the key and the table's share.
+    var cost: Int {
+        256 + identity.hosts.reduce(0) { $0 + $1.utf8.count + 16 } + (identity.ip?.utf8.count ?? 0) + 16 * (chain?.count ?? 0)
+    }
+}

@@ -122,7 +122,7 @@ public enum ServiceConfigParser {
         guard let pv = m["path"] else { throw value.error("missing required key \"path\" (a PEM/DER file or glob)") }
         guard let hv = m["host"] else { throw value.error("missing required key \"host\" (the name the chain will be served for)") }
         lines[value.path] = value.line
-        var f = FileTarget(path: try pv.nonEmptyString(), host: HostPattern.normalize(try hv.nonEmptyString()),
+        var f = FileTarget(path: try pv.nonEmptyString(), host: try serverName(hv, hint: ""),
                            environment: defaults.environment)
         if let v = m["environment"] { f.environment = try v.nonEmptyString() }
         if let v = m["policy_sets"] {
@@ -191,11 +191,7 @@ public enum ServiceConfigParser {
     static func parseTarget(_ value: YAMLValue, defaults: ServiceConfig, lines: inout [String: Int]) throws(ConfigError) -> Target {
         let m = try value.mapping(allowed: targetKeys)
         guard let hv = m["host"] else { throw value.error("missing required key \"host\"") }
-        var host = HostPattern.normalize(try hv.nonEmptyString())
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if !Target.isServerName(host) {
-            throw hv.error("\(EchoedInput.quoted(host)) is not a host name (give the port in \"port\" and the address in \"connect\")")
-        }
+        let host = try serverName(hv, hint: " (give the port in \"port\" and the address in \"connect\")")
         // The name is set below, once the port is known.
         var t = Target(host: host, environment: defaults.environment, name: "", resolve: defaults.resolve,
                        maxAddresses: defaults.maxAddresses)
@@ -222,17 +218,23 @@ public enum ServiceConfigParser {
 }
 
 extension ServiceConfigParser {
+    /// The host name or address `v` holds, by the rule every host name follows (`Target.serverName`); the
+    /// error names the value, escaped, with why and `hint`.
+    static func serverName(_ v: YAMLValue, hint: String) throws(ConfigError) -> String {
+        let text = try v.nonEmptyString()
+        switch Target.serverName(text) {
+        case .success(let name): return name
+        case .failure(let why): throw v.error("\(EchoedInput.quoted(text)) is not a host name or address: \(why)\(hint)")
+        }
+    }
+
     /// `connect`: one address or name, or a list of them (each without a port; the target's port is dialled).
     static func connectList(_ v: YAMLValue) throws(ConfigError) -> [String] {
         let items: [YAMLValue] = v.isSequence ? try v.sequence() : [v]
         guard !items.isEmpty else { throw v.error("connect lists no address") }
         var out: [String] = []
         for item in items {
-            var text = try item.nonEmptyString()
-            if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
-            if !Target.isServerName(text) {
-                throw item.error("\(EchoedInput.quoted(text)) is not an address or host name (give the port in \"port\")")
-            }
+            let text = try serverName(item, hint: " (give the port in \"port\")")
             guard !out.contains(text) else { throw item.error("connect lists \(EchoedInput.quoted(text)) twice") }
             out.append(text)
         }

@@ -41,9 +41,10 @@ public enum TargetFileParser {
                 case .success(let v): hp = v
                 case .failure(let e): throw item.error(EchoedInput.bare(e.description))
                 }
-                let host = HostPattern.normalize(hp.host)
-                if !Target.isServerName(host) {
-                    throw item.error("\(EchoedInput.quoted(host)) is not a host name")
+                let host: String
+                switch HostName.validate(hp.host) {
+                case .success(let name): host = name
+                case .failure(let why): throw item.error("\(EchoedInput.quoted(hp.host)) is not a host name or address: \(why)")
                 }
                 var t = Target(host: host, port: hp.port, environment: defaults.environment, resolve: defaults.resolve,
                                maxAddresses: defaults.maxAddresses)

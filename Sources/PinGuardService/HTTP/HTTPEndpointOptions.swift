@@ -24,6 +24,11 @@ public struct HTTPEndpointOptions: Sendable, Equatable {
     /// /metrics responses one client address may have in flight, so that no single client can take
     /// every slot.
     public var maxScrapesPerClient = 2
+    /// Pages for people (`/`, `/targets/NAME`) rendered or being sent at once, on a thread of their own
+    /// apart from /metrics, so that no number of page requests delays a scrape.
+    public var maxPages = 2
+    /// Pages one client address may have in flight.
+    public var maxPagesPerClient = 1
     /// Largest request body accepted (413 beyond it, decided from `Content-Length` before reading).
     public var maxBody = 64 * 1024
 

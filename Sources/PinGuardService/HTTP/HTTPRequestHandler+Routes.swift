@@ -79,20 +79,12 @@ extension HTTPRequestHandler {
         }
     }
 
-    /// `GET /`: the status page, rendered off the event loop like /metrics (it reads every result).
+    /// `GET /`: the status page, rendered on the pages' own thread (it reads every result), never on the
+    /// one that serves /metrics.
     func statusPage(_ h: HTTPRequestHead, context: ChannelHandlerContext) {
         let backend = shared.backend
-        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let query = StatusQuery(uri: h.uri)
-        shared.renderer.runIfActive(eventLoop: context.eventLoop) {
-            StatusPage.render(backend.snapshot(), query: query)
-        }.whenComplete { result in
-            let (handler, context) = bound.value
-            switch result {
-            case .success(let page): handler.respond(context, h, .ok, page, contentType: "text/html; charset=utf-8")
-            case .failure: handler.respond(context, h, .serviceUnavailable, "shutting down\n", close: true)
-            }
-        }
+        servePage(h, context: context) { StatusPage.render(backend.snapshot(), query: query) }
     }
 
     /// `GET /targets/NAME` (NAME percent-encoded): one target's page; 404 for a name not configured.
@@ -100,6 +92,29 @@ extension HTTPRequestHandler {
         guard let name = encoded.removingPercentEncoding, let found = shared.backend.target(named: name) else {
             return respond(context, h, .notFound, "no target named \(EchoedInput.quoted(encoded.removingPercentEncoding ?? encoded))\n")
         }
-        respond(context, h, .ok, TargetPage.render(found.result, memory: found.memory), contentType: "text/html; charset=utf-8")
+        servePage(h, context: context) { TargetPage.render(found.result, memory: found.memory) }
+    }
+
+    /// Renders a page for people with `render` on the pages' thread, within the pages' own in-flight cap
+    /// (503 + `Retry-After` beyond it), and sends it.
+    private func servePage(_ h: HTTPRequestHead, context: ChannelHandlerContext,
+                           render: @escaping @Sendable () -> String) {
+        let limits = shared.limits
+        let client = self.client
+        guard limits.startPage(client: client) else {
+            return respond(context, h, .serviceUnavailable, "too many pages in progress\n", extra: [("Retry-After", "5")])
+        }
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        shared.pageRenderer.runIfActive(eventLoop: context.eventLoop, render).whenComplete { result in
+            let (handler, context) = bound.value
+            switch result {
+            case .success(let page):
+                handler.respond(context, h, .ok, ResponseBody(chunks: [Array(page.utf8)], gzip: false),
+                                contentType: "text/html; charset=utf-8", done: { limits.endPage(client: client) })
+            case .failure:
+                limits.endPage(client: client)
+                handler.respond(context, h, .serviceUnavailable, "shutting down\n", close: true)
+            }
+        }
     }
 }

@@ -21,6 +21,9 @@ final class HTTPRequestHandler: ChannelInboundHandler, @unchecked Sendable {
         let limits: HTTPLimits
         /// Renders /metrics off the event loop, one at a time.
         let renderer: NIOThreadPool
+        /// Renders pages for people off the event loop and apart from `renderer`, so pages never queue
+        /// ahead of a scrape.
+        let pageRenderer: NIOThreadPool
         /// The `--web.config.file`, re-read for each request; nil without one.
         let webConfig: WebConfigSource?
         /// Checks basic-auth passwords off the event loop (bcrypt is slow on purpose).

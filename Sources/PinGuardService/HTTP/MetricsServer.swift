@@ -39,9 +39,12 @@ public struct MetricsServer: Service {
         let renderer = NIOThreadPool(numberOfThreads: 1)
         renderer.start()
         defer { renderer.shutdownGracefully { _ in } }
+        let pageRenderer = NIOThreadPool(numberOfThreads: 1)
+        pageRenderer.start()
+        defer { pageRenderer.shutdownGracefully { _ in } }
         let authenticator = BasicAuthenticator()
         defer { authenticator.shutdown() }
-        let shared = HTTPRequestHandler.Shared(backend: backend, limits: limits, renderer: renderer,
+        let shared = HTTPRequestHandler.Shared(backend: backend, limits: limits, renderer: renderer, pageRenderer: pageRenderer,
                                                webConfig: webConfig, authenticator: authenticator)
         // Whether the endpoint speaks TLS is decided at start, as exporter-toolkit does; certificates and
         // the rest are re-read for each connection.

@@ -81,7 +81,7 @@ public enum ServeRunner {
             StandardError.write("pinguard: \(error) (is another pinguard using it? give each instance its own state.path)")
             return 2
         }
-        StandardError.write("pinguard: \(location.summary)")
+        StandardError.write("pinguard: \(location.summary(unavailable: memory.unavailableCause))")
         let runtime: PinGuardRuntime
         do {
             runtime = try PinGuardRuntime(loaded: loaded, journal: journal, notifier: notifier, memory: memory,

@@ -43,51 +43,71 @@ extension ChainMemory {
     /// Writes the round's changes in one transaction (a round that changed nothing writes nothing). A file
     /// that cannot be written keeps the changes for the next commit; a file that could not be opened is
     /// tried again. Returns `state_unavailable` on a new failure, `state_recovered` when writing works again.
+    /// A file refused for good (damaged, foreign, newer schema) stays unwritten: the memory settles the
+    /// round in memory and reports nothing new, so the metric stays 0 as `state_unavailable` said.
     public func commit(now: Date) -> [JournalEntry] {
         state.withLockedValue { s in
             let round = s.round ?? s.store.beginRound(now: Int64(now.timeIntervalSince1970))
             s.round = nil
-            guard case .file(let path) = location, s.retryPath == nil else {
+            guard case .file(let path) = location, s.store.path != nil else {
                 // In memory: the commit writes nothing but settles the round's changes.
                 _ = try? s.store.commit(round)
-                guard let path = s.retryPath else { return [] }
-                // The file that could not be opened is tried again; once it opens, what it remembers takes
-                // over (the next round judges renewals against it).
-                Self.reopen(path, &s)
-                guard s.retryPath == nil else { return [] }
-                s.writable = true
-                s.failure = nil
-                return [.stateRecovered(path: path)]
+                guard case .file(let path) = location, let retry = s.retryPath else { return [] }
+                return Self.retry(retry, announcing: path, &s)
             }
-            let wasWritable = s.writable
-            do throws(StateError) {
-                try s.store.commit(round)
-                s.writable = true
-                s.failure = nil
-            } catch {
-                s.writable = false
-                if wasWritable != s.writable { s.version += 1; s.facts = nil }
-                guard s.failure != error.message else { return [] }
-                s.failure = error.message
-                return [.stateUnavailable(path: path, error: error.message)]
-            }
-            guard !wasWritable else { return [] }
-            s.version += 1
-            s.facts = nil
-            return [.stateRecovered(path: path)]
+            return Self.write(round, to: path, &s)
         }
     }
 
-    /// Opens the state file again after a failure that may have passed; on success the file's memory
-    /// replaces the one kept meanwhile (the next round judges renewals against what the file remembers).
-    private static func reopen(_ path: String, _ s: inout State) {
+    /// Tries the file that could not be opened again; once it opens, what it remembers takes over (the next
+    /// round judges renewals against it) and `state_recovered` says so.
+    /// A new cause of failure is reported once (`state_unavailable`), as at start.
+    private static func retry(_ retry: String, announcing path: String, _ s: inout State) -> [JournalEntry] {
+        if let error = reopen(retry, &s) {
+            guard s.failure != error.message else { return [] }
+            s.failure = error.message
+            return [.stateUnavailable(path: path, error: error.message)]
+        }
+        s.writable = true
+        s.failure = nil
+        s.version += 1
+        s.facts = nil
+        return [.stateRecovered(path: path)]
+    }
+
+    /// Commits `round` to the open file; reports a new failure once, and the first success after one.
+    private static func write(_ round: StateRound, to path: String, _ s: inout State) -> [JournalEntry] {
+        let wasWritable = s.writable
+        do throws(StateError) {
+            try s.store.commit(round)
+            s.writable = true
+            s.failure = nil
+        } catch {
+            s.writable = false
+            if wasWritable != s.writable { s.version += 1; s.facts = nil }
+            guard s.failure != error.message else { return [] }
+            s.failure = error.message
+            return [.stateUnavailable(path: path, error: error.message)]
+        }
+        guard !wasWritable else { return [] }
+        s.version += 1
+        s.facts = nil
+        return [.stateRecovered(path: path)]
+    }
+
+    /// Opens the state file again after a failure that may have passed, checking it as at start; on success
+    /// the file's memory replaces the one kept meanwhile (the next round judges renewals against what the
+    /// file remembers). Returns why it still cannot be used; a cause that will not pass ends the retries.
+    private static func reopen(_ path: String, _ s: inout State) -> StateError? {
         do throws(StateError) {
             s.store = try StateStore.open(path: path, readOnly: false)
             s.retryPath = nil
             s.targets = [:]
             seed(&s)
+            return nil
         } catch {
             if !mayPass(error.code) { s.retryPath = nil }
+            return error
         }
     }
 

@@ -51,6 +51,15 @@ public final class ChainMemory: Sendable {
         }
     }
 
+    /// Why the state file is not in use now (it could not be opened, or is refused), as `state_unavailable`
+    /// named it; nil when the file is in use or there is none.
+    public var unavailableCause: String? {
+        state.withLockedValue { s in
+            guard case .file = location, s.store.path == nil else { return nil }
+            return s.failure
+        }
+    }
+
     /// A memory that writes nothing (`state_not_persisted` says why).
     public convenience init(memoryOnly reason: String, configured: Set<String>) {
         self.init(location: .memoryOnly(reason: reason), opened: Opened(store: .inMemory()), configured: configured)

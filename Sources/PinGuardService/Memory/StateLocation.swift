@@ -21,9 +21,15 @@ public enum StateLocation: Sendable, Equatable {
     }
 
     /// One line for `check-config` and the start-up log.
-    public var summary: String {
+    public var summary: String { summary(unavailable: nil) }
+
+    /// One line for `check-config` and the start-up log, for a state file that cannot be used because of
+    /// `cause` (as `state_unavailable` names it), or nil when it can.
+    public func summary(unavailable cause: String?) -> String {
         switch self {
-        case .file(let path): return "served chains are remembered in \(path)"
+        case .file(let path):
+            guard let cause else { return "served chains are remembered in \(path)" }
+            return "served chains are remembered in memory only: \(cause) (state_unavailable)"
         case .memoryOnly(let reason): return "served chains are remembered in memory only (\(reason))"
         }
     }

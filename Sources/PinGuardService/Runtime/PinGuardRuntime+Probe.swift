@@ -52,7 +52,7 @@ extension PinGuardRuntime {
         case .failure(let error): return .failure(ProbeRefusal(400, "target: \(EchoedInput.bare(error.description))"))
         }
         let host: String
-        switch ProbeTargetName.validate(parsed.host) {
+        switch HostName.validate(parsed.host) {
         case .success(let name): host = name
         case .failure(let error):
             return .failure(ProbeRefusal(400, "target: \(EchoedInput.quoted(parsed.host)) is not a host name or address: \(error)"))

@@ -1,31 +1,33 @@
-/// The host of a `GET /probe` target, checked so that the name the allowlist matches is byte for byte the
-/// name that is resolved, dialled and sent as SNI.
+/// Every host name pinguard is given — a configured `host:` or `connect:`, a `files[].host`, a target
+/// file's entry, a `GET /probe` target — checked by this one rule, so that the name the policies and the
+/// allowlist match is byte for byte the name that is resolved, dialled and sent as SNI (a NUL would cut it
+/// short in C).
 ///
 /// A host name is ASCII letters, digits, `-` and `_` in dot-separated labels of 1–63 bytes (no label starts
 /// or ends with `-`), at most 253 bytes, with at most one trailing dot (dropped); internationalised names
 /// must come IDNA-encoded (`xn--…`). A name whose last label looks numeric (`127.1`, `0x7f000001`) must be
 /// a complete dotted-quad IPv4 address, since the resolver would read it as an address. An IPv6 address
 /// comes without brackets here (`HostPort` removed them) and must be a plain literal (no zone).
-public enum ProbeTargetName {
+public enum HostName {
     /// The normalised host (lowercased, one trailing dot dropped), or why it is refused.
-    public static func validate(_ host: String) -> Result<String, ProbeTargetNameError> {
+    public static func validate(_ host: String) -> Result<String, HostNameError> {
         let bytes = Array(host.utf8)
         if let bad = bytes.first(where: { $0 < 0x21 || $0 >= 0x7F }) {
-            return .failure(ProbeTargetNameError(bad >= 0x80 ? "non-ASCII byte (give an IDNA name, xn--…)"
+            return .failure(HostNameError(bad >= 0x80 ? "non-ASCII byte (give an IDNA name, xn--…)"
                                                              : "control byte or space 0x\(hex(bad))"))
         }
         if bytes.contains(UInt8(ascii: ":")) {
             return IPv6Literal.isValid(host) && IPNetwork.addressBytes(host) != nil
-                ? .success(host.lowercased()) : .failure(ProbeTargetNameError("not an IPv6 address"))
+                ? .success(host.lowercased()) : .failure(HostNameError("not an IPv6 address"))
         }
         let name = HostPattern.normalize(host)
-        guard !name.isEmpty, name.utf8.count <= 253 else { return .failure(ProbeTargetNameError("empty or over 253 bytes")) }
+        guard !name.isEmpty, name.utf8.count <= 253 else { return .failure(HostNameError("empty or over 253 bytes")) }
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
         for label in labels {
-            if let problem = labelProblem(label) { return .failure(ProbeTargetNameError(problem)) }
+            if let problem = labelProblem(label) { return .failure(HostNameError(problem)) }
         }
         if let last = labels.last, looksNumeric(last), IPNetwork.addressBytes(name) == nil {
-            return .failure(ProbeTargetNameError("numeric but not a dotted-quad IPv4 address"))
+            return .failure(HostNameError("numeric but not a dotted-quad IPv4 address"))
         }
         return .success(name)
     }
@@ -55,8 +57,8 @@ public enum ProbeTargetName {
     }
 }
 
-/// Why a `/probe` target's host is not a host name or address literal.
-public struct ProbeTargetNameError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why a host is not a host name or address literal.
+public struct HostNameError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, without echoing the input.
     public let description: String
     init(_ message: String) { description = message }

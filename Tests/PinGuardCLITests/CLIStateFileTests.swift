@@ -1,0 +1,59 @@
+import Foundation
+import PinGuardTestSupport
+import XCTest
+
+/// A state file that cannot be used says so the same way everywhere — `serve`'s start-up line, its journal
+/// event, `/metrics`, the status page, `check-config` — is never written, and never crashes or blocks a
+/// command: the shell reproducers of `Tests/Fixtures/repro/` run end to end, with the checks in between.
+final class CLIStateFileTests: XCTestCase {
+    func testRandomBytesAsStateFileAreReportedUnwrittenEverywhereAndStayAsTheyWere() throws {
+        let out = try HostileScript.run("state-foreign-reports-writable.sh", timeout: 60)
+        XCTAssertTrue(out.contains("pinguard_state_writable 0"), out)
+        XCTAssertFalse(out.contains("pinguard_state_writable 1"), out)
+        XCTAssertTrue(out.contains("State file <span class=\"warn\">not written</span>"), out)
+        XCTAssertTrue(out.contains("served chains are remembered in memory only: state file \"state.db\": not an SQLite database"), out)
+        XCTAssertTrue(out.contains("[state_unavailable]"), out)
+        XCTAssertFalse(out.contains("state_recovered"), out)
+        let digests = out.split(separator: "\n").filter { $0.hasSuffix("  state.db") }
+        XCTAssertEqual(digests.count, 2, out)
+        XCTAssertEqual(Set(digests).count, 1, "the file kept every byte: \(out)")
+    }
+
+    func testANegativeSchemaVersionLeavesServeRunningInMemoryAndCheckConfigSaysSo() throws {
+        let out = try HostileScript.run("state-user-version-negative.sh", timeout: 60)
+        XCTAssertTrue(out.contains("serve --once rc=0"), out)
+        XCTAssertTrue(out.contains("check-config rc=0"), out)
+        XCTAssertTrue(out.contains("served chains are remembered in memory only: state file \"state.db\": schema version -1 is not a version pinguard writes"), out)
+        XCTAssertTrue(out.contains("state_unavailable"), out)
+        XCTAssertFalse(out.contains("crashed"), out)
+    }
+
+    func testAStoredLastSeenOfInt64MinIsRefusedAndTheRoundEndsCleanly() throws {
+        let out = try HostileScript.run("state-last-seen-int64min.sh", timeout: 90)
+        XCTAssertTrue(out.contains("first run rc=0"), out)
+        XCTAssertTrue(out.contains("second run rc=0"), out)
+        XCTAssertFalse(out.contains("crashed") || out.contains("TargetRecord"), out)
+    }
+
+    func testAFIFOAsStateFileBlocksNeitherServeNorHistory() throws {
+        let out = try HostileScript.run("state-fifo-hang.sh", timeout: 60)
+        XCTAssertTrue(out.contains("history rc=2"), out)
+        XCTAssertTrue(out.contains("healthz: 200"), "serve listens at once: \(out)")
+        XCTAssertFalse(out.contains("still running"), "SIGTERM stops it: \(out)")
+        XCTAssertTrue(out.contains("state file \"state.db\": not a regular file (a FIFO)"), out)
+    }
+
+    func testHistoryRefusesAFIFOAtOnceWithOneLine() throws {
+        let dir = try TemporaryDirectory.make("pinguard-state-fifo")
+        let fifo = dir.appendingPathComponent("state.db").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let config = dir.appendingPathComponent("c.yml").path
+        try "policies: []\ntargets: []\nstate: {path: state.db}\n".write(toFile: config, atomically: true, encoding: .utf8)
+        guard let binary = PinguardCLI.binary else { throw HarnessError("pinguard is not built") }
+        let r = try MeasuredCommand.run(binary, ["history", "t", "--config", config], timeout: 10)
+        XCTAssertFalse(r.timedOut)
+        XCTAssertLessThan(r.seconds, 2)
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertEqual(r.stderr, "pinguard: state file \"\(fifo)\": not a regular file (a FIFO)\n")
+    }
+}
