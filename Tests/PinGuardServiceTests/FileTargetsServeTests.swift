@@ -41,10 +41,14 @@ final class FileTargetsServeTests: XCTestCase {
         XCTAssertEqual(m.value("pinguard_file_success", ["file": file("broken.pem")]), 0)
         XCTAssertEqual(m.value("pinguard_file_success", ["file": file("none-*.pem")]), 0, "a pattern matching nothing is reported")
         XCTAssertNil(m.value("pinguard_probe_success", ["target": file("valid.pem")]), "files are not probe targets")
-        // A staged chain gets the journal events a served one gets.
+        // A staged chain is not served: its events say staged, name the file and the host, and never a port.
         let events = serve.stderr.split(separator: "\n")
-        XCTAssertTrue(events.contains { $0.contains("[pin_mismatch]") && $0.contains(file("rotated.pem")) }, serve.stderr)
-        XCTAssertTrue(events.contains { $0.contains("[expiry_warning]") && $0.contains(file("expiring.pem")) }, serve.stderr)
+        let rejected = events.first { $0.contains("[staged_chain_rejected]") && $0.contains(file("rotated.pem")) } ?? ""
+        XCTAssertTrue(rejected.contains("ios-app (prod) would reject this chain once served"), serve.stderr)
+        XCTAssertTrue(events.contains { $0.contains("[staged_chain_unreadable]") && $0.contains(file("broken.pem")) }, serve.stderr)
+        XCTAssertFalse(events.contains { ($0.contains("[pin_mismatch]") || $0.contains("[probe_failed]")) && $0.contains("/staged/") },
+                       "no live event for a file: \(serve.stderr)")
+        XCTAssertFalse(events.contains { $0.contains("/staged/") && $0.contains(":443") }, "no made-up port")
         // And `serve --once` lists them after the served targets.
         let once = try PinguardCLI.run(["serve", "--config", config, "--once"], timeout: 30)
         XCTAssertTrue(once.stdout.contains("staged chains in files:, judged as if served:"), once.stdout)

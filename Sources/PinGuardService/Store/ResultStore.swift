@@ -209,7 +209,9 @@ public final class ResultStore: Sendable {
     /// `days_to_*` fields would move, and the next probe moves them), so adding or removing a few targets
     /// of 100,000 costs no judging and leaves `/metrics` slices of untouched targets as they are.
     public func apply(config: ServiceConfig, sets: [PolicySet], now: Date) -> [JournalEntry] {
-        apply(config: config, judge: Judge(sets: sets), outlookChanged: false, ctChanged: false, now: now)
+        let current = state.withLockedValue { $0.judge }
+        return apply(config: config, judge: Judge(sets: sets, ct: current.ct, renewals: current.renewals), outlookChanged: false,
+                     ctChanged: false, now: now)
     }
 
     /// `apply(config:sets:now:)` judged by `judge`, which is also what judges results probed under the old
