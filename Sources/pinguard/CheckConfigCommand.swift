@@ -24,7 +24,9 @@ struct CheckConfigCommand: ParsableCommand {
             // A rejected bundle is not a configuration error (the apps keep their pins); say what they keep.
             for b in loaded.bundles { print(b.summary) }
             print("\(file): ok: \(loaded.config.targets.count) targets, \(loaded.policySets.count) policy sets (\(loaded.policySets.map { EchoedInput.bare($0.name, limit: 80) }.joined(separator: ", ")))")
-            print(StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment).summary)
+            let location = StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment)
+            print(location.summary)
+            if let hint = location.serviceHint { print("note: \(hint)") }
             for w in loaded.config.ct.staleListWarnings(at: Date()) { printError("pinguard: warning: \(w)") }
         } catch {
             printError("pinguard: \(error)")
