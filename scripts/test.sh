@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs every test of pinguard on a fresh Debian machine of this kind, as root:
 # installs what the tests need, builds, runs the Swift test suites (unit tests, probes against real
 # TLS servers, the service against a private journald) and the script suites (promtool rules and
