@@ -3,7 +3,7 @@
 # Runs every test of pinguard on a fresh Debian machine of this kind, as root:
 # installs what the tests need, builds, runs the Swift test suites (unit tests, probes against real
 # TLS servers, the service against a private journald) and the script suites (promtool rules and
-# dashboard, systemd unit and journal catalog, a real Prometheus scraping a real pinguard, and a short
+# dashboard, systemd unit and journal catalog, the man pages, a real Prometheus scraping a real pinguard, and a short
 # libFuzzer run of every reader).
 # Ends with one line "N passed, M failed"; exits non-zero when anything failed.
 set -uo pipefail
@@ -56,6 +56,7 @@ if [ "$rc" -ne 0 ] || [ -z "$summary" ]; then failures+=("swift test (exit $rc)"
 
 suite "prometheus rules and dashboard" bash scripts/test-prometheus-rules.sh
 suite "systemd unit and journal catalog" bash scripts/test-systemd-unit.sh
+suite "man pages generated from docs/reference.md" bash scripts/test-man-pages.sh "$(swift build --show-bin-path)/pinguard"
 [ -f scripts/test-prometheus-e2e.sh ] && suite "real prometheus end to end" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-prometheus-e2e.sh
 suite "status page in headless chromium" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-status-page.sh
 suite "renewals by a real ACME CA (pebble, certbot, nginx)" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-renewals.sh

@@ -31,7 +31,9 @@ def inline(text):
         out.append(escape(text[pos:m.start()]))
         code, bold, link_text, target, emph = m.groups()
         if code is not None:
-            out.append("\\fB" + escape(code) + "\\fR")
+            # A long span (a URL) may break after a slash: \: is a break point that prints nothing.
+            text_code = escape(code).replace("/", "/\\:") if len(code) > 40 else escape(code)
+            out.append("\\fB" + text_code + "\\fR")
         elif bold is not None:
             out.append("\\fB" + inline(bold) + "\\fR")
         elif link_text is not None:
