@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
 export DEBIAN_FRONTEND=noninteractive
 
-packages="libssl-dev libsystemd-dev libcrypt-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config openssl nginx-light prometheus publicsuffix curl python3 util-linux systemd pebble certbot chromium"
+packages="libssl-dev libsystemd-dev libcrypt-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config openssl nginx-light prometheus publicsuffix curl python3 util-linux systemd pebble certbot chromium man-db"
 missing=$(for p in $packages; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"; done)
 if [ -n "$missing" ]; then
   # Keep package scripts from starting nginx or prometheus as system services.
