@@ -81,6 +81,26 @@ def see_also(*pages):
         "\\fI/usr/share/doc/pinguard/prometheus.md\\fR."
 
 
+def synopsis_lines(lines):
+    """Each synopsis line filled, its continuation indented under the command."""
+    out = []
+    for line in lines:
+        command, _, rest = line.partition(" ")
+        sub, _, args = rest.partition(" ")
+        out += [".PP", ".in +4n", ".ti -4n", f"\\fB{escape(command)} {escape(sub)}\\fR {escape(args)}".rstrip(), ".in"]
+    return out
+
+
+def summary(secs, reference, name, binary):
+    """What a command does in one line: its --help overview with a binary, else the reference's first
+    sentence about it."""
+    what = first_sentence(command_text(secs, reference, name))
+    if binary:
+        overview = re.search(r"OVERVIEW: (.*?)(?:\n\s*\n|\Z)", help_text(binary, name), re.S)
+        what = re.sub(r"\s+", " ", overview.group(1)).rstrip(".") if overview else what
+    return what
+
+
 def help_text(binary, name):
     out = subprocess.run([binary, name, "--help"], capture_output=True, text=True, check=True).stdout
     return out.rstrip("\n")
@@ -97,9 +117,9 @@ def main_page(secs, reference, commands, args):
         raise ReferenceError("section 'Memory of served chains' has no paragraph 'Where it lives'")
     out = [header("pinguard", 1, args.date, args.version, "pinguard manual"),
            "pinguard \\- TLS pinning monitor and Prometheus exporter",
-           ".SH SYNOPSIS", ".nf"]
-    out += ["\\&" + escape(line) for line in commands.values()]
-    out += [".fi", ".SH DESCRIPTION", ".PP",
+           ".SH SYNOPSIS"]
+    out += synopsis_lines(commands.values())
+    out += [".SH DESCRIPTION", ".PP",
             "pinguard probes TLS endpoints and checks the keys they serve against the pins that shipped "
             "clients carry, exports the verdicts as Prometheus metrics and writes journal events.",
             convert(intro_text)]
@@ -108,7 +128,7 @@ def main_page(secs, reference, commands, args):
     out.append(".SH COMMANDS")
     for name in commands:
         out += [f".TP", f"\\fBpinguard\\-{escape(name)}\\fR(1)",
-                inline(first_sentence(command_text(secs, reference, name))) + "."]
+                inline(summary(secs, reference, name, args.binary)) + "."]
     out += [".SH \"EXIT STATUS\"", convert(find(secs, "Exit statuses", 3))]
     out += [".SH ENVIRONMENT", ".TP", "\\fBSTATE_DIRECTORY\\fR", inline(re.sub(r"\s+", " ", where))]
     out += [".SH FILES", convert(find(secs, "Installed files", 3))]
@@ -119,13 +139,9 @@ def main_page(secs, reference, commands, args):
 
 def command_page(secs, reference, name, line, args):
     text = command_text(secs, reference, name)
-    what = first_sentence(text)
-    if args.binary:
-        overview = re.search(r"^OVERVIEW: (.*?)(?:\n\n|$)", help_text(args.binary, name), re.S | re.M)
-        what = re.sub(r"\s+", " ", overview.group(1)).rstrip(".") if overview else what
     out = [header(f"pinguard-{name}", 1, args.date, args.version, "pinguard manual"),
-           f"pinguard\\-{escape(name)} \\- {inline(what)}",
-           ".SH SYNOPSIS", ".nf", "\\&" + escape(line), ".fi",
+           f"pinguard\\-{escape(name)} \\- {inline(summary(secs, reference, name, args.binary))}",
+           ".SH SYNOPSIS", *synopsis_lines([line]),
            ".SH DESCRIPTION", convert(text)]
     if args.binary:
         out += [".SH OPTIONS", ".PP", f"As \\fBpinguard {escape(name)} \\-\\-help\\fR prints them:",
