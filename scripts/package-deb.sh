@@ -60,6 +60,9 @@ arch=$(dpkg --print-architecture)
 SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l "$DEBIAN_SRC/changelog" -S Timestamp)
 export SOURCE_DATE_EPOCH
 manual_date=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)
+# Before the build: a malformed DEBEMAIL fails at once.
+maintainer=$(python3 scripts/lib/debian_maintainer.py "$DEBIAN_SRC/control") || die "no maintainer: see above"
+say "Maintainer: $maintainer"
 
 # shellcheck source=lib/shipped_build.sh
 . "$ROOT/scripts/lib/shipped_build.sh"
@@ -156,8 +159,6 @@ fi
 # Control: Depends from dpkg-shlibdeps, Installed-Size from dpkg-gencontrol.
 mkdir -p "$WORK/src/debian" "$PKG/DEBIAN"
 cp "$DEBIAN_SRC/changelog" "$WORK/src/debian/"
-maintainer=$(python3 scripts/lib/debian_maintainer.py "$DEBIAN_SRC/control") || die "no maintainer: see above"
-say "Maintainer: $maintainer"
 sed "s|^Maintainer: .*|Maintainer: $maintainer|" "$DEBIAN_SRC/control" >"$WORK/src/debian/control"
 (
     cd "$WORK/src"
