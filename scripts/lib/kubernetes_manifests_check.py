@@ -16,7 +16,8 @@ pinguard:VERSION with VERSION that of Sources/.../Version.swift, as IMAGE_UID
 capabilities, with a writable volume at STATE_DIR that is a volumeClaimTemplate
 (kept across rescheduling), and the ConfigMap's state.path lies in it. Every
 "docs/FILE.md, Section" in a manifest's comments names an existing file and one
-of its headings, and "README, Section" a heading of README.md. Prints one
+of its headings, "README, Section" a heading of README.md, and every path
+under contrib/, scripts/, docs/, dashboards/ or Sources/ exists. Prints one
 "error: ..." line per problem; exits 1 on any.
 """
 import argparse
@@ -133,6 +134,9 @@ def comment_references(text):
     """Errors for references in comments to documents or sections that do not exist."""
     comments = " ".join(l.split("#", 1)[1].strip() for l in text.split("\n") if "#" in l and l.strip().startswith("#"))
     errors = []
+    for m in re.finditer(r"\b((?:contrib|scripts|docs|dashboards|Sources)/[\w./*-]*[\w*])", comments):
+        if "VERSION" not in m.group(1) and not glob.glob(os.path.join(ROOT, m.group(1))):
+            errors.append(f"a comment names {m.group(1)}, which does not exist")
     for m in re.finditer(r"(docs/[\w.-]+\.md|README)(, )?", comments):
         path = os.path.join(ROOT, m.group(1) if m.group(1) != "README" else "README.md")
         if not os.path.isfile(path):
