@@ -30,7 +30,8 @@ failed=0
 not_run=()
 name=pinguard-image-test-$$
 TMP=$(mktemp -d)
-cleanup() { podman rm -f -v "$name" "$name-files" >/dev/null 2>&1; rm -rf "$TMP"; }
+# One rm per container: podman rm of several stops at the first that does not exist.
+cleanup() { podman rm -f -v "$name" >/dev/null 2>&1; podman rm -f -v "$name-files" >/dev/null 2>&1; rm -rf "$TMP"; }
 trap cleanup EXIT
 
 ok() { echo "ok    $1"; passed=$((passed + 1)); }
@@ -91,7 +92,7 @@ if podman create --name "$name-files" "$image" >/dev/null 2>&1 && podman export 
 else
     fail "podman create and export $image" "$(podman create --name "$name-files" "$image" 2>&1)"
 fi
-podman rm -f "$name-files" >/dev/null 2>&1
+podman rm -f -v "$name-files" >/dev/null 2>&1
 
 # --- running it -------------------------------------------------------------------------------
 
