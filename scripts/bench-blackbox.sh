@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Side-by-side benchmark: pinguard `serve --once` and blackbox_exporter (Debian's
 # prometheus-blackbox-exporter) probing the same fleet in one run: one nginx serving TARGETS server names
 # (default 1000), each name resolving to 127.0.0.1 through a private /etc/hosts (a mount namespace), the

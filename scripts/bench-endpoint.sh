@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark of the HTTP endpoint: /metrics of 1,500 failed targets x 20 policy sets (several MB) plain and
 # gzipped (bytes and time), and the cost of basic authentication over HTTPS with a bcrypt cost-10 hash:
 # the first request (bcrypt computed) against later ones (remembered). Prints figures; asserts nothing.

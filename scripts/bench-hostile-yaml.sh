@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Time and peak memory of pinguard on hostile and large YAML: the alias-bomb reproducers, a 16 MiB
 # file, and a legitimate policy with many patterns. Prints one line per case: seconds, MB, exit status.
 #   scripts/bench-hostile-yaml.sh [PINGUARD_BINARY]   (default .build/release/pinguard)

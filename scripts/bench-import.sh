@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `pinguard import` (release build) on the hostile-input reproducers in Tests/Fixtures/repro/ and on a
 # generated OkHttp file of N add() calls. Prints wall time, peak RSS and exit status; asserts nothing.
 # Usage: scripts/bench-import.sh [CALLS=20000]

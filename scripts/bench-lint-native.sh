@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `pinguard lint` on generated native files of N domains: an Android network security config whose
 # domain-configs all inherit one <base-config> (cleartext, user CA, overridePins: every guardrail reaches every
 # pinned domain) and an Info.plist with N pinned domains and N ATS exception domains. Prints wall time, peak

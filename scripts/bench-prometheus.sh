@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # What the Prometheus that scrapes pinguard pays: Debian's prometheus scrapes the /metrics exposition of
 # TARGETS synthetic targets x 2 policy sets (pinguard-bench renders it exactly as /metrics does) SCRAPES
 # times, and the script prints the samples per scrape, the scrape durations Prometheus records and its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: one probe round over N loopback TLS targets (one nginx, N server names); a round over
 # NODE_NAMES names (default 1000) that each resolve to 3 addresses (127.0.0.1-3, through a private
 # /etc/hosts); check-config and the live service with SERVICE_TARGETS (default 10000) inline targets

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # build-image.sh: builds the container image pinguard:VERSION (and pinguard:latest) without pulling
 # anything from a container registry.
 #
@@ -7,20 +8,26 @@
 # Without an argument it builds the Debian package first (scripts/package-deb.sh). Then:
 # - mmdebstrap makes a Debian root file system (variant apt: the Essential packages and apt) of this
 #   machine's release, from the Debian archive as this machine's apt sources name it
-#   (scripts/lib/debian_sources.py; deb.debian.org when they name none), with ca-certificates for the
-#   system trust store, and installs the package into it with apt-get (its Depends come from the
-#   archive). Documentation other than copyright files, and apt's lists and caches, are left out.
+#   (scripts/lib/debian_sources.py; deb.debian.org when they name none), with ca-certificates and tzdata,
+#   and installs the package into it with apt-get (its Depends come from the archive). That root is only
+#   where the image's files come from:
+# - scripts/lib/slim_rootfs.sh copies out of it what pinguard runs with and nothing else: the binary, the
+#   shared libraries ldd lists for it (and the loader), the CA certificates (/etc/ssl, /usr/lib/ssl,
+#   /usr/share/ca-certificates), tzdata's /usr/share/zoneinfo, /usr/share/pinguard (bundled data) and
+#   /etc/pinguard, with the copyright file of every Debian package a file came from. No shell, no apt,
+#   no dpkg. It runs `pinguard check-config` in the result to prove the libraries are all there.
 # - In the image's /etc/pinguard/pinguard.yml the journal is off (no journald in a container:
 #   events go to stderr through --log-events, the image's default argument).
-# - A user pinguard with UID and GID 65532 owns /var/lib/pinguard, the state folder
-#   (STATE_DIRECTORY, a volume).
-# - `podman import` turns the tarball into an OCI image: user 65532:65532, entrypoint
+# - A user pinguard with UID and GID 65532 owns /var/lib/pinguard, the state folder (STATE_DIRECTORY, a
+#   volume; the configuration's state.path names /var/lib/pinguard/state.db).
+# - `podman import` turns the slim tarball into an OCI image: user 65532:65532, entrypoint
 #   `pinguard serve --config /etc/pinguard/pinguard.yml`, command `--log-events`, port 9477, volume
 #   /var/lib/pinguard. A read-only root is a property of the run, not of the image: run it with
 #   `podman run --read-only` (Kubernetes: readOnlyRootFilesystem, contrib/kubernetes).
 # - The image is also written as an OCI archive, out/pinguard_VERSION_ARCH.oci.tar, for loading
 #   where podman is not (`skopeo copy oci-archive:FILE ...`, `ctr images import`).
-# VERSION is `pinguard --version` of the packaged binary. Prints the image name as its last line.
+# VERSION is `pinguard --version` of the packaged binary. Prints the image name as its last line, after
+# the image's size and file count (docs/reference.md, Container image, lists what it holds).
 #
 # Needs: root, mmdebstrap, podman (both Debian packages; installed when missing).
 set -euo pipefail
@@ -60,7 +67,7 @@ mirrors=()
 [[ -s $WORK/debian.sources ]] && mirrors=("$WORK/debian.sources")
 
 say "mmdebstrap $suite ($arch) with $(basename "$deb")"
-mmdebstrap --variant=apt --architectures="$arch" --include=ca-certificates \
+mmdebstrap --variant=apt --architectures="$arch" --include=ca-certificates,tzdata \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
     --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-include=/usr/share/locale/locale.alias' \
@@ -68,12 +75,13 @@ mmdebstrap --variant=apt --architectures="$arch" --include=ca-certificates \
     --customize-hook='chroot "$1" apt-get install -y --no-install-recommends /tmp/pinguard.deb' \
     --customize-hook='rm -f "$1/tmp/pinguard.deb"' \
     --customize-hook='sed -i "s/^journal: {enabled: true}.*/journal: {enabled: false}  # no journald in the container: events go to stderr (--log-events)/" "$1/etc/pinguard/pinguard.yml"' \
-    --customize-hook="echo 'pinguard:x:$UID_GID:$UID_GID:pinguard:/var/lib/pinguard:/usr/sbin/nologin' >>\"\$1/etc/passwd\"" \
-    --customize-hook="echo 'pinguard:x:$UID_GID:' >>\"\$1/etc/group\"" \
-    --customize-hook="install -d -m 0700 -o $UID_GID -g $UID_GID \"\$1/var/lib/pinguard\"" \
     --customize-hook='chroot "$1" pinguard check-config /etc/pinguard/pinguard.yml' \
-    --customize-hook='rm -rf "$1/var/cache/apt/"*.bin "$1/var/log/"*.log "$1/var/log/apt/"*' \
-    "$suite" "$WORK/rootfs.tar" "${mirrors[@]}" >&2
+    --customize-hook="bash $ROOT/scripts/lib/slim_rootfs.sh \"\$1\" $WORK/slim $UID_GID" \
+    "$suite" "$WORK/full.tar" "${mirrors[@]}" >&2
+[[ -x $WORK/slim/usr/bin/pinguard ]] || die "scripts/lib/slim_rootfs.sh made no root file system"
+# Reproducible tarball of the slim root: sorted, owners numeric, times from SOURCE_DATE_EPOCH.
+tar --sort=name --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" --clamp-mtime -C "$WORK/slim" -cf "$WORK/rootfs.tar" .
+say "slim root: $(du -sh --apparent-size "$WORK/slim" | cut -f1), $(find "$WORK/slim" -type f | wc -l) files"
 
 image=pinguard:$version
 say "podman import $image"

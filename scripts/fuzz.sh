@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer targets (Sources/pinguard-fuzz, -sanitize=fuzzer, scratch path .build-fuzz) and
 # runs each reader for SECONDS (default 3600), seeded from the fixtures, policies/, policies/sources/,
 # fuzz/seeds/<target>/ and Tests/Fixtures/repro (the source readers, okhttp and trustkit, also from the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Generates a throw-away PKI for the shell benchmarks (scripts/bench.sh): a root and an intermediate CA,
 # a second root ("another CA"), and leaves for every case the probe and evaluator must handle. The Swift
 # tests make the same files in-process (Tests/PinGuardTestSupport/TestPKIFiles.swift).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # package-deb.sh: builds the Debian package pinguard_VERSION_ARCH.deb.
 #
 #   scripts/package-deb.sh [OUTPUT_DIR]        (default: out/)
@@ -21,18 +22,24 @@
 #   /usr/share/pinguard/{public_suffix_list.dat,issuer_catalog.json,ct_log_list_apple.json,ct_log_list_chrome.json}
 #                                                   bundled data, found by BundledResource in ../share/pinguard
 #   /usr/share/pinguard/examples/policies/*.yml     policies/*.yml
-#   /usr/share/man/man1/pinguard*.1.gz              swift-argument-parser's generate-manual
+#   /usr/share/pinguard/prometheus/                 contrib/prometheus's rules (runbook_url rewritten to
+#                                                   the installed docs) and alertmanager.yml when present
+#   /usr/share/pinguard/grafana/pinguard.json       dashboards/pinguard.json
+#   /usr/share/man/man1/pinguard.1.gz, pinguard-COMMAND.1.gz, /usr/share/man/man5/pinguard.yml.5.gz
+#                                                   scripts/lib/man_pages.py from docs/reference.md
 #   bash, zsh and fish completions                  `pinguard --generate-completion-script`
-#   /usr/share/doc/pinguard/{copyright,changelog.Debian.gz}
+#   /usr/share/doc/pinguard/{reference,prometheus,benchmarks}.md, copyright, changelog.Debian.gz
+# docs/reference.md (Packaging, Installed files) is the table of these paths.
 #
-# The man pages come from the generate-manual tool of swift-argument-parser (the tool its
-# GenerateManual plugin runs), built in the same scratch path and run on the built binary: the
-# plugin itself would build every product of the package a second time, in another configuration.
-# Pages are dated by the changelog entry, and SOURCE_DATE_EPOCH is the changelog's date, so two
-# builds of one commit give the same files.
+# The man pages are generated from docs/reference.md, with each command's flags from its --help, so
+# they say what the reference says. Pages are dated by the changelog entry, and SOURCE_DATE_EPOCH is
+# the changelog's date, so two builds of one commit give the same files.
 #
-# Needs: the Swift toolchain (PATH or /opt/swift/usr/bin), dpkg-dev, binutils, man-db (for a
-# check of the pages), gzip.
+# Maintainer: as dch takes it, DEBFULLNAME (else NAME) and DEBEMAIL (else EMAIL; "Name <address>" in
+# DEBEMAIL gives both); without them, the Maintainer of contrib/debian/control.
+#
+# Needs: the Swift toolchain (PATH or /opt/swift/usr/bin), dpkg-dev, binutils, python3, man-db (for
+# a check of the pages), gzip.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -53,13 +60,15 @@ arch=$(dpkg --print-architecture)
 SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l "$DEBIAN_SRC/changelog" -S Timestamp)
 export SOURCE_DATE_EPOCH
 manual_date=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)
+# Before the build: a malformed DEBEMAIL fails at once.
+maintainer=$(python3 scripts/lib/debian_maintainer.py "$DEBIAN_SRC/control") || die "no maintainer: see above"
+say "Maintainer: $maintainer"
 
 # shellcheck source=lib/shipped_build.sh
 . "$ROOT/scripts/lib/shipped_build.sh"
 build_flags=("${shipped_build_flags[@]}")
 say "swift build ${build_flags[*]} --product pinguard"
 swift build "${build_flags[@]}" --product pinguard >&2
-swift build "${build_flags[@]}" --product generate-manual >&2
 BIN=$(swift build "${build_flags[@]}" --show-bin-path)
 [[ $("$BIN/pinguard" --version) == "$swift_version" ]] || die "the built pinguard does not report version $swift_version"
 
@@ -92,16 +101,16 @@ install -m 0644 Sources/PinGuardConfig/Resources/public_suffix_list.dat \
     Sources/PinGuardConfig/Resources/issuer_catalog.json Sources/PinGuardConfig/Resources/ct_log_list_apple.json \
     Sources/PinGuardConfig/Resources/ct_log_list_chrome.json "$PKG/usr/share/pinguard/"
 
-# Man pages: pinguard(1) and one per subcommand.
-install -d "$PKG/usr/share/man/man1"
-"$BIN/generate-manual" "$PKG/usr/bin/pinguard" --multi-page --date "$manual_date" \
-    --authors "pinguard maintainers" --output-directory "$PKG/usr/share/man/man1" >&2
-[[ -f $PKG/usr/share/man/man1/pinguard.1 ]] || die "generate-manual wrote no pinguard.1"
-for page in "$PKG"/usr/share/man/man1/*.1; do
+# Man pages: pinguard(1), one per command, pinguard.yml(5), from docs/reference.md.
+python3 scripts/lib/man_pages.py docs/reference.md "$PKG/usr/share/man" --date "$manual_date" \
+    --version "$swift_version" --binary "$PKG/usr/bin/pinguard" >/dev/null || die "scripts/lib/man_pages.py failed"
+for page in "$PKG"/usr/share/man/man[15]/*.[15]; do
     chmod 0644 "$page"
     if command -v man >/dev/null; then
         warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z "$page" 2>&1 >/dev/null || true)
         [[ -z $warnings ]] || die "$(basename "$page"): $warnings"
+        # lexgrog reads the NAME line as mandb and lintian (bad-whatis-entry) do.
+        lexgrog "$page" >/dev/null 2>&1 || die "$(basename "$page"): lexgrog cannot parse its NAME section"
     fi
     gzip -9n "$page"
 done
@@ -116,8 +125,28 @@ install -d "$PKG/usr/share/bash-completion/completions" "$PKG/usr/share/zsh/vend
 chmod 0644 "$PKG"/usr/share/bash-completion/completions/pinguard "$PKG"/usr/share/zsh/vendor-completions/_pinguard \
     "$PKG"/usr/share/fish/vendor_completions.d/pinguard.fish
 
-# Documentation.
+# Prometheus rules, Alertmanager routing (written separately; installed when the tree has it) and the
+# Grafana dashboard. Runbook links point to the installed Prometheus guide.
+install -d "$PKG/usr/share/pinguard/prometheus" "$PKG/usr/share/pinguard/grafana"
+for rules in pinguard.rules.yml pinguard.alerts.yml; do
+    sed 's|runbook_url: "docs/\([a-z]*\.md\)#|runbook_url: "file:///usr/share/doc/pinguard/\1#|' \
+        "contrib/prometheus/$rules" >"$PKG/usr/share/pinguard/prometheus/$rules"
+done
+if grep -h 'runbook_url:' "$PKG"/usr/share/pinguard/prometheus/*.yml | grep -v 'runbook_url: "file:///usr/share/doc/pinguard/'; then
+    die "contrib/prometheus: a runbook_url above is not a docs/*.md#anchor link"
+fi
+if [[ -f contrib/prometheus/alertmanager.yml ]]; then
+    install -m 0644 contrib/prometheus/alertmanager.yml "$PKG/usr/share/pinguard/prometheus/alertmanager.yml"
+fi
+install -m 0644 dashboards/pinguard.json "$PKG/usr/share/pinguard/grafana/pinguard.json"
+chmod 0644 "$PKG"/usr/share/pinguard/prometheus/*.yml
+
+# Documentation: kept uncompressed, as the runbook links open them in place.
 install -d "$PKG/usr/share/doc/pinguard"
+install -m 0644 docs/reference.md docs/prometheus.md docs/benchmarks.md "$PKG/usr/share/doc/pinguard/"
+for target in $(grep -ho 'file:///usr/share/doc/pinguard/[a-z]*\.md' "$PKG"/usr/share/pinguard/prometheus/*.yml | sort -u); do
+    [[ -f $PKG${target#file://} ]] || die "a runbook_url names ${target#file://}, which the package does not install"
+done
 install -m 0644 "$DEBIAN_SRC/copyright" "$PKG/usr/share/doc/pinguard/copyright"
 gzip -9n <"$DEBIAN_SRC/changelog" >"$PKG/usr/share/doc/pinguard/changelog.Debian.gz"
 chmod 0644 "$PKG/usr/share/doc/pinguard/changelog.Debian.gz"
@@ -129,7 +158,8 @@ fi
 
 # Control: Depends from dpkg-shlibdeps, Installed-Size from dpkg-gencontrol.
 mkdir -p "$WORK/src/debian" "$PKG/DEBIAN"
-cp "$DEBIAN_SRC/control" "$DEBIAN_SRC/changelog" "$WORK/src/debian/"
+cp "$DEBIAN_SRC/changelog" "$WORK/src/debian/"
+sed "s|^Maintainer: .*|Maintainer: $maintainer|" "$DEBIAN_SRC/control" >"$WORK/src/debian/control"
 (
     cd "$WORK/src"
     dpkg-shlibdeps -Tdebian/substvars -e"$PKG/usr/bin/pinguard" >&2

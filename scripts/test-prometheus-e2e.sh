@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # End-to-end test of the Prometheus integration against a real Prometheus:
 # the shipped rules, evaluated on what a running pinguard actually serves.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks everything pinguard ships for Prometheus and Grafana, without a running
 # service:
 #   - contrib/prometheus/prometheus.yml and contrib/kubernetes/prometheus-scrape.yml parse,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Renewals by a real ACME CA and a real ACME client, observed by a real pinguard: Debian's pebble
 # (Let's Encrypt's test CA, challenges always valid) issues 90-day certificates, certbot obtains and
 # renews them with and without --reuse-key, nginx serves them and is reloaded after each renewal, and

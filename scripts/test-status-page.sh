@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The status page in a real browser: Debian's chromium, headless, loads `/` and a target page from a running
 # `pinguard serve` on the built-in demo, and the test checks the problems, rows and verdicts in the DOM chromium
 # built, that the page logs no console error, the screenshot itself (critical rows above warnings, timelines

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # test-systemd-unit.sh: checks contrib/systemd and contrib/journald.
 #
 #   scripts/test-systemd-unit.sh

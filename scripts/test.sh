@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs every test of pinguard on a fresh Debian machine of this kind, as root:
 # installs what the tests need, builds, runs the Swift test suites (unit tests, probes against real
 # TLS servers, the service against a private journald) and the script suites (promtool rules and
-# dashboard, systemd unit and journal catalog, a real Prometheus scraping a real pinguard, and a short
+# dashboard, systemd unit and journal catalog, the man pages, a real Prometheus scraping a real pinguard, and a short
 # libFuzzer run of every reader).
 # Ends with one line "N passed, M failed"; exits non-zero when anything failed.
 set -uo pipefail
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
 export DEBIAN_FRONTEND=noninteractive
 
-packages="libssl-dev libsystemd-dev libcrypt-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config openssl nginx-light prometheus prometheus-alertmanager python3-yaml publicsuffix curl python3 util-linux systemd pebble certbot chromium"
+packages="libssl-dev libsystemd-dev libcrypt-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config openssl nginx-light prometheus prometheus-alertmanager python3-yaml publicsuffix curl python3 util-linux systemd pebble certbot chromium man-db"
 missing=$(for p in $packages; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"; done)
 if [ -n "$missing" ]; then
   # Keep package scripts from starting nginx or prometheus as system services.
@@ -55,6 +56,7 @@ if [ "$rc" -ne 0 ] || [ -z "$summary" ]; then failures+=("swift test (exit $rc)"
 
 suite "prometheus rules and dashboard" bash scripts/test-prometheus-rules.sh
 suite "systemd unit and journal catalog" bash scripts/test-systemd-unit.sh
+suite "man pages generated from docs/reference.md" bash scripts/test-man-pages.sh "$(swift build --show-bin-path)/pinguard"
 [ -f scripts/test-prometheus-e2e.sh ] && suite "real prometheus end to end" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-prometheus-e2e.sh
 suite "alerts reach people once: pinguard, Prometheus, Alertmanager, webhook" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-alert-delivery.sh
 suite "status page in headless chromium" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-status-page.sh

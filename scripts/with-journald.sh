@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # with-journald.sh: run a command against a private systemd-journald.
 #
 #   scripts/with-journald.sh [--hosts FILE] [--resolv-conf FILE] [--catalog FILE]... COMMAND [ARGS...]

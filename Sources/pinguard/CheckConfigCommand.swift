@@ -30,6 +30,7 @@ struct CheckConfigCommand: ParsableCommand {
             var refused: StateError?
             if case .file(let path) = location { refused = StateStore.check(path: path) }
             print(location.summary(unavailable: refused?.message))
+            if let hint = location.serviceHint { print("note: \(hint)") }
             if let refused { printError("pinguard: warning: \(refused.message): serve will run without it and write nothing to it") }
             for w in loaded.config.ct.staleListWarnings(at: Date(), sets: loaded.policySets) { printError("pinguard: warning: \(w)") }
         } catch {

@@ -12,8 +12,8 @@ struct HistoryCommand: ParsableCommand {
         commandName: "history",
         abstract: "List the chains a target served, oldest first, each renewal marked (key kept or not, issuer changed or not).",
         discussion: """
-        Reads the state file of the configuration (state.path, else $STATE_DIRECTORY/state.db) read-only: it \
-        never blocks a running pinguard serve. Exit 0 with the history, 1 when the target has none, 2 when \
+        Reads the state file of the configuration read-only, found as pinguard serve finds it (state.path, \
+        else $STATE_DIRECTORY/state.db): it never blocks a running pinguard serve. Exit 0 with the history, 1 when the target has none, 2 when \
         there is no state file to read.
         """)
 
@@ -32,8 +32,13 @@ struct HistoryCommand: ParsableCommand {
             printError("pinguard: \(error)")
             throw Exit.configuration
         }
-        guard case .file(let path) = StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment) else {
-            printError("pinguard: \(config) has no state file (set state.path), so no history is kept")
+        let location = StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment)
+        let path: String
+        switch location {
+        case .file(let file): path = file
+        case .memoryOnly(let reason):
+            printError("pinguard: \(config) names no state file (\(reason)), so there is no history to read; "
+                       + (location.serviceHint ?? ""))
             throw Exit.configuration
         }
         let store: StateStore

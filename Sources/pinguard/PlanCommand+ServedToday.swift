@@ -8,9 +8,12 @@ extension PlanCommand {
     /// With `--config` and its state file: per `--host`, the key and certificate hashes of the chains its
     /// targets serve now (leaf, issuer, anchor), read without disturbing a running `serve`; empty otherwise.
     func servedToday() -> [String: Set<String>] {
-        guard let config, let loaded = try? ConfigurationLoader.load(path: config),
-              case .file(let path) = StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment),
-              FileManager.default.fileExists(atPath: path),
+        guard let config, let loaded = try? ConfigurationLoader.load(path: config) else { return [:] }
+        let location = StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment)
+        if let hint = location.serviceHint {
+            printError("pinguard: \(config) names no state file, so served chains do not count against reserve pins; \(hint)")
+        }
+        guard case .file(let path) = location, FileManager.default.fileExists(atPath: path),
               let store = try? StateStore.open(path: path, readOnly: true) else { return [:] }
         defer { store.close() }
         var out: [String: Set<String>] = [:]

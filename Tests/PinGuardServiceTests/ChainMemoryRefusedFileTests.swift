@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardConfig
 import PinGuardCore
 import PinGuardCoreTestSupport
 @testable import PinGuardService

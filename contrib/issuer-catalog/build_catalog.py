@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Rebuild issuer_catalog.json (and SOURCES.md) from the PEM files in pem/.
 
 Every value derived from a certificate (hashes, names, dates, CA flag, key type,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check the conventions of pinguard's Prometheus alert rules and their test coverage.
 
     alert_rules_check.py ALERTS_YML DOCS_MD [TEST_YML...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Extract the Alertmanager configuration example from docs/prometheus.md.
 
     alertmanager_example.py DOCS_MD OUT_YML

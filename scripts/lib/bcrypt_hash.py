@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Print a bcrypt hash of PASSWORD made by libxcrypt (the library pinguard verifies with).
 
     bcrypt_hash.py PASSWORD [COST]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Side by side: pinguard `serve --once` and blackbox_exporter probing the same TLS fleet.
 
     bench_blackbox.py --pinguard BIN --config PINGUARD_YML --blackbox BIN --blackbox-config BB_YML

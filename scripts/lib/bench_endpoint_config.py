@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write the configuration scripts/bench-endpoint.sh serves: a large /metrics exposition.
 
     bench_endpoint_config.py WORK_DIR CLOSED_PORT LISTEN_PORT

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the benchmarks (scripts/bench.sh, scripts/bench-blackbox.sh): the fleet they probe and the
 # policy sets they judge it with.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Time one probe round of `pinguard serve --once` and print its figures.
 
     bench_probe_round.py PINGUARD CONFIG TARGETS [--addresses N] [--hosts FILE]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check the Grafana dashboard's conventions and list its PromQL expressions.
 
     dashboard_check.py DASHBOARD_JSON EXPRS_OUT

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check that every PromQL expression of the dashboard parses, with promtool.
 
     dashboard_promql_check.py EXPRS_JSONL RULES_OUT

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Print this machine's apt sources for Debian's own archive, as deb822 stanzas.
 
     debian_sources.py [ROOT]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Print TCP ports that nothing listens on at 127.0.0.1 right now.
 
     free_port.py [COUNT]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check that pinguard's journal message catalog is well formed.
 
     journal_catalog_check.py CATALOG

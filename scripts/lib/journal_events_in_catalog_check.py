@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check that every journal entry pinguard wrote has an entry in the message catalog.
 
     journalctl -o json -t pinguard | journal_events_in_catalog_check.py CATALOG

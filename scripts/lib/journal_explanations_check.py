@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check that `journalctl -x` explained every catalog check entry.
 
     journalctl -x -t pinguard-catalog-check | journal_explanations_check.py MESSAGE_ID...

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check the Kubernetes manifests in contrib/kubernetes fit together.
 
     kubernetes_manifests_check.py DIR
@@ -12,8 +13,12 @@ container's `metrics` port by name; the ServiceMonitor selects the Service and
 scrapes that port. The container runs scripts/build-image.sh's image,
 pinguard:VERSION with VERSION that of Sources/.../Version.swift, as IMAGE_UID
 (runAsNonRoot), on a read-only root, without privilege escalation or
-capabilities, with a writable volume at STATE_DIR. Prints one "error: ..." line
-per problem; exits 1 on any.
+capabilities, with a writable volume at STATE_DIR that is a volumeClaimTemplate
+(kept across rescheduling), and the ConfigMap's state.path lies in it. Every
+"docs/FILE.md, Section" in a manifest's comments names an existing file and one
+of its headings, "README, Section" a heading of README.md, and every path
+under contrib/, scripts/, docs/, dashboards/ or Sources/ exists. Prints one
+"error: ..." line per problem; exits 1 on any.
 """
 import argparse
 import glob
@@ -27,6 +32,7 @@ import yaml
 IMAGE_UID = 65532
 IMAGE_CONFIG = "/etc/pinguard/pinguard.yml"
 STATE_DIR = "/var/lib/pinguard"
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..")
 VERSION_SWIFT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../Sources/PinGuardService/Lifecycle/Version.swift")
 
 
@@ -35,12 +41,16 @@ def main():
     parser.add_argument("dir", metavar="DIR")
     args = parser.parse_args()
     docs = {}
-    for path in sorted(glob.glob(os.path.join(args.dir, "*.yaml"))):
+    references = []
+    for path in sorted(glob.glob(os.path.join(args.dir, "*.yaml")) + glob.glob(os.path.join(args.dir, "*.yml"))):
         with open(path, encoding="utf-8") as f:
-            for d in yaml.safe_load_all(f):
+            text = f.read()
+        references += [f"{os.path.basename(path)}: {e}" for e in comment_references(text)]
+        if path.endswith(".yaml"):
+            for d in yaml.safe_load_all(text):
                 if d:
                     docs[d["kind"]] = d
-    errors = []
+    errors = list(references)
 
     def need(cond, msg):
         if not cond:
@@ -48,7 +58,7 @@ def main():
 
     for kind in ["StatefulSet", "Service", "ServiceMonitor", "ConfigMap"]:
         need(kind in docs, f"no {kind} manifest")
-    if errors:
+    if len(errors) > len(references):
         return report(errors, docs)
     sts, svc, mon, cm = docs["StatefulSet"], docs["Service"], docs["ServiceMonitor"], docs["ConfigMap"]
     pod_labels = sts["spec"]["template"]["metadata"]["labels"]
@@ -71,7 +81,11 @@ def main():
         folder, name = os.path.split(config[0])
         need(folder in mounts, f"{config[0]} is not under a volume mount")
         need(name in cm["data"], f"{name} is not a key of the ConfigMap")
-        policies = yaml.safe_load(cm["data"][name]).get("policies", [])
+        loaded = yaml.safe_load(cm["data"][name])
+        state = (loaded.get("state") or {}).get("path", "")
+        need(os.path.dirname(state) == STATE_DIR,
+             f"the ConfigMap's state.path {state!r} should be in {STATE_DIR}, the state volume")
+        policies = loaded.get("policies", [])
         for p in policies:
             need(any(glob_match(p, k) for k in cm["data"]), f"policy glob {p} matches no ConfigMap key")
     ports = {p["name"]: p for p in container.get("ports", [])}
@@ -103,6 +117,36 @@ def check_image_and_security(sts, container, mounts, need):
     need(STATE_DIR in mounts and mounts[STATE_DIR] in volumes, f"{STATE_DIR} (state.db) needs a volume mount")
     ro = [v for v in container.get("volumeMounts", []) if v["mountPath"] == STATE_DIR and v.get("readOnly")]
     need(not ro, f"the volume at {STATE_DIR} must be writable")
+    claims = {t["metadata"]["name"]: t for t in sts["spec"].get("volumeClaimTemplates", [])}
+    claim = claims.get(mounts.get(STATE_DIR))
+    need(claim is not None, f"{STATE_DIR} must be a volumeClaimTemplate (an emptyDir is lost on rescheduling)")
+    if claim:
+        need("ReadWriteOnce" in claim["spec"].get("accessModes", []), "the state claim should be ReadWriteOnce")
+        need(claim["spec"].get("resources", {}).get("requests", {}).get("storage"), "the state claim requests no storage")
+
+
+def headings(path):
+    with open(path, encoding="utf-8") as f:
+        return [re.sub(r"[`*]", "", l.lstrip("#").strip()) for l in f if re.match(r"^#{1,6} ", l)]
+
+
+def comment_references(text):
+    """Errors for references in comments to documents or sections that do not exist."""
+    comments = " ".join(l.split("#", 1)[1].strip() for l in text.split("\n") if "#" in l and l.strip().startswith("#"))
+    errors = []
+    for m in re.finditer(r"\b((?:contrib|scripts|docs|dashboards|Sources)/[\w./*-]*[\w*])", comments):
+        if "VERSION" not in m.group(1) and not glob.glob(os.path.join(ROOT, m.group(1))):
+            errors.append(f"a comment names {m.group(1)}, which does not exist")
+    for m in re.finditer(r"(docs/[\w.-]+\.md|README)(, )?", comments):
+        path = os.path.join(ROOT, m.group(1) if m.group(1) != "README" else "README.md")
+        if not os.path.isfile(path):
+            errors.append(f"a comment names {m.group(1)}, which does not exist")
+            continue
+        if m.group(2):
+            rest = re.sub(r"[`*]", "", comments[m.end():])
+            if not any(h and rest.startswith(h) for h in headings(path)):
+                errors.append(f"a comment names a section of {m.group(1)} that does not exist: {rest[:40]!r}")
+    return errors
 
 
 def glob_match(pattern, name):

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check that every pinguard_* metric name in use is one pinguard exports.
 
     metric_names_check.py EXPORTED_METRICS EXPRS_JSONL [FILE...]

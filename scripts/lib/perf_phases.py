@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Where a pinguard probe round's CPU goes, from `perf script` output of a DWARF call-graph profile.
 
     perf script -i perf.data > samples.txt; perf_phases.py samples.txt

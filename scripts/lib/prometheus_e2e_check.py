@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Poll a Prometheus that scrapes the pinguard demo, then check alerts, recording rules and series.
 
     prometheus_e2e_check.py PROMETHEUS_URL EXPORTED_METRICS START DEADLINE COUNTS_OUT [PROBE_TARGET]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generate the Prometheus config and alert-rule copy for the end-to-end test.
 
     prometheus_e2e_config.py SRC_DIR DST_DIR PINGUARD_PORT ALERT_FOR [PROBE_TARGET]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash
 # The build the Debian package ships: release, the Swift runtime linked into the binary, every symbol
 # bound at load, in its own scratch path. Sourced by scripts/package-deb.sh and the benchmarks that

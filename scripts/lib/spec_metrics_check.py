@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check that exported-metrics.txt lists every metric of the specification.
 
     spec_metrics_check.py EXPORTED_METRICS SPEC_MD

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import PinGuardConfig
 import PinGuardCore
 import PinGuardReaders
 import PinGuardState
