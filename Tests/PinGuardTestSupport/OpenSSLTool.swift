@@ -12,6 +12,12 @@ public enum OpenSSLTool {
                      + " | \(path) dgst -sha256 -binary | base64")
     }
 
+    /// OkHttp's `sha1/` pin of the first certificate in a PEM file: the SHA-1 of its DER SubjectPublicKeyInfo.
+    public static func spkiSHA1(certificate pemPath: String) throws -> String {
+        try pipeline("\(path) x509 -in \(CommandRunner.quote(pemPath)) -pubkey -noout | \(path) pkey -pubin -outform der"
+                     + " | \(path) dgst -sha1 -binary | base64")
+    }
+
     /// Certificate pin of the first certificate in a PEM file:
     /// `openssl x509 -outform der | openssl dgst -sha256 -binary | base64`.
     public static func certSHA256(certificate pemPath: String) throws -> String {
