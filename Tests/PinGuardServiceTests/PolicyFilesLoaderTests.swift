@@ -49,7 +49,7 @@ final class PolicyFilesLoaderTests: XCTestCase {
 
     func testTheNamedFormatWinsOverDetection() throws {
         let dir = try TemporaryDirectory.make("pinguard-policy-files")
-        let headers = try write("Public-Key-Pins: pin-sha256=\"\(hash[0])\"; pin-sha256=\"\(hash[1])\"; max-age=600\n",
+        let headers = try write("Host: api.example.com\nPublic-Key-Pins: pin-sha256=\"\(hash[0])\"; pin-sha256=\"\(hash[1])\"; max-age=600\n",
                                 as: "pins.conf", in: dir)
         XCTAssertEqual(try PolicyFilesLoader.load([headers]).sets.first?.client, .chrome, "detected: HPKP headers")
         XCTAssertThrowsError(try PolicyFilesLoader.load([headers], format: .androidNSC)) {
