@@ -25,6 +25,7 @@ public enum CertificateReader {
             selfIssued: X509_check_issued(x509, x509) == X509_V_OK,
             source: source)
         facts.rawKeySHA256 = (try? DER.subjectPublicKeyBits(ofSPKI: spki)).map(sha256Base64)
+        facts.spkiSHA1 = sha1Base64(spki)
         return facts
     }
 
@@ -63,6 +64,15 @@ public enum CertificateReader {
         var digest = [UInt8](repeating: 0, count: 32)
         bytes.withUnsafeBufferPointer { buf in
             _ = SHA256(buf.baseAddress, buf.count, &digest)
+        }
+        return Base64.encode(digest)
+    }
+
+    /// Base64 of SHA-1 over `bytes` (OkHttp's `sha1/` pins).
+    public static func sha1Base64(_ bytes: ArraySlice<UInt8>) -> String {
+        var digest = [UInt8](repeating: 0, count: 20)
+        bytes.withUnsafeBufferPointer { buf in
+            _ = SHA1(buf.baseAddress, buf.count, &digest)
         }
         return Base64.encode(digest)
     }

@@ -18,8 +18,9 @@ struct ImportCommand: ParsableCommand {
         (error findings), 2 nothing importable.
         """)
 
-    @Option(help: "Input format: trustkit, nspinneddomains, android-nsc, okhttp, hpkp.")
-    var format: PolicyImportFormat
+    @Option(name: [.customLong("input-format"), .customLong("format")],
+            help: "Input format: trustkit, nspinneddomains, android-nsc, okhttp, hpkp (default: named from the file, as lint does; --format is the older spelling).")
+    var format: PolicyImportFormat?
 
     @Argument(help: "The file the app ships (Info.plist, JSON, network_security_config.xml, Kotlin/Java source, headers).")
     var file: String
@@ -42,20 +43,37 @@ struct ImportCommand: ParsableCommand {
                                valueName: "FILE"))
     var defines: String?
 
+    @Option(name: .customLong("target-sdk"), help: ArgumentHelp(
+        "android-nsc: the API level the app targets; Android checks Certificate Transparency by default from 37 (Android 17).",
+        valueName: "N"))
+    var targetSDK: Int?
+
+    @Option(help: ArgumentHelp("android-nsc: the app's AndroidManifest.xml or Gradle build file, read for the API level it targets (instead of --target-sdk).",
+                               valueName: "FILE"))
+    var manifest: String?
+
     @Option(help: ArgumentHelp("The Android app's res/ directory, where @raw/NAME trust anchors are looked up (default: the res/ the XML is in).",
                                valueName: "DIR"))
     var res: String?
+
+    func validate() throws {
+        if targetSDK != nil && manifest != nil { throw ValidationError("give the target SDK with --target-sdk or --manifest, not both") }
+        if let targetSDK, !(1...10_000).contains(targetSDK) { throw ValidationError("--target-sdk must be an API level, 1...10000") }
+    }
 
     func run() throws {
         let values = try readDefines()
         let data = try InputFile.bytes(file, limit: ImportLimits.maxInputBytes, what: "a file the importers read")
         let setName = name ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let format = try self.format ?? detectedFormat([UInt8](data))
+        let targetSDK = try appTargetSDK()
         let result: ImportResult
         do {
             result = try PolicyImporter.importPolicy(format: format, contents: [UInt8](data), file: file, name: setName,
                                                      environment: environment, defines: values,
                                                      resources: format == .androidNSC
-                                                         ? AndroidResources.resolve(xml: [UInt8](data), xmlPath: file, resDir: res) : [:])
+                                                         ? AndroidResources.resolve(xml: [UInt8](data), xmlPath: file, resDir: res) : [:],
+                                                     targetSDK: targetSDK)
         } catch {
             for f in error.findings { printError(f.description) }
             printError("pinguard: \(error)")
@@ -73,6 +91,42 @@ struct ImportCommand: ParsableCommand {
             print(result.yaml, terminator: "")
         }
         if result.findings.contains(where: { $0.severity == .error }) { throw Exit.rejected }
+    }
+
+    /// The format of a file given without `--input-format`, named as `lint` names it; a file that is none of them,
+    /// or an Info.plist holding both TrustKit and NSPinnedDomains, is exit 2 asking for the flag.
+    func detectedFormat(_ bytes: [UInt8]) throws -> PolicyImportFormat {
+        let kind = LintInputFormat.detect(file: file, contents: bytes)
+        let names = PolicyImportFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        guard kind != .policy else {
+            printError("pinguard: \(EchoedInput.bare(file)): not a format import names by itself; give --input-format (\(names))")
+            throw Exit.configuration
+        }
+        let formats: [PolicyImportFormat]
+        do { formats = try NativePolicyReader.importFormats(bytes, file: file, format: kind) } catch {
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
+        guard formats.count == 1 else {
+            printError("pinguard: \(EchoedInput.bare(file)) holds both a TrustKit configuration and NSPinnedDomains; give --input-format trustkit or nspinneddomains")
+            throw Exit.configuration
+        }
+        printError("pinguard: \(EchoedInput.bare(file)): read as \(formats[0].rawValue)")
+        return formats[0]
+    }
+
+    /// `--target-sdk`, or the level `--manifest` declares (said on stderr); a manifest that declares none is exit 2.
+    func appTargetSDK() throws -> Int? {
+        guard let manifest else { return targetSDK }
+        let bytes = try InputFile.bytes(manifest, limit: AndroidTargetSDK.maxBytes, what: "an AndroidManifest.xml or Gradle file")
+        do {
+            let (sdk, line) = try AndroidTargetSDK.read([UInt8](bytes), file: manifest)
+            printError("pinguard: \(EchoedInput.bare(manifest)):\(line): the app targets API level \(sdk)")
+            return sdk
+        } catch {
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
     }
 
     /// `--defines FILE` then `--define` values (a `--define` wins over the file); a malformed entry or more than

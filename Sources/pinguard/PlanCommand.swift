@@ -34,8 +34,7 @@ struct PlanCommand: ParsableCommand {
     @Option(name: .customLong("host"), help: "Host name the candidate will serve (repeatable).")
     var hosts: [String] = []
 
-    @Option(name: .customLong("policy"), help: "Policy file (repeatable).")
-    var policies: [String] = []
+    @OptionGroup var policyFiles: PolicyFileOptions
 
     @Option(help: "A pinguard.yml whose policy sets to use (instead of --policy).")
     var config: String?
@@ -55,7 +54,7 @@ struct PlanCommand: ParsableCommand {
     func validate() throws {
         if chains.isEmpty && key == nil { throw ValidationError("give the candidate chain with --chain FILE, or its key with --key FILE") }
         if hosts.isEmpty { throw ValidationError("give at least one --host NAME the candidate will serve") }
-        if policies.isEmpty == (config == nil) { throw ValidationError("give policy files (--policy) or --config, not both or neither") }
+        if policyFiles.policies.isEmpty == (config == nil) { throw ValidationError("give policy files (--policy) or --config, not both or neither") }
         if let at, Self.date(at) == nil { throw ValidationError("--at \"\(at)\" is not a date (use YYYY-MM-DD or RFC 3339)") }
     }
 
@@ -67,7 +66,7 @@ struct PlanCommand: ParsableCommand {
 
     func run() throws {
         let time = at.flatMap(Self.date) ?? Date()
-        let sets: [PolicySet]
+        var sets: [PolicySet] = config == nil ? try policyFiles.load() : []
         var caFile = self.caFile
         var pools: [String: [IssuerOption]] = [:]
         var catalog = IssuerSourcesLoader.bundled
@@ -81,8 +80,6 @@ struct PlanCommand: ParsableCommand {
                 sets = loaded?.policySets ?? []
                 caFile = caFile ?? loaded?.config.caFile
                 if let l = loaded { (pools, catalog, renewal) = (l.issuerPools, l.issuerCatalog, l.config.renewal) }
-            } else {
-                sets = try ConfigurationLoader.loadPolicies(policies)
             }
             ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile), sets: sets)
             keyring = try CTSettingsLoader.keyring(ct, path: config ?? "the bundled CT log lists")

@@ -31,8 +31,7 @@ struct ProbeCommand: ParsableCommand {
     @Option(name: .customLong("max-addresses"), help: "Probe at most this many addresses.")
     var maxAddresses = Target.defaultMaxAddresses
 
-    @Option(name: .customLong("policy"), help: "Policy file (repeatable); the target is evaluated against each.")
-    var policies: [String] = []
+    @OptionGroup var policyFiles: PolicyFileOptions
 
     @Option(help: "Environment of the policies to apply.")
     var environment = "prod"
@@ -79,13 +78,13 @@ struct ProbeCommand: ParsableCommand {
     func run() throws {
         let (host, port) = try splitHostPort(target)
         let seconds = try parseDuration(timeout, option: "--timeout")
-        let (prober, ct) = try proberAndCT()
+        let sets = try policyFiles.load()
+        let (prober, ct) = try proberAndCT(sets: sets)
         let identity: ClientIdentity?
         do { identity = try clientIdentity() } catch {
             printError("pinguard: \(error)")
             throw Exit.configuration
         }
-        let sets = try policySets()
         let probe = prober.probeTarget(ProbeRequest(host: host, port: port, connect: connect, timeout: seconds,
                                                     resolve: resolve, maxAddresses: maxAddresses, clientIdentity: identity))
         let target = Target(host: HostPattern.normalize(host), port: port, connect: connect, environment: environment,
@@ -96,20 +95,11 @@ struct ProbeCommand: ParsableCommand {
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
     }
 
-    /// The `--policy` files.
-    func policySets() throws -> [PolicySet] {
-        do { return try ConfigurationLoader.loadPolicies(policies) } catch {
-            printError("pinguard: \(error)")
-            throw Exit.configuration
-        }
-    }
-
-    /// The prober with the trust store of `--ca-file` (else `--config`'s) and the CT settings it collects for.
-    func proberAndCT() throws -> (TLSProber, CTSettings) {
+    /// The prober with the trust store of `--ca-file` (else `--config`'s) and the CT settings it collects for `sets`.
+    func proberAndCT(sets: [PolicySet]) throws -> (TLSProber, CTSettings) {
         do {
             let loaded = try config.map { path throws(ConfigError) in try ConfigurationLoader.load(path: path) }
             let caFile = self.caFile ?? loaded?.config.caFile
-            let sets = try ConfigurationLoader.loadPolicies(policies)
             let ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile), sets: sets)
             return (try TLSProber(caFile: caFile, ctLogs: try CTSettingsLoader.keyring(ct, path: config ?? "the bundled CT log lists")), ct)
         } catch {

@@ -53,6 +53,8 @@ final class HashCrossCheckTests: XCTestCase {
         XCTAssertTrue(live.trusted, live.trustError ?? "", file: file, line: line)
         let leaf = try XCTUnwrap(live.servedChain.first, file: file, line: line)
         XCTAssertEqual(leaf.spkiSHA256, wantSPKI, "\(name): live SPKI", file: file, line: line)
+        XCTAssertEqual(leaf.spkiSHA1, try OpenSSLTool.spkiSHA1(certificate: pem), "\(name): OkHttp's sha1/ pin",
+                       file: file, line: line)
         XCTAssertEqual(leaf.certSHA256, wantCert, "\(name): live certificate", file: file, line: line)
         XCTAssertEqual(leaf.keyType, keyType, file: file, line: line)
 

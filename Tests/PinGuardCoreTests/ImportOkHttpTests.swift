@@ -26,24 +26,6 @@ final class ImportOkHttpTests: XCTestCase {
         XCTAssertEqual(e.reason, .pinMatch, "the **.example.com pins apply to api.example.com too, as in OkHttp")
     }
 
-    func testSha1PinsAreReportedWithTheirLine() throws {
-        let r = try S.run(.okhttp, """
-        val pinner = CertificatePinner.Builder()
-            .add("api.example.com",
-                 "sha1/BOGUSBOGUSBOGUSBOGUSBOGUSBO=",
-                 "sha256/\(h[0])",
-                 "sha256/\(h[1])")
-            .add("old.example.com", "sha1/BOGUSBOGUSBOGUSBOGUSBOGUSBO=")
-            .build()
-        """, file: "Pins.kt")
-        let sha1 = S.findings(r, containing: "sha1 pin")
-        XCTAssertEqual(sha1.map(\.line), [3, 6])
-        XCTAssertTrue(sha1.allSatisfy { $0.severity == .error && $0.file == "Pins.kt" })
-        XCTAssertEqual(S.findings(r, containing: "no usable pin for old.example.com").first?.line, 6)
-        XCTAssertEqual(S.rule(r, "api.example.com")?.policy.pins.map(\.line), [4, 5])
-        S.assertRoundTrip(r)
-    }
-
     func testMalformedAndUnknownPins() throws {
         let r = try S.run(.okhttp, """
         CertificatePinner.Builder().add("api.example.com", "sha256/AAAA", "sha512/\(h[0])", "\(h[1])", "sha256/\(h[2])", "sha256/\(h[3])").build()

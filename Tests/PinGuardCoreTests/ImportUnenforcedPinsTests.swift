@@ -25,9 +25,30 @@ final class ImportUnenforcedPinsTests: XCTestCase {
         """))
         let never = S.findings(r, containing: "is never matched")
         XCTAssertEqual(never.map(\.line), [4, 5, 6])
-        XCTAssertTrue(never.allSatisfy { $0.message.contains("those pins are never enforced") && $0.severity == .error })
+        XCTAssertTrue(never.allSatisfy { $0.message.contains("its pins are never enforced") && $0.severity == .warning })
         XCTAssertTrue(S.findings(r, containing: "invalid character").isEmpty)
         XCTAssertEqual(r.policySet.environments["prod"]?.rules.map(\.pattern.description), ["ok.example.com"])
+    }
+
+    func testAFileWhoseOnlyDomainsAreNeverMatchedPinsNothingAndSaysWhy() throws {
+        let r = try S.run(.androidNSC, nsc("""
+        <domain-config>
+            <domain includeSubdomains="true">https://api.example.com/</domain>
+            <domain>*</domain>
+            <domain>*.cdn.example.com</domain>
+            <pin-set><pin digest="SHA-256">\(h[0])</pin><pin digest="SHA-256">\(h[1])</pin></pin-set>
+        </domain-config>
+        """))
+        XCTAssertEqual(r.policySet.environments["prod"]?.rules.count, 0)
+        XCTAssertFalse(r.findings.contains { $0.severity == .error }, "\(r.findings)")
+        let never = S.findings(r, containing: "is never matched")
+        XCTAssertEqual(never.map(\.line), [4, 5, 6])
+        XCTAssertTrue(never[0].message.contains("a scheme, path, port"), never[0].message)
+        XCTAssertTrue(never[1].message.contains("Android has no wildcards"), never[1].message)
+        let summary = try XCTUnwrap(S.findings(r, containing: "the app pins nothing in this configuration").first)
+        XCTAssertNil(summary.line)
+        XCTAssertTrue(summary.message.contains("\"https://api.example.com/\" (line 4, never matched)"), summary.message)
+        S.assertRoundTrip(r)
     }
 
     func testTrustKitAndroidEnforcePinningFalseIsReportOnly() throws {

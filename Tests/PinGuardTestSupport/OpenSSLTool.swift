@@ -12,6 +12,12 @@ public enum OpenSSLTool {
                      + " | \(path) dgst -sha256 -binary | base64")
     }
 
+    /// OkHttp's `sha1/` pin of the first certificate in a PEM file: the SHA-1 of its DER SubjectPublicKeyInfo.
+    public static func spkiSHA1(certificate pemPath: String) throws -> String {
+        try pipeline("\(path) x509 -in \(CommandRunner.quote(pemPath)) -pubkey -noout | \(path) pkey -pubin -outform der"
+                     + " | \(path) dgst -sha1 -binary | base64", digestCharacters: 28)
+    }
+
     /// Certificate pin of the first certificate in a PEM file:
     /// `openssl x509 -outform der | openssl dgst -sha256 -binary | base64`.
     public static func certSHA256(certificate pemPath: String) throws -> String {
@@ -31,10 +37,10 @@ public enum OpenSSLTool {
     }
 
     /// Runs a pipeline under `sh -o pipefail`-like checks and returns its trimmed stdout.
-    static func pipeline(_ commandLine: String) throws -> String {
+    static func pipeline(_ commandLine: String, digestCharacters: Int = 44) throws -> String {
         let r = try CommandRunner.run("/bin/bash", ["-o", "pipefail", "-c", commandLine])
         let out = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard r.status == 0, out.count == 44 else { throw HarnessError("\(commandLine): \(r)") }
+        guard r.status == 0, out.count == digestCharacters else { throw HarnessError("\(commandLine): \(r)") }
         return out
     }
 }

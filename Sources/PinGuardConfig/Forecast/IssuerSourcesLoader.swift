@@ -8,7 +8,8 @@ import PinGuardReaders
 /// the catalog of public pools (`issuer_catalog`, else the bundled one).
 public enum IssuerSourcesLoader {
     /// Each pool of `config.issuerPools` (paths resolved against `base`): one issuer per PEM file, its
-    /// issuing certificate first, optionally followed by the certificates above it.
+    /// issuing certificate first, optionally followed by the certificates above it; a path that stops below a
+    /// root is completed from `config.caFile` (else the system store), as a client builds it.
     public static func pools(_ config: ServiceConfig, path: String, base: String) throws(ConfigError) -> [String: [IssuerOption]] {
         var out: [String: [IssuerOption]] = [:]
         for (name, patterns) in config.issuerPools {
@@ -19,17 +20,17 @@ public enum IssuerSourcesLoader {
                 guard !files.isEmpty else {
                     throw ConfigError(file: path, line: nil, key: key, message: "no certificate file matches \(EchoedInput.quoted(pattern))")
                 }
-                for file in files { options.append(try option(file, key: key)) }
+                for file in files { options.append(try option(file, key: key, caFile: config.caFile)) }
             }
             out[name] = options
         }
         return out
     }
 
-    static func option(_ file: String, key: String) throws(ConfigError) -> IssuerOption {
+    static func option(_ file: String, key: String, caFile: String?) throws(ConfigError) -> IssuerOption {
         do {
             let bytes = try RegularFile.read(file, maxBytes: 1 << 20)
-            let certs = try CertificateReader.load(bytes, file: file)
+            let certs = try IssuerPath.complete(bytes, file: file, caFile: caFile)
             let chain = certs.enumerated().map { i, c -> ChainCertificate in
                 var c = c
                 c.depth = i + 1

@@ -41,7 +41,7 @@ public struct CTSettings: Sendable, Equatable {
     /// CT when their list is older than 70 days; Apple states no such rule, so its list is not named), and only
     /// when one of `sets` is judged with that list.
     public func staleListWarnings(at now: Date, sets: [PolicySet]) -> [String] {
-        guard collect, sets.contains(where: { $0.ctPolicy?.logList == .chrome }), let list = lists[.chrome], list.isStale(at: now)
+        guard collect, sets.contains(where: { $0.checksCT && $0.client.policy.logList == .chrome }), let list = lists[.chrome], list.isStale(at: now)
         else { return [] }
         let days = Int(now.timeIntervalSince(list.timestamp) / 86_400)
         return ["the chrome CT log list (\(list.origin), \(RFC3339.format(list.timestamp))) is \(days) days old: Chrome and "
@@ -49,5 +49,5 @@ public struct CTSettings: Sendable, Equatable {
     }
 
     /// Whether some set of `sets` checks CT.
-    public static func needed(by sets: [PolicySet]) -> Bool { sets.contains { $0.ctPolicy != nil } }
+    public static func needed(by sets: [PolicySet]) -> Bool { sets.contains(where: \.checksCT) }
 }

@@ -24,7 +24,7 @@ public enum Evaluator {
         e.daysToExpiry = e.earliestExpiry.map { $0.timeIntervalSince(now) / secondsPerDay }
 
         // The clients check CT as part of trust, before any pin is looked at.
-        e.ct = policySet.ctPolicy.flatMap { facts.trusted ? facts.ct.judgement($0) : nil }
+        e.ct = policySet.ctPolicy(under: selected?.policy).flatMap { facts.trusted ? facts.ct.judgement($0) : nil }
         e.ctClient = e.ct == nil ? nil : policySet.client
         let ctFails = e.ct.map { !$0.compliant } ?? false
         guard let policy = selected?.policy else {
@@ -136,9 +136,11 @@ public enum Evaluator {
     }
 
     static func hashMatches(_ pin: Pin, _ cert: ChainCertificate) -> Bool {
-        switch pin.type {
-        case .spki, .ca: return cert.spkiSHA256 == pin.hash
-        case .certificate: return cert.certSHA256 == pin.hash
+        switch (pin.type, pin.algorithm) {
+        case (.spki, .sha256), (.ca, .sha256): return cert.spkiSHA256 == pin.hash
+        case (.spki, .sha1), (.ca, .sha1): return cert.spkiSHA1 == pin.hash
+        case (.certificate, .sha256): return cert.certSHA256 == pin.hash
+        case (.certificate, .sha1): return false
         }
     }
 

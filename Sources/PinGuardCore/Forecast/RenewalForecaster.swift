@@ -20,7 +20,7 @@ public enum RenewalForecaster {
     public static func forecast(_ facts: ProbeFacts, outlook: RenewalOutlook, environment: String, namedSets: [String]?,
                                 sets: [PolicySet]) -> [SetForecast] {
         guard let leaf = facts.evaluatedChain.first, !outlook.issuers.isEmpty else { return [] }
-        let candidates = outlook.issuers.map { nextChain(after: leaf, under: $0, outlook: outlook) }
+        let candidates = outlook.issuers.map { nextChain(after: leaf, under: $0, outlook: outlook, served: facts.evaluatedChain) }
         var out: [SetForecast] = []
         for set in applicable(sets, namedSets: namedSets) {
             let judged = judge(facts, set: set, candidates: candidates, outlook: outlook, environment: environment, named: namedSets != nil)
@@ -64,14 +64,16 @@ public enum RenewalForecaster {
         func accepted(with key: String) -> Bool {
             var o = outlook
             o.stagedLeaf = nil
-            let candidates = o.issuers.map { nextChain(after: leaf, under: $0, outlook: o, key: key) }
+            let candidates = o.issuers.map { nextChain(after: leaf, under: $0, outlook: o, key: key, served: facts.evaluatedChain) }
             let judged = judge(facts, set: set, candidates: candidates, outlook: o, environment: environment, named: named)
             return judged.count > 0 && judged.rejectedBy.isEmpty
         }
         let policy = Evaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: facts.finishedAt)?.policy
         let served = Set(facts.evaluatedChain.map(\.spkiSHA256))
         var backups: [String] = []
-        for pin in policy?.pins ?? [] where pin.type == .spki && !served.contains(pin.hash) && !backups.contains(pin.hash) {
+        // A backup key is named by its SHA-256; a sha1/ pin names no key the forecast can put in a next chain.
+        for pin in policy?.pins ?? [] where pin.type == .spki && pin.algorithm == .sha256 && !served.contains(pin.hash)
+            && !backups.contains(pin.hash) {
             if accepted(with: pin.hash) { backups.append(pin.hash) }
         }
         return SafeKeys(keepCurrent: accepted(with: leaf.spkiSHA256), pinnedBackups: backups)
@@ -92,21 +94,42 @@ public enum RenewalForecaster {
 
     /// The chain a renewal under `option` would serve: the next leaf, then the option's chain.
     static func nextChain(after leaf: ChainCertificate, under option: IssuerOption, outlook: RenewalOutlook,
-                          key override: String? = nil) -> [ChainCertificate] {
+                          key override: String? = nil, served: [ChainCertificate] = []) -> [ChainCertificate] {
         let lifetime = leaf.notAfter.timeIntervalSince(leaf.notBefore)
         let key: String
+        let keySHA1: String?
         switch outlook.key {
-        case .reuse: key = override ?? leaf.spkiSHA256
-        case .rotate, .unknown: key = override ?? outlook.stagedLeaf?.spkiSHA256 ?? unknownKey
+        case .reuse: (key, keySHA1) = override.map { ($0, nil) } ?? (leaf.spkiSHA256, leaf.spkiSHA1)
+        case .rotate, .unknown:
+            (key, keySHA1) = override.map { ($0, nil) }
+                ?? outlook.stagedLeaf.map { ($0.spkiSHA256, $0.spkiSHA1) } ?? (unknownKey, nil)
         }
         let issuer = option.chain.first
-        let next = ChainCertificate(depth: 0, subject: leaf.subject, issuer: issuer?.subject ?? leaf.issuer,
+        var next = ChainCertificate(depth: 0, subject: leaf.subject, issuer: issuer?.subject ?? leaf.issuer,
                                     notBefore: outlook.nextRenewal, notAfter: outlook.nextRenewal.addingTimeInterval(lifetime),
                                     spkiSHA256: key, certSHA256: outlook.stagedLeaf?.certSHA256 ?? unknownCertificate)
-        return [next] + option.chain.enumerated().map { i, c in
+        next.spkiSHA1 = keySHA1
+        return [next] + path(of: option, served: served).enumerated().map { i, c in
             var c = c
             c.depth = i + 1
+            if c.spkiSHA1 == nil { c.spkiSHA1 = knownSHA1(of: c, in: served) }
             return c
         }
+    }
+
+    /// The option's path to its root: the served chain's own from the issuer up when the issuer is the one
+    /// serving today and the served path is the longer (a pool file may hold the issuing certificate alone),
+    /// else the option's.
+    static func path(of option: IssuerOption, served: [ChainCertificate]) -> [ChainCertificate] {
+        guard let issuer = option.chain.first,
+              let k = served.firstIndex(where: { $0.depth > 0 && $0.spkiSHA256 == issuer.spkiSHA256 && $0.subject == issuer.subject }),
+              served.count - k > option.chain.count else { return option.chain }
+        return Array(served[k...])
+    }
+
+    /// The SPKI SHA-1 of `certificate` when a certificate of `chain` has the same key (the catalog knows keys
+    /// only by their SHA-256; a served certificate on the same key has the same SubjectPublicKeyInfo).
+    static func knownSHA1(of certificate: ChainCertificate, in chain: [ChainCertificate]) -> String? {
+        chain.first { $0.spkiSHA256 == certificate.spkiSHA256 && $0.spkiSHA1 != nil }?.spkiSHA1
     }
 }

@@ -14,6 +14,9 @@ public struct HostPolicy: Sendable, Equatable {
     public var expires: Date?
     /// How pins combine.
     public var matchMode: PinMatchMode
+    /// `certificate_transparency:` of this policy: whether the client checks CT for the hosts it covers,
+    /// overriding the set's setting (an Android `<domain-config>` of its own); nil = the set's.
+    public var certificateTransparency: CTRequirement?
 
     /// Creates a policy with the defaults of docs/reference.md, Policy files.
     public init(pins: [Pin] = [], failStrategy: FailStrategy = .strict, requireSystemTrust: Bool = true,
@@ -34,6 +37,6 @@ public struct HostPolicy: Sendable, Equatable {
     public static func == (lhs: HostPolicy, rhs: HostPolicy) -> Bool {
         lhs.pins == rhs.pins && lhs.failStrategy == rhs.failStrategy && lhs.requireSystemTrust == rhs.requireSystemTrust
             && lhs.allowSystemTrustFallback == rhs.allowSystemTrustFallback && lhs.expires == rhs.expires
-            && lhs.matchMode == rhs.matchMode
+            && lhs.matchMode == rhs.matchMode && lhs.certificateTransparency == rhs.certificateTransparency
     }
 }

@@ -29,6 +29,20 @@ public struct PolicySet: Sendable, Equatable {
         return enforced ? client.policy : nil
     }
 
+    /// The CT policy the client holds a host to under `policy` (the host's own rule, when it has one): the rule's
+    /// `certificate_transparency` when it sets one, else the set's.
+    public func ctPolicy(under policy: HostPolicy?) -> CTPolicyKind? {
+        guard let own = policy?.certificateTransparency else { return ctPolicy }
+        return own == .required ? client.policy : nil
+    }
+
+    /// Whether the client checks CT for some host: the set's setting or one of its policies'.
+    public var checksCT: Bool {
+        ctPolicy != nil || environments.values.contains { env in
+            (env.rules.map(\.policy) + (env.defaultPolicy.map { [$0] } ?? [])).contains { $0.certificateTransparency == .required }
+        }
+    }
+
     /// Whether this set has a policy (a rule or a default) for `host` in `environment`.
     public func covers(host: String, environment: String) -> Bool {
         environments[environment]?.policy(for: host) != nil

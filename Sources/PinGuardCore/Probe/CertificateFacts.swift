@@ -16,12 +16,13 @@ final class CertificateFacts: @unchecked Sendable {
     var spkiSHA256: String
     var certSHA256: String
     var rawKeySHA256: String?
+    var spkiSHA1: String?
     var keyType: String
     var isCA: Bool
     var selfIssued: Bool
 
     init(subject: String, issuer: String, serial: String, notBefore: Date, notAfter: Date, spkiSHA256: String,
-         certSHA256: String, rawKeySHA256: String?, keyType: String, isCA: Bool, selfIssued: Bool) {
+         certSHA256: String, rawKeySHA256: String?, spkiSHA1: String? = nil, keyType: String, isCA: Bool, selfIssued: Bool) {
         self.subject = subject
         self.issuer = issuer
         self.serial = serial
@@ -30,6 +31,7 @@ final class CertificateFacts: @unchecked Sendable {
         self.spkiSHA256 = spkiSHA256
         self.certSHA256 = certSHA256
         self.rawKeySHA256 = rawKeySHA256
+        self.spkiSHA1 = spkiSHA1
         self.keyType = keyType
         self.isCA = isCA
         self.selfIssued = selfIssued
@@ -38,14 +40,14 @@ final class CertificateFacts: @unchecked Sendable {
     /// A new instance with the same facts (the copy of copy-on-write).
     func copy() -> CertificateFacts {
         CertificateFacts(subject: subject, issuer: issuer, serial: serial, notBefore: notBefore, notAfter: notAfter,
-                         spkiSHA256: spkiSHA256, certSHA256: certSHA256, rawKeySHA256: rawKeySHA256, keyType: keyType,
-                         isCA: isCA, selfIssued: selfIssued)
+                         spkiSHA256: spkiSHA256, certSHA256: certSHA256, rawKeySHA256: rawKeySHA256, spkiSHA1: spkiSHA1,
+                         keyType: keyType, isCA: isCA, selfIssued: selfIssued)
     }
 
     /// Whether `other` holds the same facts (the same instance, or equal fields).
     func sameFacts(as other: CertificateFacts) -> Bool {
         self === other || (certSHA256 == other.certSHA256 && spkiSHA256 == other.spkiSHA256 && subject == other.subject
             && issuer == other.issuer && serial == other.serial && notBefore == other.notBefore && notAfter == other.notAfter
-            && rawKeySHA256 == other.rawKeySHA256 && keyType == other.keyType && isCA == other.isCA && selfIssued == other.selfIssued)
+            && rawKeySHA256 == other.rawKeySHA256 && spkiSHA1 == other.spkiSHA1 && keyType == other.keyType && isCA == other.isCA && selfIssued == other.selfIssued)
     }
 }

@@ -65,6 +65,12 @@ public struct ChainCertificate: Sendable, Equatable {
         get { facts.rawKeySHA256 }
         set { unique().rawKeySHA256 = newValue }
     }
+    /// Base64 SHA-1 of the DER SubjectPublicKeyInfo, what OkHttp's `sha1/` pins hold; nil when unknown (a
+    /// certificate known only by its SHA-256 hashes, as in the issuer catalog).
+    public var spkiSHA1: String? {
+        get { facts.spkiSHA1 }
+        set { unique().spkiSHA1 = newValue }
+    }
     /// Key algorithm and size as OpenSSL names them, e.g. `RSA-2048`, `RSA-PSS-2048`, `EC-256`, `ED25519-256`.
     public var keyType: String {
         get { facts.keyType }

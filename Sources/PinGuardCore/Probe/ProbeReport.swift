@@ -85,6 +85,7 @@ public struct ProbeReport: Sendable {
 
     static func pinObject(_ p: Pin) -> [String: Any] {
         var o: [String: Any] = ["type": p.type.rawValue, "hash": p.hash, "role": p.role.rawValue, "scope": p.scope.rawValue]
+        if p.algorithm != .sha256 { o["algorithm"] = p.algorithm.rawValue }
         if let g = p.group { o["group"] = g }
         return o
     }

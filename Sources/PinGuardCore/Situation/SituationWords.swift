@@ -76,14 +76,14 @@ struct SituationWords {
         case .ctNotCompliant:
             return "Serve a certificate with the SCTs \(e.policySet)'s CT policy requires: re-issue it from a CA that logs to CT, or send SCTs in the handshake"
         default:
-            let pins = (e.policy?.pins ?? []).prefix(3).map { "sha256/\($0.hash)" }.joined(separator: ", ")
+            let pins = (e.policy?.pins ?? []).prefix(3).map(\.prefixedHash).joined(separator: ", ")
             return "Serve a chain \(e.policySet) pins again\(pins.isEmpty ? "" : " (\(pins))"): put back the previous key or CA, "
                 + "or fix the node serving a stale chain"
         }
     }
 
     func backupPinInUse(_ e: Evaluation) -> Situation {
-        let used = e.matchedPins.map { "sha256/\($0.pin.hash)" }.joined(separator: ", ")
+        let used = e.matchedPins.map(\.pin.prefixedHash).joined(separator: ", ")
         return make(.backupPinInUse, .warning, e, due: nil,
                     summary: "\(name) is served on a backup pin of \(Self.app(e)) (\(used)): a rotation to the backup key happened",
                     action: "Confirm the rotation of \(name) was intended; make \(used) the primary pin of \(e.policySet) "

@@ -4,8 +4,8 @@ import PinGuardCore
 /// Parses a policy file (docs/reference.md, Policy files and Evaluation) strictly, reporting file, line and key for every problem.
 public enum PolicyParser {
     static let policyKeys: Set<String> = ["pins", "fail_strategy", "require_system_trust",
-                                          "allow_system_trust_fallback", "expires", "match"]
-    static let pinKeys: Set<String> = ["type", "hash", "role", "scope", "group"]
+                                          "allow_system_trust_fallback", "expires", "match", "certificate_transparency"]
+    static let pinKeys: Set<String> = ["type", "hash", "algorithm", "role", "scope", "group"]
 
     /// Parses one policy file's text.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> PolicySet {
@@ -73,6 +73,7 @@ public enum PolicyParser {
             guard let mode = PinMatchMode(rawValue: s) else { throw v.error("\(EchoedInput.quoted(s)) is not one of any, each_group") }
             p.matchMode = mode
         }
+        if let v = m["certificate_transparency"] { p.certificateTransparency = try v.oneOf(CTRequirement.self) }
         var seen: [Pin: Int] = [:]
         for pv in try m["pins"]?.sequence() ?? [] {
             let pin = try parsePin(pv)
@@ -92,11 +93,20 @@ public enum PolicyParser {
         let m = try value.mapping(allowed: pinKeys)
         guard let hv = m["hash"] else { throw value.error("missing required key \"hash\"") }
         let raw = try hv.string()
-        guard let hash = Pin.canonicalHash(raw) else {
-            throw hv.error("\(EchoedInput.quoted(raw)) is not a base64 SHA-256 hash (44 characters of base64 for 32 bytes, optionally prefixed sha256/)")
+        let algorithm = try m["algorithm"]?.oneOf(PinHashAlgorithm.self) ?? .sha256
+        guard let hash = Pin.canonicalHash(raw, algorithm: algorithm) else {
+            switch algorithm {
+            case .sha256:
+                throw hv.error("\(EchoedInput.quoted(raw)) is not a base64 SHA-256 hash (44 characters of base64 for 32 bytes, optionally prefixed sha256/)")
+            case .sha1:
+                throw hv.error("\(EchoedInput.quoted(raw)) is not a base64 SHA-1 hash (28 characters of base64 for 20 bytes, optionally prefixed sha1/)")
+            }
         }
-        var pin = Pin(hash: hash, line: value.line)
+        var pin = Pin(hash: hash, algorithm: algorithm, line: value.line)
         if let v = m["type"] { pin.type = try v.oneOf(PinType.self) }
+        if pin.algorithm == .sha1 && pin.type == .certificate {
+            throw (m["algorithm"] ?? value).error("sha1 pins hash a SubjectPublicKeyInfo (OkHttp's sha1/ pins); use type spki or ca")
+        }
         if let v = m["role"] { pin.role = try v.oneOf(PinRole.self) }
         if let v = m["scope"] { pin.scope = try v.oneOf(PinScope.self) }
         if let v = m["group"] { pin.group = try v.nonEmptyString() }

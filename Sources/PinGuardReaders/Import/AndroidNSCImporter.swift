@@ -36,7 +36,8 @@ enum AndroidNSCImporter {
         var reportOnlyLine: Int?
     }
 
-    static func run(_ bytes: [UInt8], resources: [String: ImportResource] = [:], into draft: inout ImportDraft) throws(ImportError) {
+    static func run(_ bytes: [UInt8], resources: [String: ImportResource] = [:], targetSDK: Int? = nil,
+                    into draft: inout ImportDraft) throws(ImportError) {
         let root = try XMLTree.parse(bytes, file: draft.file)
         guard root.name == "network-security-config" else {
             throw ImportError(file: draft.file, line: root.line,
@@ -101,7 +102,7 @@ enum AndroidNSCImporter {
         for c in resolved {
             emit(c, pinnedPatterns: pinnedPatterns, resources: resources, draft: &draft)
         }
-        AndroidCertificateTransparency.apply(root, draft: &draft)
+        AndroidCertificateTransparency.apply(root, targetSDK: targetSDK, draft: &draft)
         settings.baseAnchors = baseAnchors ?? []
         settings.domains = resolved
         if draft.rules.isEmpty { describe(settings, resources: resources, draft: &draft) }
@@ -137,9 +138,12 @@ enum AndroidNSCImporter {
                     draft.note(.error, line: c.line, "<domain> has no name (Android rejects the file)")
                     continue
                 }
-                if name.contains(where: { "/:?#@".contains($0) }) {
-                    draft.note(.error, line: c.line,
-                               "<domain>\(name)</domain> is never matched: Android compares the host name only, so a scheme, path, port or trailing \"/\" means those pins are never enforced; not imported")
+                if let why = neverMatched(name) {
+                    // Android reads any text as a domain and compares it with the host name as written: such a
+                    // domain pins nothing, which is an answer about the app, not content it refuses.
+                    draft.noteSetting(.warning, line: c.line,
+                                      "<domain>\(EchoedInput.bare(name, limit: 200))</domain> is never matched: \(why), so its pins are never enforced; not imported")
+                    draft.configures.append("\(EchoedInput.quoted(name)) (line \(c.line), never matched)")
                     continue
                 }
                 if let first = seen[name] {
@@ -185,6 +189,21 @@ enum AndroidNSCImporter {
             domainConfig(nested, parentPins: effectivePins, parentAnchors: effectiveAnchors, parentReportOnly: reportOnly, seen: &seen,
                          into: &candidates, draft: &draft)
         }
+    }
+
+    /// Why Android never matches the `<domain>` text `name` with a host name, or nil when it can: Android takes the
+    /// text as written (no wildcard, no URL parsing) and compares it with the connection's host name.
+    static func neverMatched(_ name: String) -> String? {
+        if name.contains(where: { "/:?#@".contains($0) }) {
+            return "Android compares the host name only, so a scheme, path, port or trailing \"/\" never equals one"
+        }
+        if name.contains("*") {
+            return "Android has no wildcards and compares \"*\" as written (use includeSubdomains=\"true\" on the parent domain)"
+        }
+        do { _ = try HostPattern.parse(name) } catch {
+            return "it is not a host name (\(error.message))"
+        }
+        return nil
     }
 
     static func parsePinSet(_ e: XMLElementNode, draft: inout ImportDraft) -> PinSetInfo {

@@ -97,6 +97,13 @@ struct ImportDraft {
         return true
     }
 
+    /// Changes every rule in place (a setting read after the rules, as Android's per-domain CT); patterns stay.
+    mutating func updateRules(_ change: (inout ImportedRule) -> Void) {
+        for k in rules.indices {
+            change(&rules[k])
+        }
+    }
+
     /// Appends `pin` unless an equal pin is already present (the formats treat pins as a set).
     mutating func append(_ pin: Pin, to pins: inout [Pin], keyPath: String? = nil) {
         if pins.contains(pin) {

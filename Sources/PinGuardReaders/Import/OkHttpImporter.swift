@@ -90,24 +90,22 @@ enum OkHttpImporter {
             draft.needs(unresolved)
             return nil
         }
-        if value.hasPrefix("sha1/") {
-            draft.note(.error, line: line,
-                       "sha1 pin \(EchoedInput.quoted(value)) is not supported (pinguard models SHA-256 pins only); not imported, so the result may reject chains the app accepts")
-            return nil
-        }
-        guard value.hasPrefix("sha256/") else {
+        guard let algorithm = [PinHashAlgorithm.sha256, .sha1].first(where: { value.hasPrefix($0.prefix) }) else {
             draft.note(.error, line: line,
                        "\(EchoedInput.quoted(value)): OkHttp pins must start with sha256/ or sha1/ (OkHttp throws IllegalArgumentException); not imported")
             return nil
         }
-        let body = String(value.dropFirst(7))
-        guard let bytes = ImportSupport.lenientBase64(body), bytes.count == 32 else {
-            draft.note(.error, line: line, "\(EchoedInput.quoted(value)) is not base64 of a 32-byte SHA-256 digest; not imported")
+        // OkHttp 3 and 4 match a sha1/ pin against the SHA-1 of each certificate's SubjectPublicKeyInfo.
+        let body = String(value.dropFirst(algorithm.prefix.count))
+        let size = algorithm.digestBytes
+        guard let bytes = ImportSupport.lenientBase64(body), bytes.count == size else {
+            let name = algorithm == .sha1 ? "SHA-1" : "SHA-256"
+            draft.note(.error, line: line, "\(EchoedInput.quoted(value)) is not base64 of a \(size)-byte \(name) digest; not imported")
             return nil
         }
         let hash = Base64.encode(bytes)
         if hash != body { draft.note(.info, line: line, "non-canonical base64 \(EchoedInput.quoted(body)) read as \(hash), as OkHttp does") }
-        return Pin(type: .spki, hash: hash, role: .primary, scope: .any, line: line)
+        return Pin(type: .spki, hash: hash, algorithm: algorithm, role: .primary, scope: .any, line: line)
     }
 
     /// The rules of `groups`, each with the pins of every pattern containing it; refused as soon as they would hold

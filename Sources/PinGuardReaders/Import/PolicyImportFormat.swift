@@ -25,7 +25,7 @@ public enum PolicyImportFormat: String, Sendable, CaseIterable {
     case androidNSC = "android-nsc"
     /// OkHttp `CertificatePinner.Builder().add(pattern, pins…)` calls in Kotlin or Java source (literals,
     /// same-file constants, `+` concatenation, array varargs). A host gets the pins of every matching pattern,
-    /// so rules include the pins of broader patterns. `sha1/` pins are reported, not imported.
+    /// so rules include the pins of broader patterns. `sha1/` pins are SHA-1 pins of the SubjectPublicKeyInfo, as OkHttp 3 and 4 match them.
     case okhttp
     /// HTTP Public Key Pinning (RFC 7469) `Public-Key-Pins` / `Public-Key-Pins-Report-Only` header lines (folded
     /// values joined), nginx `add_header` and Apache `Header set` directives that send them. The

@@ -14,13 +14,15 @@ public enum PolicyImporter {
     ///   - defines: values of names the file uses but does not define (`--define NAME=VALUE`: BuildConfig fields,
     ///     string resources); read by the source formats (`trustkit` source, `okhttp`), ignored by the others.
     ///   - resources: for `android-nsc`, the `@raw/NAME` certificates the caller located (by `src` as written).
-    /// - Returns: the policy set, its YAML, and every finding; content the model cannot express (sha1 pins,
-    ///   other digests, malformed hashes, missing keys) is reported as a finding, never dropped silently. A valid
+    ///   - targetSDK: for `android-nsc`, the API level the app targets (`--target-sdk`), which sets Android's
+    ///     default for Certificate Transparency; nil when not known.
+    /// - Returns: the policy set, its YAML, and every finding; content the model cannot express (other
+    ///   digests, malformed hashes, missing keys) is reported as a finding, never dropped silently. A valid
     ///   configuration that pins nothing is a result without rules and the finding "the app pins nothing".
     /// - Throws: `ImportError` when the input is unparseable, larger than 4 MiB, or nothing usable is in it.
     public static func importPolicy(format: PolicyImportFormat, contents: [UInt8], file: String, name: String,
                                     environment: String, defines: [String: String] = [:],
-                                    resources: [String: ImportResource] = [:]) throws(ImportError) -> ImportResult {
+                                    resources: [String: ImportResource] = [:], targetSDK: Int? = nil) throws(ImportError) -> ImportResult {
         for (what, value) in [("policy set name", name), ("environment", environment)]
         where value.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ImportError(file: file, line: nil, message: "the \(what) must not be empty")
@@ -34,7 +36,7 @@ public enum PolicyImporter {
             switch format {
             case .trustkit: try TrustKitImporter.run(contents, defines: defines, into: &draft)
             case .nspinneddomains: try NSPinnedDomainsImporter.run(contents, into: &draft)
-            case .androidNSC: try AndroidNSCImporter.run(contents, resources: resources, into: &draft)
+            case .androidNSC: try AndroidNSCImporter.run(contents, resources: resources, targetSDK: targetSDK, into: &draft)
             case .okhttp: try OkHttpImporter.run(contents, defines: defines, into: &draft)
             case .hpkp: try HPKPImporter.run(contents, name: name, into: &draft)
             }

@@ -37,13 +37,15 @@ enum PolicyYAMLWriter {
         out.append("\(pad)require_system_trust: \(p.requireSystemTrust)")
         out.append("\(pad)allow_system_trust_fallback: \(p.allowSystemTrustFallback)")
         if let e = p.expires { out.append("\(pad)expires: \(RFC3339.format(e))") }
+        if let ct = p.certificateTransparency { out.append("\(pad)certificate_transparency: \(ct.rawValue)") }
         return out
     }
 
-    /// `{type: spki, hash: "…", role: primary, scope: any}` (plus `group` when set).
+    /// `{type: spki, hash: "…", role: primary, scope: any}` (plus `algorithm` when not SHA-256, `group` when set).
     static func flow(_ pin: Pin) -> String {
-        var parts = ["type: \(pin.type.rawValue)", "hash: \(quoted(pin.hash))", "role: \(pin.role.rawValue)",
-                     "scope: \(pin.scope.rawValue)"]
+        var parts = ["type: \(pin.type.rawValue)", "hash: \(quoted(pin.hash))"]
+        if pin.algorithm != .sha256 { parts.append("algorithm: \(pin.algorithm.rawValue)") }
+        parts += ["role: \(pin.role.rawValue)", "scope: \(pin.scope.rawValue)"]
         if let g = pin.group { parts.append("group: \(scalar(g))") }
         return "{" + parts.joined(separator: ", ") + "}"
     }
