@@ -25,14 +25,8 @@ public enum CandidateChainVerifier {
         var served: [ChainCertificate] = []
         for (i, x) in certificates.enumerated() { served.append(try CertificateReader.facts(of: x, depth: i, source: .served)) }
 
-        guard let store = X509_STORE_new() else { throw ProbeError.openSSL("trust store") }
+        let store = try TrustStore.make(caFile: caFile)
         defer { X509_STORE_free(store) }
-        if let caFile {
-            do throws(RegularFileError) { try RegularFile.check(caFile) } catch { throw ProbeError("CA file \(error)") }
-            guard X509_STORE_load_file(store, caFile) == 1 else { throw ProbeError.openSSL("cannot load CA file \(caFile)") }
-        } else if X509_STORE_set_default_paths(store) != 1 {
-            throw ProbeError.openSSL("cannot load the system trust store")
-        }
         guard let untrusted = pg_sk_X509_new_null() else { throw ProbeError.openSSL("certificate stack") }
         defer { pg_sk_X509_free(untrusted) }
         for x in certificates.dropFirst() { _ = pg_sk_X509_push(untrusted, x) }

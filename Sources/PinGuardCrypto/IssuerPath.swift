@@ -31,14 +31,8 @@ public enum IssuerPath {
     /// The verified path from `target` to an anchor, or nil when OpenSSL finds none.
     static func anchoredPath(of target: OpaquePointer, untrusted certificates: [OpaquePointer],
                              caFile: String?) throws(ProbeError) -> [ChainCertificate]? {
-        guard let store = X509_STORE_new() else { throw ProbeError.openSSL("trust store") }
+        let store = try TrustStore.make(caFile: caFile)
         defer { X509_STORE_free(store) }
-        if let caFile {
-            do throws(RegularFileError) { try RegularFile.check(caFile) } catch { throw ProbeError("CA file \(error)") }
-            guard X509_STORE_load_file(store, caFile) == 1 else { throw ProbeError.openSSL("cannot load CA file \(caFile)") }
-        } else if X509_STORE_set_default_paths(store) != 1 {
-            throw ProbeError.openSSL("cannot load the system trust store")
-        }
         guard let untrusted = pg_sk_X509_new_null() else { throw ProbeError.openSSL("certificate stack") }
         defer { pg_sk_X509_free(untrusted) }
         for x in certificates { _ = pg_sk_X509_push(untrusted, x) }
