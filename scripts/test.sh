@@ -61,8 +61,8 @@ suite "man pages generated from docs/reference.md" bash scripts/test-man-pages.s
 suite "alerts reach people once: pinguard, Prometheus, Alertmanager, webhook" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-alert-delivery.sh
 suite "status page in headless chromium" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-status-page.sh
 suite "renewals by a real ACME CA (pebble, certbot, nginx)" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-renewals.sh
-# Every reader under libFuzzer for a short bounded time (scripts/fuzz.sh runs them for an hour each): 13 readers
-# at 14 s keep the total near three minutes.
+# Every reader under libFuzzer for a short bounded time (scripts/fuzz.sh runs them for an hour each): 14 readers
+# at 14 s keep the total near three and a half minutes.
 suite "fuzzing every reader, ${PINGUARD_FUZZ_SECONDS:-14} s each" bash scripts/fuzz-smoke.sh "${PINGUARD_FUZZ_SECONDS:-14}"
 
 echo

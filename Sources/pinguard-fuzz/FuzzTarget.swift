@@ -23,6 +23,7 @@ enum FuzzTarget: String, CaseIterable {
     case probeTarget = "probe-target"
     case webconfig
     case ctLogList = "ct-log-list"
+    case sctList = "sct-list"
 
     /// The target named by `PINGUARD_FUZZ_TARGET`; libFuzzer runs one target per process.
     static let selected: FuzzTarget = {
@@ -59,6 +60,8 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? CertificateReader.load(bytes, file: "fuzz.pem")
         case .defines, .probeTarget, .webconfig:
             runServiceInput(bytes)
+        case .sctList:
+            runSCTList(bytes)
         case .ctLogList:
             // Both names: Apple's list is dated from its logs' states when it has no timestamp.
             for name in CTLogListName.allCases {

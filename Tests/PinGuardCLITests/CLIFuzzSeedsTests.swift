@@ -21,9 +21,9 @@ final class CLIFuzzSeedsTests: XCTestCase {
     }
 
     /// Readers only the running service uses (a /probe query string, a web configuration re-read per request, a
-    /// CT log list): their seeds are replayed by the fuzz targets, and their refusals tested by
-    /// ProbeRequestAdmissionTests, WebConfigParserTests and CTLogListReaderTests.
-    private static let serviceOnlyReaders: Set<String> = ["probe-target", "webconfig", "ct-log-list"]
+    /// CT log list, a server's SCT list): their seeds are replayed by the fuzz targets, and their refusals tested by
+    /// ProbeRequestAdmissionTests, WebConfigParserTests, CTLogListReaderTests and SCTExtensionListTests.
+    private static let serviceOnlyReaders: Set<String> = ["probe-target", "webconfig", "ct-log-list", "sct-list"]
 
     func testEveryCrashSeedEndsWithAnExitStatus() throws {
         let seeds = Repository.root.appendingPathComponent("fuzz/seeds")

@@ -1,0 +1,36 @@
+import Foundation
+import PinGuardConfig
+import PinGuardCore
+import PinGuardCrypto
+
+extension FuzzTarget {
+    /// The leaf the SCTs of a fuzzed list are checked for: a self-signed P-256 certificate made for the fuzzer.
+    static let sctLeaf = Array("""
+        -----BEGIN CERTIFICATE-----
+        MIIBkDCCATegAwIBAgIUTqr5Vf6JxHO1RjAMqa4r9bOsiQIwCgYIKoZIzj0EAwIw
+        HTEbMBkGA1UEAwwSZnV6ei5waW5ndWFyZC50ZXN0MCAXDTI2MTEyNzA5MjIxOFoY
+        DzIxMjYxMTAzMDkyMjE4WjAdMRswGQYDVQQDDBJmdXp6LnBpbmd1YXJkLnRlc3Qw
+        WTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAAQ8ssb5RkOV6A7a4/FAtUtTaC3ceUhB
+        9knWQWTIJHOVK0FaKwf4W0QTBwKrjMjH6zzs5hlhAuFP4P8K3c81T845o1MwUTAd
+        BgNVHQ4EFgQUJMjio3pdyi/WrKjePyC5YpKw2iIwHwYDVR0jBBgwFoAUJMjio3pd
+        yi/WrKjePyC5YpKw2iIwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNHADBE
+        AiBUmKsN+QROMPZOwVKT4hWn+TBUj7pndePMQN8qn9kgIQIgLXItwGn6lYvlWmjN
+        rDDt46h0AidU/UFDO46Uhuwts8s=
+        -----END CERTIFICATE-----
+        """.utf8)
+
+    /// The logs of the bundled lists: an SCT naming one of them gets its signature checked.
+    static let sctKeyring: CTLogKeyring? = {
+        guard let lists = try? CTLogListsLoader.load(replacements: [:], relativeTo: nil) else { return nil }
+        return try? CTLogKeyring(logs: lists.values.flatMap(\.logs))
+    }()
+
+    /// A `signed_certificate_timestamp` TLS extension as a server sends it: decoded and every SCT checked; it
+    /// may be refused, never trap, hang or balloon, and never give more SCTs than the bound.
+    func runSCTList(_ bytes: [UInt8]) {
+        guard let keyring = Self.sctKeyring else { fatalError("the bundled CT log lists do not load") }
+        guard let scts = try? SCTVerifier.extensionSCTs(bytes, leaf: Self.sctLeaf, keyring: keyring,
+                                                         at: Date(timeIntervalSince1970: 1_800_000_000)) else { return }
+        if scts.count > SCTVerifier.maxSCTs { fatalError("read \(scts.count) SCTs, more than \(SCTVerifier.maxSCTs)") }
+    }
+}
