@@ -38,21 +38,8 @@ extension EventDetector {
         return old.map(\.certSHA256).joined(separator: ",") != new.map(\.certSHA256).joined(separator: ",")
     }
 
-    static func event(for reason: DecisionReason) -> JournalEvent {
-        switch reason {
-        case .pinMatch: return .pinMatched
-        case .policyMissing: return .policyMissing
-        case .systemTrustFailed: return .systemTrustFailed
-        case .systemTrustFailedPermissive: return .systemTrustFailedPermissive
-        case .pinMismatch: return .pinMismatch
-        case .pinMismatchAllowedByFallback: return .pinMismatchAllowedByFallback
-        case .pinMismatchPermissive: return .pinMismatchPermissive
-        case .pinSetEmpty: return .pinSetEmpty
-        case .pinSetExpired: return .pinSetExpired
-        case .probeFailed: return .probeFailed
-        case .ctNotCompliant: return .ctNotCompliant
-        }
-    }
+    /// The event that reports `reason` (every reason has one: `JournalEventDeclarationTests`).
+    static func event(for reason: DecisionReason) -> JournalEvent { JournalEvent.reporting[reason] ?? .policyMissing }
 
     static func message(_ subject: String, _ t: Target, _ e: Evaluation) -> String {
         let who = "\(subject): \(e.policySet)/\(e.environment)"
