@@ -104,6 +104,17 @@ final class ProbeRequestAdmissionTests: XCTestCase {
         XCTAssertFalse(log.contains("pinguard_policy_accept"), "the log, not the series")
     }
 
+    func testDebugDoesNotGetAroundProbeAllow() async throws {
+        let s = try service()
+        for query in ["target=outside.example&debug=true", "debug=true&target=outside.example", "target=good.pg.test:8443&debug=true",
+                      "target=outside.example%00.pg.test&debug=true"] {
+            let (status, body) = try await ask(s, query)
+            XCTAssertNotEqual(status, 200, "\(query): \(body)")
+            XCTAssertFalse(body.contains("target outside.example"), "no probe log for a refused name: \(body)")
+        }
+        XCTAssertEqual(s.executor.probes.count, 0, "nothing was probed")
+    }
+
     func testRepeatedPolicySetsAreAnsweredOnce() async throws {
         let q = try XCTUnwrap(ProbeQuery(uri: "/probe?target=a.pg.test&policy_set=app,app&policy_set=app&policy_set=x,app"))
         XCTAssertEqual(q.policySets, ["app", "x"])
