@@ -34,7 +34,7 @@ public enum ForecastEvents {
             verdict = "no longer breaks \(f.policySet)"
         case .atRisk:
             reason = "it rejects a fresh key and no key plan is declared, observed or staged; safe: "
-                + SituationWords.safeWays(f.safeKeys, app: f.policySet)
+                + SituationWords.safeWays(f.safeKeys)
             verdict = "is at risk for \(f.policySet)"
         case .breaks:
             reason = SituationWords.why(f, o, file: o.stagedFile ?? "")

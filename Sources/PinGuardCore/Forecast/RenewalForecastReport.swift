@@ -30,7 +30,7 @@ public enum RenewalForecastReport {
             out += "  \(f.policySet)/\(f.environment): rejects \(percent)% of plausible renewals (assuming key \(o.key.rawValue)): "
             switch verdict(f, o) {
             case .safe: out += "safe"
-            case .atRisk: out += "at risk with a fresh key; safe: " + SituationWords.safeWays(f.safeKeys, app: f.policySet)
+            case .atRisk: out += "at risk with a fresh key; safe: " + SituationWords.safeWays(f.safeKeys)
             case .breaks: out += "breaks: " + SituationWords.why(f, o, file: o.stagedFile ?? "")
             }
             out += "\n"

@@ -6,7 +6,7 @@ extension SituationWords {
         make(.renewalAtRisk, severity, e, due: o.nextRenewal,
              summary: "The next renewal of \(name) (due \(Self.day(o.nextRenewal))) is at risk for \(Self.app(e)): "
                 + "it rejects a fresh key, and no key plan is declared, observed or staged",
-             action: "Make the renewal safe: " + Self.safeWays(f.safeKeys, app: e.policySet) + ".")
+             action: "Make the renewal safe: " + Self.safeWays(f.safeKeys) + ".")
     }
 
     /// The next renewal, as known, breaks the app.
@@ -18,7 +18,7 @@ extension SituationWords {
                 + (f.safeKeys.any ? Self.safeKeyList(f.safeKeys) : "for a key and issuer \(e.policySet) pins")
                 + ", or ship its pin in \(e.policySet) first; check it with pinguard plan --chain \(file)."
         } else if f.safeKeys.any {
-            action = "Renew \(name) safely: " + Self.safeWays(f.safeKeys, app: e.policySet) + "."
+            action = "Renew \(name) safely: " + Self.safeWays(f.safeKeys) + "."
         } else {
             action = "Ship a release of \(e.policySet) that pins the next key or a CA every issuer chains to before "
                 + "\(Self.day(o.nextRenewal)), or renew from an issuer it pins."
@@ -57,7 +57,7 @@ extension SituationWords {
     }
 
     /// The safe ways to renew, in the words every surface uses.
-    static func safeWays(_ keys: SafeKeys, app: String) -> String {
+    static func safeWays(_ keys: SafeKeys) -> String {
         var ways: [String] = []
         if keys.keepCurrent {
             ways.append("keep the key (renewal.key: reuse in pinguard.yml; certbot --reuse-key; cert-manager rotationPolicy: Never)")
