@@ -34,6 +34,8 @@ public struct ServiceConfig: Sendable, Equatable {
     public var maxAddresses: Int = Target.defaultMaxAddresses
     /// Which targets `GET /probe` may probe (`probe_allow`); nil: /probe is refused.
     public var probeAllow: ProbeAllowlist?
+    /// How pinguard downloads what the authorities publish (`fetch`).
+    public var fetch = FetchSettings()
     /// Target files in Prometheus file_sd format (`target_files`), globs as written (relative to the
     /// config's folder); their targets follow `targets`.
     public var targetFiles: [String] = []
