@@ -68,7 +68,9 @@ let package = Package(
         // libFuzzer targets for every reader of untrusted input; built by scripts/fuzz.sh with
         // -sanitize=fuzzer in .build-fuzz, a replay tool (`pinguard-fuzz TARGET FILE...`) otherwise.
         .executableTarget(name: "pinguard-fuzz", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardConfig"]),
-        .target(name: "PinGuardTestSupport", dependencies: ["PinGuardDemo"], path: "Tests/PinGuardTestSupport"),
+        // The test process installs the built-in key methods before its first test, as the executable does in main.
+        .target(name: "PinGuardTestKeyDecoding", dependencies: ["CKeyDecoding"], path: "Tests/PinGuardTestKeyDecoding"),
+        .target(name: "PinGuardTestSupport", dependencies: ["PinGuardDemo", "PinGuardTestKeyDecoding"], path: "Tests/PinGuardTestSupport"),
         // In-memory targets, chains, policies and results: what tests of anything above the core judge.
         .target(name: "PinGuardCoreTestSupport", dependencies: ["PinGuardCore"], path: "Tests/PinGuardCoreTestSupport"),
         .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardTestSupport", "PinGuardCoreTestSupport"],
@@ -77,7 +79,7 @@ let package = Package(
         // Certificate Transparency made in the test: logs, precertificates, SCTs, log lists, serverinfo files.
         .target(name: "PinGuardCTTestSupport", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardDemo", "PinGuardTestSupport", "COpenSSL"],
                 path: "Tests/PinGuardCTTestSupport"),
-        .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCrypto", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport",
+        .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCrypto", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport", "PinGuardTestKeyDecoding",
                                                              "PinGuardDemo", "PinGuardCTTestSupport", "COpenSSL"]),
         .target(name: "PinGuardServiceTestSupport", dependencies: [
             "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport",

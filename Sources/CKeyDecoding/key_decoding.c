@@ -9,9 +9,12 @@
  * keys of that type through the engine's methods. The engine registered here supplies OpenSSL's own
  * built-in methods (EVP_PKEY_meth_find) for RSA and EC: the algorithms and their results are OpenSSL's.
  *
- * Those methods work only on keys they decoded or generated, so the registration happens when the process
- * starts, before any key exists, and private keys read through the providers' decoders (PEM, PKCS#12) are
- * adopted: copied into keys of the built-in methods (pg_key_decoding_adopt).
+ * Those methods work only on keys they decoded or generated, so the registration must happen before any key
+ * exists: the program calls pg_key_decoding_install first thing (nothing is registered when the library is
+ * merely loaded), and private keys read through the providers' decoders (PEM, PKCS#12) are adopted: copied
+ * into keys of the built-in methods (pg_key_decoding_adopt). The engine is registered on OpenSSL 3.0 only, the
+ * series whose decoding path was measured; the named-curves method (named_curves.c) only on the exact
+ * releases whose private layout was checked.
  */
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/engine.h>
@@ -19,7 +22,9 @@
 #include <openssl/evp.h>
 #include <openssl/ec.h>
 #include <openssl/rsa.h>
+#include <pthread.h>
 #include <string.h>
+#include <openssl/crypto.h>
 #include <openssl/x509.h>
 #include "pg_key_decoding.h"
 #include "named_curves_internal.h"
@@ -88,16 +93,24 @@ static void register_named_curves(ENGINE *e) {
     ENGINE_unregister_pkey_asn1_meths(e);
 }
 
-__attribute__((constructor)) static void register_builtin_methods(void) {
+static void register_builtin_methods(void) {
+    if (OPENSSL_version_major() != 3 || OPENSSL_version_minor() != 0) return;
     ENGINE *e = ENGINE_new();
     if (e == NULL) return;
     if (ENGINE_set_id(e, "pinguard-builtin-keys") && ENGINE_set_name(e, "OpenSSL's built-in RSA and EC methods")
         && ENGINE_set_pkey_meths(e, builtin_methods) && ENGINE_register_pkey_meths(e)) {
         registered = 1;
-        register_named_curves(e);
+        if (pg_named_curves_checked_release()) register_named_curves(e);
         return; /* the engine lives as long as the process: the registration table points at it */
     }
     ENGINE_free(e);
+}
+
+static pthread_once_t install_once = PTHREAD_ONCE_INIT;
+
+int pg_key_decoding_install(void) {
+    pthread_once(&install_once, register_builtin_methods);
+    return registered;
 }
 
 int pg_key_decoding_named_curves(void) { return curves_registered; }

@@ -10,9 +10,9 @@
  *
  * OpenSSL has no setter for one function of a method, so the built-in EC method is copied
  * (EVP_PKEY_asn1_copy) and its first function, pub_decode, replaced in the copy. The copy's layout is
- * checked first (its type, its names and the pointer being set), on OpenSSL 3.0 only, and a self-test
- * decodes and re-encodes a P-256 key; when any check fails nothing is replaced and the built-in decoding
- * stays in force.
+ * relied on only on the exact OpenSSL releases it was checked against (pg_named_curves_checked_release);
+ * there it is checked again (its type, its names and the pointer being set), and a self-test decodes and
+ * re-encodes a P-256 key; when any check fails nothing is replaced and the built-in decoding stays in force.
  */
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <string.h>
@@ -74,8 +74,19 @@ static int build_curves(void) {
     return 1;
 }
 
+/* The OpenSSL releases (OPENSSL_VERSION_NUMBER without its status nibble) whose struct
+ * evp_pkey_asn1_method_st (include/crypto/asn1.h) was checked to begin as struct method_head does. */
+static const unsigned long checked_releases[] = { 0x30000160UL /* 3.0.22 */ };
+
+int pg_named_curves_checked_release(void) {
+    unsigned long running = OpenSSL_version_num() & ~0xFUL;
+    for (size_t i = 0; i < sizeof checked_releases / sizeof checked_releases[0]; i++)
+        if (checked_releases[i] == running) return 1;
+    return 0;
+}
+
 EVP_PKEY_ASN1_METHOD *pg_named_curves_method(void) {
-    if (OPENSSL_version_major() != 3 || OPENSSL_version_minor() != 0) return NULL;
+    if (!pg_named_curves_checked_release()) return NULL;
     const EVP_PKEY_ASN1_METHOD *builtin = EVP_PKEY_asn1_find(NULL, EVP_PKEY_EC);
     EVP_PKEY_ASN1_METHOD *method = EVP_PKEY_asn1_new(EVP_PKEY_EC, 0, "EC", method_info);
     if (builtin == NULL || method == NULL || !build_curves()) goto fail;

@@ -23,6 +23,7 @@ struct PinGuardCommand: AsyncParsableCommand {
 
     /// Refuses an option repeated more than `maxRepeatedOption` times, then parses and runs the command.
     static func main() async {
+        KeyDecoding.install() // first thing: before any key is read or made (ServeCommand says what is in force)
         var counts: [Substring: Int] = [:]
         for argument in CommandLine.arguments.dropFirst() where argument.hasPrefix("--") {
             let option = argument.split(separator: "=", maxSplits: 1)[0]

@@ -5,6 +5,7 @@ import Glibc
 import Foundation
 import PinGuardCore
 import PinGuardReaders
+import PinGuardCrypto
 import PinGuardDemo
 import PinGuardService
 
@@ -83,6 +84,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let endpoint = try endpointOptions()
+        if let notice = KeyDecoding.install().notice { printError("pinguard: \(notice)") }
         var path = config
         var demo: DemoEnvironment?
         if path == nil {

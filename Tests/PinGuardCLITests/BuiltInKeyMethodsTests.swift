@@ -6,6 +6,7 @@ import PinGuardCTTestSupport
 import PinGuardDemo
 import PinGuardProbe
 import PinGuardTestSupport
+import PinGuardTestKeyDecoding
 import XCTest
 
 /// RSA and EC keys are decoded and used through OpenSSL's built-in methods from the start of the process
@@ -14,7 +15,10 @@ import XCTest
 /// insist on still completes.
 final class BuiltInKeyMethodsTests: XCTestCase {
     func testRSAAndECKeysUseTheBuiltInMethodsAndOtherTypesTheProviders() {
-        XCTAssertTrue(KeyDecoding.isActive, "registered when the process started")
+        XCTAssertEqual(pg_test_key_decoding_installed_at_start(), 1, "installed before the first test, as main does")
+        XCTAssertTrue(KeyDecoding.isActive)
+        XCTAssertEqual(KeyDecoding.install(), .builtInWithNamedCurves, "OpenSSL \(KeyDecoding.openSSLRelease) is a checked release")
+        XCTAssertNil(KeyDecoding.install().notice, "nothing to say at start when the fast path is in force")
         XCTAssertTrue(KeyDecoding.isBuiltIn(EVP_PKEY_EC))
         XCTAssertTrue(KeyDecoding.isBuiltIn(EVP_PKEY_RSA))
         XCTAssertFalse(KeyDecoding.isBuiltIn(EVP_PKEY_ED25519), "Ed25519 keys keep the provider's size and methods")

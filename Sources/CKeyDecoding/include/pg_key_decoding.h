@@ -1,7 +1,11 @@
 #ifndef PINGUARD_KEY_DECODING_H
 #define PINGUARD_KEY_DECODING_H
 
-/* Whether the built-in key methods were registered when the process started (1) or not (0). */
+/* Registers the built-in key methods (on OpenSSL 3.0) and, on a checked release, the named-curves decoding;
+ * once per process, before any key exists. Returns whether the built-in methods are registered (1) or not (0). */
+int pg_key_decoding_install(void);
+
+/* Whether the built-in key methods are registered (1) or not (0). */
 int pg_key_decoding_registered(void);
 
 /* Whether EC public keys of P-256, P-384 and P-521 are decoded on curves built once (1) or each on a curve
