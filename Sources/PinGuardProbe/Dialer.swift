@@ -21,7 +21,7 @@ enum Dialer {
         for address in addresses {
             let text = address.description(port: port)
             if deadline.remainingMilliseconds == 0 {
-                throw ProbeError("connect to \(text): timeout after \(PromDuration.format(deadline.seconds))")
+                throw ProbeError.network("connect to \(text): timeout after \(PromDuration.format(deadline.seconds))")
             }
             let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             if fd < 0 { lastError = "socket: \(String(cString: strerror(errno)))"; continue }
@@ -45,21 +45,21 @@ enum Dialer {
             lastError = "connect to \(text): \(String(cString: strerror(soError)))"
             close(fd)
         }
-        throw ProbeError(lastError)
+        throw ProbeError.network(lastError)
     }
 
     /// Waits for `events` on `fd`, failing with a timeout error naming `phase` at the deadline.
     static func wait(fd: Int32, events: Int16, deadline: Deadline, phase: String) throws(ProbeError) {
         while true {
             let ms = deadline.remainingMilliseconds
-            if ms == 0 { throw ProbeError("\(phase): timeout after \(PromDuration.format(deadline.seconds))") }
-            if deadline.cancelled() { throw ProbeError("\(phase): cancelled") }
+            if ms == 0 { throw ProbeError.network("\(phase): timeout after \(PromDuration.format(deadline.seconds))") }
+            if deadline.cancelled() { throw ProbeError.network("\(phase): cancelled") }
             var p = pollfd(fd: fd, events: events, revents: 0)
             // Short slices so that a cancelled probe (shutdown) ends promptly.
             let r = poll(&p, 1, min(ms, 100))
             if r == 0 { continue }
             if r > 0 { return }
-            if r < 0 && errno != EINTR { throw ProbeError("\(phase): poll: \(String(cString: strerror(errno)))") }
+            if r < 0 && errno != EINTR { throw ProbeError.network("\(phase): poll: \(String(cString: strerror(errno)))") }
         }
     }
 }

@@ -169,7 +169,7 @@ public final class TLSProber: @unchecked Sendable {
                 if code == SSL_ERROR_SYSCALL {
                     let queued = OpenSSLErrorQueue.drain()
                     let cause = !queued.isEmpty ? queued : (errno != 0 ? String(cString: strerror(errno)) : "peer closed the connection")
-                    error = ProbeError("TLS handshake with \(facts.address ?? host): \(cause)")
+                    error = ProbeError.network("TLS handshake with \(facts.address ?? host): \(cause)")
                 } else {
                     error = ProbeError.openSSL("TLS handshake with \(facts.address ?? host)")
                 }
@@ -177,7 +177,7 @@ public final class TLSProber: @unchecked Sendable {
                 // certificate, say): the chain was retrieved, so it is judged like any other, and the failure
                 // is reported beside it. A failure found on this side (a bad server signature) is not the
                 // server's choice: a client rejects that connection, so the probe fails.
-                let serverEnded = code == SSL_ERROR_SYSCALL || code == SSL_ERROR_ZERO_RETURN || error.message.contains(" alert ")
+                let serverEnded = code == SSL_ERROR_SYSCALL || code == SSL_ERROR_ZERO_RETURN || error.code.isNetwork
                 guard serverEnded, let sent = SSL_get_peer_cert_chain(ssl), pg_sk_X509_num(sent) > 0 else { throw error }
                 facts.handshakeError = error.message
                 break handshaking

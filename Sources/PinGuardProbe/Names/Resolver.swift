@@ -20,18 +20,18 @@ enum Resolver {
         if let known = HostsFileCache.shared.addresses(of: name, port: port, single: single) { return known }
         var error: Int32 = 0
         guard let lookup = pg_lookup_start(name, String(port), &error) else {
-            throw ProbeError("resolve \(name): \(String(cString: gai_strerror(error)))")
+            throw ProbeError.network("resolve \(name): \(String(cString: gai_strerror(error)))")
         }
         defer { pg_lookup_release(lookup) }
         while true {
             let ms = deadline.remainingMilliseconds
-            if ms == 0 { throw ProbeError("resolve \(name): timeout after \(PromDuration.format(deadline.seconds))") }
-            if deadline.cancelled() { throw ProbeError("resolve \(name): cancelled") }
+            if ms == 0 { throw ProbeError.network("resolve \(name): timeout after \(PromDuration.format(deadline.seconds))") }
+            if deadline.cancelled() { throw ProbeError.network("resolve \(name): cancelled") }
             var list: UnsafeMutablePointer<addrinfo>?
             let rc = pg_lookup_wait(lookup, Int32(min(ms, 100)), &list)
             if rc == PG_LOOKUP_IN_PROGRESS { continue }
             guard rc == 0, let first = list else {
-                throw ProbeError("resolve \(name): \(String(cString: gai_strerror(rc)))")
+                throw ProbeError.network("resolve \(name): \(String(cString: gai_strerror(rc)))")
             }
             return addresses(first)
         }
@@ -47,7 +47,7 @@ enum Resolver {
         var list: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(name, String(port), &hints, &list)
         defer { if let list { freeaddrinfo(list) } }
-        guard rc == 0, let first = list else { throw ProbeError("resolve \(name): \(String(cString: gai_strerror(rc)))") }
+        guard rc == 0, let first = list else { throw ProbeError.network("resolve \(name): \(String(cString: gai_strerror(rc)))") }
         return addresses(first)
     }
 
