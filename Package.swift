@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "PinGuardCrypto", dependencies: ["PinGuardCore", "PinGuardFiles", "COpenSSL", "CKeyDecoding"]),
         // Resolve, dial, handshake -> plain chain facts.
         .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardFiles", "COpenSSL", "CResolver"]),
-        .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "COpenSSL"]),
+        .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [
             "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "CSystemd", "CCrypt", "CZlib",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -80,15 +80,17 @@ let package = Package(
         .target(name: "PinGuardCTTestSupport", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardDemo", "PinGuardTestSupport", "COpenSSL"],
                 path: "Tests/PinGuardCTTestSupport"),
         .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCrypto", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport", "PinGuardTestKeyDecoding",
-                                                             "PinGuardDemo", "PinGuardCTTestSupport", "COpenSSL"]),
+                                                             "PinGuardDemo", "PinGuardCTTestSupport", "PinGuardConfig", "COpenSSL"]),
         .target(name: "PinGuardServiceTestSupport", dependencies: [
             "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Tests/PinGuardServiceTestSupport"),
         .testTarget(name: "PinGuardServiceTests", dependencies: [
-            "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
+            "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
             "PinGuardServiceTestSupport", "PinGuardCoreTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
