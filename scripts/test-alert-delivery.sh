@@ -16,12 +16,9 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 LIB=$ROOT/scripts/lib
 PG=${PINGUARD:?set PINGUARD to the pinguard binary}
-W=$(mktemp -d /tmp/pinguard-delivery.XXXXXX)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2> /dev/null; wait "$p" 2> /dev/null; done; [ -z "${KEEP:-}" ] && rm -rf "$W"; }
-trap cleanup EXIT
-fail_early() { echo "FAIL  $1"; [ -n "${2:-}" ] && tail -n 20 "$2" | sed 's/^/      /'; echo "0 passed, 1 failed"; exit 1; }
-port() { python3 "$LIB/free_port.py"; }
+. "$LIB/suite.sh"
+suite_workdir W pinguard-delivery
+fail_early() { fail "$1" "$([ -n "${2:-}" ] && tail -n 20 "$2")"; finish; }
 
 for pkg in prometheus prometheus-alertmanager python3-yaml openssl; do
   dpkg-query -W -f='${Status}' "$pkg" 2> /dev/null | grep -q "install ok installed" || apt-get install -y -qq "$pkg" > /dev/null 2>&1
@@ -119,17 +116,17 @@ YML
 for spec in $healthy $problems; do
   name=${spec%%:*}; p=$(port)
   openssl s_server -quiet -accept "127.0.0.1:$p" -cert "$name.pem.leaf" -cert_chain int.pem -key "$name.key" -www > /dev/null 2>&1 &
-  pids+=($!)
+  track $!
   plan=", renewal: {key: reuse}"; [ "$name" = p-risk ] || [ "$name" = p-staged ] && plan=""
   echo "  - {host: $name.pg.test, port: $p, connect: 127.0.0.1, name: $name$plan}" >> pinguard.yml
 done
 "$PG" check-config pinguard.yml > check.out 2>&1 || fail_early "pinguard check-config" check.out
 PGP=$(port)
-"$PG" serve --config pinguard.yml --listen "127.0.0.1:$PGP" > pinguard.log 2>&1 & pids+=($!)
+"$PG" serve --config pinguard.yml --listen "127.0.0.1:$PGP" > pinguard.log 2>&1 & track $!
 
 # --- Webhook, Alertmanager (shipped routing, receivers to the webhook), Prometheus (shipped rules) --------
 WH=$(port)
-python3 "$LIB/alert_webhook.py" "$WH" notifications.jsonl & pids+=($!)
+python3 "$LIB/alert_webhook.py" "$WH" notifications.jsonl & track $!
 AMP=$(port)
 python3 - "$ROOT/contrib/prometheus/alertmanager.yml" am.yml "$WH" <<'PY'
 import sys, yaml
@@ -140,7 +137,7 @@ for r in cfg["receivers"]:
 yaml.safe_dump(cfg, open(sys.argv[2], "w"), sort_keys=False)
 PY
 prometheus-alertmanager --config.file=am.yml --storage.path="$W/am-data" --web.listen-address="127.0.0.1:$AMP" \
-  --cluster.listen-address= > alertmanager.log 2>&1 & pids+=($!)
+  --cluster.listen-address= > alertmanager.log 2>&1 & track $!
 mkdir -p prom
 python3 "$LIB/prometheus_e2e_config.py" "$ROOT/contrib/prometheus" prom "$PGP" 0s > prom-gen.out 2>&1 || fail_early "prometheus config" prom-gen.out
 cp "$ROOT/contrib/prometheus/pinguard.rules.yml" prom/
@@ -152,7 +149,7 @@ yaml.safe_dump(cfg, open(sys.argv[1], "w"), sort_keys=False)
 PY
 PP=$(port)
 prometheus --config.file=prom/prometheus.yml --storage.tsdb.path="$W/prom-data" --web.listen-address="127.0.0.1:$PP" \
-  --log.level=warn > prometheus.log 2>&1 & pids+=($!)
+  --log.level=warn > prometheus.log 2>&1 & track $!
 
 # --- Wait for every problem to reach someone, then a while longer for anything that should not ------------
 deadline=$((SECONDS + 120)); settled=""
@@ -190,6 +187,4 @@ json.dump({"healthy": ["h6a", "h6b", "h45", "h90", "h200", "h398"], "problems": 
            "inhibited": {"p-staged": "PinguardRenewalOverdue"}}, open(sys.argv[1], "w"))
 PY
 python3 "$LIB/alert_delivery_check.py" notifications.jsonl expected.json prometheus-alerts.json
-status=$?
-[ -n "${KEEP:-}" ] && echo "kept: $W"
-exit $status
+exit $?

@@ -15,30 +15,22 @@ set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LIB=$ROOT/scripts/lib
-passed=0
-failed=0
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-ok() { echo "ok    $1"; passed=$((passed + 1)); }
-fail() {
-    echo "FAIL  $1"
-    if [[ -n ${2:-} ]]; then printf '%s\n' "$2" | tail -n 15 | sed 's/^/      /'; fi
-    failed=$((failed + 1))
-}
+. "$LIB/suite.sh"
+suite_workdir TMP pinguard-man
 
 binary=()
 [[ -n ${1:-} ]] && binary=(--binary "$1")
 if out=$(python3 "$LIB/man_pages.py" "$ROOT/docs/reference.md" "$TMP/man" --date 2026-01-01 --version 0.0.0 \
     ${binary[@]+"${binary[@]}"} 2>&1); then
-    ok "man_pages.py wrote $(wc -l <<<"$out") pages${1:+ (with the --help of $1)}"
+    pass "man_pages.py wrote $(wc -l <<<"$out") pages${1:+ (with the --help of $1)}"
 else
     fail "man_pages.py writes the pages" "$out"
-    echo "$passed passed, $failed failed"; exit 1
+    finish
 fi
 commands=$(sed -n '/^## Commands and exit codes/,/^### /p' "$ROOT/docs/reference.md" | sed -n 's/^pinguard \([a-z-]*\) .*/\1/p')
 missing=""
 for c in $commands; do [[ -f $TMP/man/man1/pinguard-$c.1 ]] || missing+=" pinguard-$c.1"; done
-if [[ -n $commands && -z $missing ]]; then ok "a page per command: $(echo $commands)"; else fail "a page per command" "missing:$missing"; fi
+if [[ -n $commands && -z $missing ]]; then pass "a page per command: $(echo $commands)"; else fail "a page per command" "missing:$missing"; fi
 
 bad=""
 for page in "$TMP"/man/man1/*.1 "$TMP"/man/man5/*.5; do
@@ -46,26 +38,26 @@ for page in "$TMP"/man/man1/*.1 "$TMP"/man/man5/*.5; do
     [[ -z $warnings ]] || bad+="$(basename "$page"): $warnings"$'\n'
     lexgrog "$page" >/dev/null 2>&1 || bad+="$(basename "$page"): lexgrog cannot read its NAME"$'\n'
 done
-if [[ -z $bad ]]; then ok "man renders every page without a warning; lexgrog reads every NAME"
+if [[ -z $bad ]]; then pass "man renders every page without a warning; lexgrog reads every NAME"
 else fail "man renders every page without a warning; lexgrog reads every NAME" "$bad"; fi
 
 main=$(MANWIDTH=100 man -l "$TMP/man/man1/pinguard.1" 2>/dev/null | col -b)
 missing=""
 for section in COMMANDS 'EXIT STATUS' ENVIRONMENT FILES; do grep -qx "$section" <<<"$main" || missing+=" $section"; done
-if [[ -z $missing ]]; then ok "pinguard(1) has COMMANDS, EXIT STATUS, ENVIRONMENT and FILES"
+if [[ -z $missing ]]; then pass "pinguard(1) has COMMANDS, EXIT STATUS, ENVIRONMENT and FILES"
 else fail "pinguard(1) has COMMANDS, EXIT STATUS, ENVIRONMENT and FILES" "missing:$missing"; fi
 
 yml5=$(MANWIDTH=100 man -l "$TMP/man/man5/pinguard.yml.5" 2>/dev/null | col -b)
 keys=$(python3 "$LIB/reference_config_keys.py" "$ROOT/docs/reference.md")
 missing=$(while read -r key; do grep -qE "^ *${key//./\\.}( |\$)" <<<"$yml5" || echo "$key"; done <<<"$keys")
-if [[ -n $keys && -z $missing ]]; then ok "pinguard.yml(5) has an entry for each of the $(wc -l <<<"$keys") configuration keys"
+if [[ -n $keys && -z $missing ]]; then pass "pinguard.yml(5) has an entry for each of the $(wc -l <<<"$keys") configuration keys"
 else fail "pinguard.yml(5) has an entry for every configuration key" "missing: $missing"; fi
 
 # A reference without the table of installed files: the generator refuses, naming it.
 sed 's/^### Installed files$/### Files we install/' "$ROOT/docs/reference.md" >"$TMP/reference.md"
 out=$(python3 "$LIB/man_pages.py" "$TMP/reference.md" "$TMP/broken" --date 2026-01-01 --version 0.0.0 2>&1); rc=$?
-if [[ $rc == 1 && $out == *"no section 'Installed files'"* ]]; then ok "a missing section fails the generator, named"
+if [[ $rc == 1 && $out == *"no section 'Installed files'"* ]]; then pass "a missing section fails the generator, named"
 else fail "a missing section fails the generator, named (exit $rc)" "$out"; fi
 
-echo "$passed passed, $failed failed"
+finish
 [[ $failed == 0 ]]

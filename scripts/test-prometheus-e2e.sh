@@ -50,8 +50,7 @@ LIB=scripts/lib
 TIMEOUT=${E2E_TIMEOUT:-90}
 ALERT_FOR=${E2E_ALERT_FOR:-0s}
 
-passed=0
-failed=0
+. "$LIB/suite.sh"
 pinguard_pid=""
 prometheus_pid=""
 checker_pid=""
@@ -86,19 +85,8 @@ cleanup() {
         rm -rf "$tmp"
     fi
 }
-trap cleanup EXIT
-trap 'fail "interrupted by a signal"; echo; echo "$passed passed, $failed failed"; exit 130' INT TERM
-
-pass() { passed=$((passed + 1)); echo "PASS  $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1"; }
-
-# finish: prints the totals and exits (the EXIT trap stops the processes).
-finish() {
-    echo
-    echo "$passed passed, $failed failed"
-    [ "$failed" -eq 0 ] && exit 0
-    exit 1
-}
+at_exit cleanup
+trap 'fail "interrupted by a signal"; finish' INT TERM
 
 # show_log FILE: the last lines of a log, indented.
 show_log() { [ -f "$1" ] && tail -n "${2:-20}" "$1" | sed 's/^/      /'; }

@@ -25,33 +25,16 @@ METRICS=$PROM/exported-metrics.txt
 DOCS=docs/prometheus.md
 LIB=scripts/lib
 
-passed=0
-failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# check NAME COMMAND...: runs COMMAND, prints its output indented, counts the result.
-check() {
-    local name=$1
-    shift
-    if "$@" >"$tmp/out" 2>&1; then
-        passed=$((passed + 1))
-        echo "PASS  $name"
-    else
-        failed=$((failed + 1))
-        echo "FAIL  $name"
-    fi
-    sed 's/^/      /' "$tmp/out"
-}
+. "$LIB/suite.sh"
+suite_workdir tmp pinguard-rules
 
 if ! command -v promtool >/dev/null 2>&1; then
     echo "promtool not found; installing the Debian prometheus package"
     apt-get install -y prometheus >"$tmp/apt.log" 2>&1 || { cat "$tmp/apt.log"; }
 fi
 if ! command -v promtool >/dev/null 2>&1; then
-    echo "FAIL  promtool is not available"
-    echo "0 passed, 1 failed"
-    exit 1
+    fail "promtool is available (Debian prometheus)"
+    finish
 fi
 echo "using $(promtool --version 2>&1 | head -n 1)"
 
@@ -128,10 +111,7 @@ if command -v amtool >/dev/null 2>&1; then
     check "pinguard's own health goes to chat, never the pager" \
         route_is "tls-team-chat" severity=warning alertname=PinguardConfigReloadFailed instance=pg:9477
 else
-    echo "FAIL  amtool is not available (Debian prometheus-alertmanager): the routing is not checked"
-    failed=$((failed + 1))
+    fail "amtool is available (Debian prometheus-alertmanager): the routing is not checked without it"
 fi
 
-echo
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -17,19 +17,13 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -z "${JOURNAL_PRIVATE:-}" ]; then exec "$here/with-journald.sh" "$0" "$@"; fi
 PG=${PINGUARD:?set PINGUARD to the pinguard binary}
-passed=0; failed=0
-pass() { echo "ok: $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $1"; [ -n "${2:-}" ] && echo "$2" | sed 's/^/    /'; failed=$((failed + 1)); }
-check() { if eval "$2"; then pass "$1"; else fail "$1" "${3:-}"; fi; }
+. "$here/lib/suite.sh"
 for tool in pebble certbot nginx openssl curl; do
-  command -v "$tool" > /dev/null || { echo "test-renewals.sh: $tool is not installed"; echo "0 passed, 1 failed"; exit 1; }
+  command -v "$tool" > /dev/null || { fail "$tool is installed"; finish; }
 done
 
-W=$(mktemp -d /tmp/pinguard-renewals.XXXXXX)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done; umount "$W/full" 2> /dev/null; [ -z "${KEEP:-}" ] && rm -rf "$W"; }
-trap cleanup EXIT
-port() { python3 "$here/lib/free_port.py"; }
+suite_workdir W pinguard-renewals
+at_exit 'umount "$W/full" 2> /dev/null'
 ACME=$(port); MGMT=$(port); HTTP01=$(port); TLS=$(port)
 
 # --- pebble -------------------------------------------------------------------------------------------
@@ -44,11 +38,11 @@ pebble_pid=""
 start_pebble() {
   [ -n "$pebble_pid" ] && kill "$pebble_pid" 2> /dev/null && wait "$pebble_pid" 2> /dev/null
   PEBBLE_VA_ALWAYS_VALID=1 PEBBLE_VA_NOSLEEP=1 PEBBLE_WFE_NONCEREJECT=0 pebble -config "$W/pebble.json" >> "$W/pebble.log" 2>&1 &
-  pebble_pid=$!; pids+=("$pebble_pid")
+  pebble_pid=$!; track "$pebble_pid"
   for _ in $(seq 50); do curl -sfk "https://127.0.0.1:$MGMT/roots/0" -o "$W/root.pem" && return 0; sleep 0.1; done
   return 1
 }
-start_pebble || { echo "pebble did not start"; cat "$W/pebble.log"; echo "0 passed, 1 failed"; exit 1; }
+start_pebble || { fail "pebble starts" "$(cat "$W/pebble.log")"; finish; }
 cp "$W/root.pem" "$W/roots.pem"
 # The intermediates pebble issues from, kept as a private issuer pool for the forecast.
 mkdir -p "$W/pool"
@@ -108,29 +102,29 @@ events() {  # EVENT: the journal entries of EVENT so far, as KEY=VALUE lines
 }
 count() { journalctl --no-pager -o cat PINGUARD_EVENT="$1" 2> /dev/null | grep -c . ; }
 
-certbot_for api || { echo "certbot failed"; cat "$W/certbot.log"; echo "0 passed, 1 failed"; exit 1; }
+certbot_for api || { fail "certbot obtains the first certificate" "$(cat "$W/certbot.log")"; finish; }
 serve_copy a1; serve_copy a2
-nginx -c "$W/nginx.conf" 2> "$W/nginx/start.log" || { echo "nginx failed"; cat "$W/nginx/start.log"; echo "0 passed, 1 failed"; exit 1; }
-pids+=("$(cat "$W/nginx/pid" 2> /dev/null || cat "$W/nginx/nginx.pid")")
+nginx -c "$W/nginx.conf" 2> "$W/nginx/start.log" || { fail "nginx starts" "$(cat "$W/nginx/start.log")"; finish; }
+track "$(cat "$W/nginx/pid" 2> /dev/null || cat "$W/nginx/nginx.pid")"
 key1=$(spki "$W/a1/fullchain.pem")
 policy app "$key1 primary leaf" "$(printf 'backup%.0s' 1 2 3 4 5 | openssl dgst -sha256 -binary | base64) backup leaf"
 write_config state.db
 
 round
-check "first round: the chain is remembered, no renewal" '[ -s "$W/state.db" ] && [ "$(count certificate_renewed)" = 0 ]' "$(cat "$W/once.err")"
+check_that "first round: the chain is remembered, no renewal" '[ -s "$W/state.db" ] && [ "$(count certificate_renewed)" = 0 ]' "$(cat "$W/once.err")"
 round
-check "a restart that sees the same chain is no renewal" '[ "$(count certificate_renewed)" = 0 ] && [ "$(count chain_rollback)" = 0 ]'
+check_that "a restart that sees the same chain is no renewal" '[ "$(count certificate_renewed)" = 0 ] && [ "$(count chain_rollback)" = 0 ]'
 
 # A renewal that keeps the key (certbot --reuse-key), served by both addresses.
 certbot_for api --force-renewal --reuse-key; serve_copy a1; serve_copy a2; reload_nginx
 round
-check "certbot --reuse-key: one certificate_renewed" '[ "$(count certificate_renewed)" = 1 ]' "$(events certificate_renewed)"
-check "... with PINGUARD_KEY_REUSED=yes and PINGUARD_ISSUER_CHANGED=no" \
+check_that "certbot --reuse-key: one certificate_renewed" '[ "$(count certificate_renewed)" = 1 ]' "$(events certificate_renewed)"
+check_that "... with PINGUARD_KEY_REUSED=yes and PINGUARD_ISSUER_CHANGED=no" \
   'events certificate_renewed | grep -qx PINGUARD_KEY_REUSED=yes && events certificate_renewed | grep -qx PINGUARD_ISSUER_CHANGED=no' \
   "$(events certificate_renewed)"
-check "... its message says the key was kept" 'events certificate_renewed | grep -q "^MESSAGE=api: certificate renewed, key kept, issuer Pebble Intermediate CA"'
+check_that "... its message says the key was kept" 'events certificate_renewed | grep -q "^MESSAGE=api: certificate renewed, key kept, issuer Pebble Intermediate CA"'
 round
-check "a restart after the renewal reports it once only" '[ "$(count certificate_renewed)" = 1 ]'
+check_that "a restart after the renewal reports it once only" '[ "$(count certificate_renewed)" = 1 ]'
 scrape() {  # one serve, its /metrics into $W/metrics.txt, stopped
   local mp; mp=$(port)
   "$PG" serve --config "$W/pinguard.yml" --listen "127.0.0.1:$mp" > /dev/null 2> "$W/scrape.err" & local p=$!
@@ -138,7 +132,7 @@ scrape() {  # one serve, its /metrics into $W/metrics.txt, stopped
   curl -s "http://127.0.0.1:$mp/metrics" > "$W/metrics.txt"; kill "$p"; wait "$p" 2> /dev/null
 }
 scrape
-check "after a renewal that kept the key, an app pinning that key forecasts ratio 0 (key reuse observed), no breakage" \
+check_that "after a renewal that kept the key, an app pinning that key forecasts ratio 0 (key reuse observed), no breakage" \
   'grep -qx "pinguard_renewal_reject_ratio{target=\"api\",policy_set=\"app\"} 0" "$W/metrics.txt" &&
    grep -q "^pinguard_renewal_forecast_info{target=\"api\",key=\"reuse\",key_basis=\"observed\"" "$W/metrics.txt" &&
    ! grep -q "^pinguard_pin_breakage_timestamp_seconds{target=\"api\"" "$W/metrics.txt"' \
@@ -147,11 +141,11 @@ check "after a renewal that kept the key, an app pinning that key forecasts rati
 # A renewal with a new key, reaching the two addresses one after the other.
 certbot_for api --force-renewal; serve_copy a1; reload_nginx
 round
-check "a new key at the first address: a second renewal, PINGUARD_KEY_REUSED=no" \
+check_that "a new key at the first address: a second renewal, PINGUARD_KEY_REUSED=no" \
   '[ "$(count certificate_renewed)" = 2 ] && events certificate_renewed | grep -qx PINGUARD_KEY_REUSED=no' "$(events certificate_renewed)"
 serve_copy a2; reload_nginx
 round
-check "the second address catching up is no new renewal" '[ "$(count certificate_renewed)" = 2 ]'
+check_that "the second address catching up is no new renewal" '[ "$(count certificate_renewed)" = 2 ]'
 
 # Pebble restarted makes a new intermediate: the next renewal changes the issuer.
 # (it forgets its accounts too: certbot registers again)
@@ -160,11 +154,11 @@ curl -sfk "https://127.0.0.1:$MGMT/intermediates/0" -o "$W/pool/second.pem"
 rm -rf "$W/cb/accounts"
 certbot_for api --force-renewal --reuse-key; serve_copy a1; serve_copy a2; reload_nginx
 round
-check "a renewal from a new pebble intermediate: PINGUARD_ISSUER_CHANGED=yes" \
+check_that "a renewal from a new pebble intermediate: PINGUARD_ISSUER_CHANGED=yes" \
   '[ "$(count certificate_renewed)" = 3 ] && events certificate_renewed | grep -qx PINGUARD_ISSUER_CHANGED=yes' "$(events certificate_renewed)"
 
 "$PG" history api --config "$W/pinguard.yml" --json > "$W/history.json" 2> "$W/history.err"
-check "pinguard history lists every chain with its renewals" \
+check_that "pinguard history lists every chain with its renewals" \
   'python3 -c "
 import json,sys
 h=json.load(open(sys.argv[1])); r=[c[\"renewal\"] for c in h[\"chains\"] if c[\"renewal\"]]
@@ -180,7 +174,7 @@ renewal: {issuers: pebble, key: reuse}
 issuer_pools: {pebble: ["pool/*.pem"]}
 YML
 scrape
-check "a declared pool of two intermediates: the app pinning one of them forecasts ratio 0.5" \
+check_that "a declared pool of two intermediates: the app pinning one of them forecasts ratio 0.5" \
   'grep -qx "pinguard_renewal_reject_ratio{target=\"api\",policy_set=\"pool-app\"} 0.5" "$W/metrics.txt" &&
    grep -q "^pinguard_renewal_forecast_info{target=\"api\",key=\"reuse\",key_basis=\"declared\",issuers=\"2\",issuer_basis=\"pool\"}" "$W/metrics.txt"' \
   "$(grep -E "renewal_reject|forecast_info" "$W/metrics.txt"; cat "$W/scrape.err")"
@@ -189,18 +183,18 @@ rm "$W/policies/pool-app.yml"; write_config state.db
 # A rollback: address 2 goes back to an older certificate.
 cp "$W/a1/fullchain.pem" "$W/newest.pem"; cp -L "$W/cb/archive/api/fullchain1.pem" "$W/a2/fullchain.pem"; cp -L "$W/cb/archive/api/privkey1.pem" "$W/a2/privkey.pem"; reload_nginx
 round
-check "an address going back to an older chain: chain_rollback, no renewal" \
+check_that "an address going back to an older chain: chain_rollback, no renewal" \
   '[ "$(count chain_rollback)" = 1 ] && [ "$(count certificate_renewed)" = 3 ]' "$(events chain_rollback)"
 
 # Faults: each leaves the service running and the file as it was.
 printf 'SQLite format 3\000%s' "$(head -c 4000 /dev/urandom | base64 -w0)" > "$W/corrupt.db"
 before=$(sha256sum < "$W/corrupt.db"); write_config corrupt.db; round; status=$?
-check "a corrupt state file: the round runs (exit $status), state_unavailable, the file untouched" \
+check_that "a corrupt state file: the round runs (exit $status), state_unavailable, the file untouched" \
   '[ $status -le 1 ] && [ "$(count state_unavailable)" -ge 1 ] && [ "$before" = "$(sha256sum < "$W/corrupt.db")" ] && ! ls "$W"/corrupt.db-wal > /dev/null 2>&1' \
   "$(cat "$W/once.err"; events state_unavailable)"
 sqlite_foreign() { python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table t(x)'); c.commit()" "$1"; }
 sqlite_foreign "$W/foreign.db"; before=$(sha256sum < "$W/foreign.db"); write_config foreign.db; round
-check "another application's SQLite file is refused and untouched" \
+check_that "another application's SQLite file is refused and untouched" \
   '[ "$before" = "$(sha256sum < "$W/foreign.db")" ] && events state_unavailable | grep -q "foreign.db"' "$(events state_unavailable)"
 
 write_config state.db
@@ -210,7 +204,7 @@ if [ -n "$immutable" ]; then
   certbot_for api --force-renewal; serve_copy a1; serve_copy a2; reload_nginx
   round; status=$?
   chattr -i "$W/state.db"
-  check "a read-only state file: the round runs, state_unavailable names it" \
+  check_that "a read-only state file: the round runs, state_unavailable names it" \
     '[ $status -le 1 ] && [ "$(count state_unavailable)" -gt "$n" ]' "$(cat "$W/once.err"; events state_unavailable)"
 else
   echo "not run: a read-only state file (chattr +i is not supported on this file system)"
@@ -220,10 +214,10 @@ mkdir -p "$W/full"
 if mount -t tmpfs -o size=256k tmpfs "$W/full" 2> /dev/null; then
   head -c 200000 /dev/zero > "$W/full/filler"
   write_config full/state.db; round; status=$?
-  check "a full disk: the round runs, state_unavailable" \
+  check_that "a full disk: the round runs, state_unavailable" \
     '[ $status -le 1 ] && events state_unavailable | grep -q "full/state.db"' "$(cat "$W/once.err"; events state_unavailable)"
   rm -f "$W/full/filler"; round
-  check "... and once there is room, the file is written (history readable)" \
+  check_that "... and once there is room, the file is written (history readable)" \
     '"$PG" history api --config "$W/pinguard.yml" > /dev/null 2>&1' "$(cat "$W/once.err")"
 else
   echo "not run: a full state file (cannot mount a tmpfs here)"
@@ -232,17 +226,17 @@ fi
 # Two instances must not share one file: the second is refused, naming it.
 write_config state.db
 MP=$(port)
-"$PG" serve --config "$W/pinguard.yml" --listen "127.0.0.1:$MP" > /dev/null 2> "$W/first.err" & first=$!; pids+=("$first")
+"$PG" serve --config "$W/pinguard.yml" --listen "127.0.0.1:$MP" > /dev/null 2> "$W/first.err" & first=$!; track "$first"
 for _ in $(seq 50); do grep -q "serving /metrics" "$W/first.err" && break; sleep 0.1; done
 curl -s "http://127.0.0.1:$MP/metrics" > "$W/metrics.txt"
-check "after restarts the metrics keep the renewals: 4 observed, the last brought a new key, writable" \
+check_that "after restarts the metrics keep the renewals: 4 observed, the last brought a new key, writable" \
   'grep -qx "pinguard_renewals_observed_total{target=\"api\"} 4" "$W/metrics.txt" &&
    grep -qx "pinguard_last_renewal_key_reused{target=\"api\"} 0" "$W/metrics.txt" &&
    grep -qx "pinguard_state_writable 1" "$W/metrics.txt" &&
    grep -q "^pinguard_leaf_key_first_seen_timestamp_seconds{target=\"api\",address=\"127.0.0.1:$NGX\"}" "$W/metrics.txt"' \
   "$(grep -E "renewal|state_writable|key_first" "$W/metrics.txt")"
 "$PG" serve --config "$W/pinguard.yml" --listen 127.0.0.1:0 > /dev/null 2> "$W/second.err"; status=$?
-check "a second instance on the same state file is refused (exit 2) naming the file" \
+check_that "a second instance on the same state file is refused (exit 2) naming the file" \
   '[ $status = 2 ] && grep -q "state.db" "$W/second.err"' "$(cat "$W/second.err")"
 kill "$first"; wait "$first" 2> /dev/null
 
@@ -252,12 +246,11 @@ certbot_for api --force-renewal
 served=$(spki "$W/a1/fullchain.pem"); staged=$(spki "$W/cb/live/api/fullchain.pem")
 policy switch-app "$served primary leaf" "$staged backup leaf"
 "$PG" plan --chain "$W/cb/live/api/fullchain.pem" --host api.pg.test --config "$W/pinguard.yml" --json > "$W/plan.json" 2> "$W/plan.err"
-check "plan: switching to the backup key accepts it, and the key served today is no reserve left" \
+check_that "plan: switching to the backup key accepts it, and the key served today is no reserve left" \
   'python3 -c "
 import json,sys
 p=json.load(open(sys.argv[1])); v=[x for x in p[\"verdicts\"] if x[\"policy_set\"]==\"switch-app\"][0]
 assert v[\"verdict\"]==\"accept\" and v[\"reserve_pins\"]==[] and v[\"keeps_reserve_pin\"] is False, v
 " "$W/plan.json"' "$(cat "$W/plan.json" "$W/plan.err" | head -60)"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

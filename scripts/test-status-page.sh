@@ -12,31 +12,24 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 PG=${PINGUARD:?set PINGUARD to the pinguard binary}
-passed=0; failed=0
-pass() { echo "ok: $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $1"; [ -n "${2:-}" ] && echo "$2" | head -40 | sed 's/^/    /'; failed=$((failed + 1)); }
-check() { if eval "$2"; then pass "$1"; else fail "$1" "${3:-}"; fi; }
+. "$here/lib/suite.sh"
 browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then echo "test-status-page.sh: chromium is not installed"; echo "0 passed, 1 failed"; exit 1; fi
+if [ -z "$browser" ]; then fail "chromium is installed (Debian chromium)"; finish; fi
 
-W=$(mktemp -d /tmp/pinguard-status.XXXXXX)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2> /dev/null; wait "$p" 2> /dev/null; done; [ -z "${KEEP:-}" ] && rm -rf "$W"; }
-trap cleanup EXIT
-port() { python3 "$here/lib/free_port.py"; }
+suite_workdir W pinguard-status
 chrome() {  # URL OUT: the DOM chromium built, its console log in OUT.log
   timeout 60 "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$W/profile" --enable-logging=stderr --v=0 \
     --dump-dom "$1" > "$2" 2> "$2.log"
 }
 
 P=$(port)
-"$PG" serve --listen "127.0.0.1:$P" > "$W/demo.out" 2> "$W/demo.err" & pids+=($!)
+"$PG" serve --listen "127.0.0.1:$P" > "$W/demo.out" 2> "$W/demo.err" & track $!
 for _ in $(seq 200); do curl -sf "http://127.0.0.1:$P/-/ready" > /dev/null && break; sleep 0.2; done
 
 chrome "http://127.0.0.1:$P/" "$W/index.html"
-check "the page lists the demo's four targets" \
-  'for t in demo-api demo-expiring demo-rotated demo-backup; do grep -q ">$t</a>" "$W/index.html" || exit 1; done' "$(head -c 3000 "$W/index.html")"
-check "the problems come first, most urgent first, each with what to do" \
+check_that "the page lists the demo's four targets" \
+  '(for t in demo-api demo-expiring demo-rotated demo-backup; do grep -q ">$t</a>" "$W/index.html" || exit 1; done)' "$(head -c 3000 "$W/index.html")"
+check_that "the problems come first, most urgent first, each with what to do" \
   'python3 - "$W/index.html" <<PY
 import re,sys
 page=open(sys.argv[1]).read()
@@ -56,15 +49,15 @@ assert verdicts.count("<svg class=\"timeline\"")>=8, "a timeline per row"
 assert "<h2>Staged files</h2>" in page and "expiring-renewal.pem" in page, "staged verdicts shown"
 assert "accept (backup pin)" in page, "backup-pin use shown"
 PY' "$(grep -o '<tr class=.*' "$W/index.html" | head -8 | cut -c1-300)"
-check "no console error" '! grep -qiE "CONSOLE.*(error|uncaught)" "$W/index.html.log"' "$(grep -i console "$W/index.html.log")"
+check_that "no console error" '! grep -qiE "CONSOLE.*(error|uncaught)" "$W/index.html.log"' "$(grep -i console "$W/index.html.log")"
 timeout 60 "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$W/profile" --window-size=1400,1400 \
   --screenshot="$W/status-page.png" "http://127.0.0.1:$P/" > /dev/null 2>&1
-check "a screenshot of the page is taken" '[ -s "$W/status-page.png" ] && head -c 8 "$W/status-page.png" | grep -q PNG'
+check_that "a screenshot of the page is taken" '[ -s "$W/status-page.png" ] && head -c 8 "$W/status-page.png" | grep -q PNG'
 # The screenshot itself: critical rows (#fbd5d5) above warning rows (#fff0c2); the timelines drawn, with the
 # renewal that breaks the iOS app (red #c00000) above the ones at risk (amber #e08a00) and the safe ones
 # (green #2a8a2a), and the now mark (#111111).
 python3 "$here/lib/png_colours.py" "$W/status-page.png" fbd5d5 fff0c2 c00000 e08a00 2a8a2a 111111 > "$W/colours.txt" 2>&1
-check "the screenshot shows critical rows above warnings and a timeline per row in the verdicts' order" \
+check_that "the screenshot shows critical rows above warnings and a timeline per row in the verdicts' order" \
   'python3 - "$W/colours.txt" <<PY
 import sys
 c={l.split()[0]:(int(l.split()[1]),int(l.split()[2])) for l in open(sys.argv[1])}
@@ -75,7 +68,7 @@ assert 0<=red[0]<green[0] and amber[0]<green[0], ("breaking renewal above the sa
 PY' "$(cat "$W/colours.txt")"
 
 chrome "http://127.0.0.1:$P/targets/demo-rotated" "$W/target.html"
-check "the target page shows the chain, the decisions and the probe's log" \
+check_that "the target page shows the chain, the decisions and the probe's log" \
   'grep -q "<h1>demo-rotated</h1>" "$W/target.html" && grep -q "CN=rotated.demo.pinguard.test" "$W/target.html" && grep -q "<h2>Last probe</h2>" "$W/target.html"' \
   "$(head -c 3000 "$W/target.html")"
 
@@ -83,7 +76,7 @@ check "the target page shows the chain, the decisions and the probe's log" \
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$W/evil.key" -out "$W/evil.pem" -days 2 \
   -subj "/CN=<script>alert(1)<\/script>" 2> /dev/null
 SP=$(port)
-openssl s_server -quiet -accept "127.0.0.1:$SP" -cert "$W/evil.pem" -key "$W/evil.key" -www > /dev/null 2>&1 & pids+=($!)
+openssl s_server -quiet -accept "127.0.0.1:$SP" -cert "$W/evil.pem" -key "$W/evil.key" -www > /dev/null 2>&1 & track $!
 mkdir -p "$W/cfg/policies"
 cat > "$W/cfg/policies/app.yml" <<YML
 name: app
@@ -104,18 +97,17 @@ targets:
 YML
 printf 'basic_auth_users:\n  prom: "%s"\n' "$(python3 -c 'import crypt; print(crypt.crypt("pw", "$2b$04$pinguardtestsaltsaltsu"))' 2> /dev/null)" > "$W/web.yml"
 Q=$(port)
-"$PG" serve --config "$W/cfg/pinguard.yml" --listen "127.0.0.1:$Q" --web.config.file "$W/web.yml" > /dev/null 2> "$W/evil.err" & pids+=($!)
+"$PG" serve --config "$W/cfg/pinguard.yml" --listen "127.0.0.1:$Q" --web.config.file "$W/web.yml" > /dev/null 2> "$W/evil.err" & track $!
 for _ in $(seq 100); do [ "$(curl -s -o /dev/null -w '%{http_code}' -u prom:pw "http://127.0.0.1:$Q/-/ready")" = 200 ] && break; sleep 0.2; done
 chrome "http://127.0.0.1:$Q/targets/evil" "$W/evil-noauth.html"
-check "basic auth guards the page (401; chromium loads nothing without credentials)" \
+check_that "basic auth guards the page (401; chromium loads nothing without credentials)" \
   '[ "$(curl -s -o /dev/null -w "%{http_code}" "http://127.0.0.1:$Q/targets/evil")" = 401 ] && ! grep -q "Last probe" "$W/evil-noauth.html" &&
    { grep -q "Unauthorized" "$W/evil-noauth.html" || grep -q "ERR_INVALID_AUTH_CREDENTIALS" "$W/evil-noauth.html.log"; }' \
   "$(head -c 500 "$W/evil-noauth.html"; cat "$W/evil.err")"
 chrome "http://prom:pw@127.0.0.1:$Q/targets/evil" "$W/evil.html"
-check "a subject of <script>alert(1)</script> is shown as text, not run" \
+check_that "a subject of <script>alert(1)</script> is shown as text, not run" \
   'grep -q "CN=[\\]*&lt;script[\\]*&gt;alert(1)" "$W/evil.html" && ! grep -qi "<script" "$W/evil.html"' \
   "$(grep -o 'CN=[^<]*' "$W/evil.html" | head -5; head -c 1500 "$W/evil.html")"
 
 [ -n "${KEEP:-}" ] && echo "kept: $W (screenshot: $W/status-page.png)"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

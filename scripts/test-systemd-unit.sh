@@ -46,18 +46,8 @@ CATALOG=$ROOT/contrib/journald/pinguard.catalog
 LIB=$ROOT/scripts/lib
 MAX_EXPOSURE=2.0
 
-passed=0
-failed=0
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-
-pass() { echo "PASS  $1"; passed=$((passed + 1)); }
-fail() {
-    echo "FAIL  $1"
-    if [[ -n ${2:-} ]]; then printf '%s\n' "$2" | sed 's/^/      /'; fi
-    failed=$((failed + 1))
-}
-skip() { echo "SKIP  $1"; }
+. "$LIB/suite.sh"
+suite_workdir TMP pinguard-systemd
 
 IS_ROOT=no
 [[ $(id -u) == 0 ]] && command -v unshare >/dev/null && IS_ROOT=yes
@@ -200,9 +190,9 @@ PG=${PINGUARD:-}
 
 WJ=$ROOT/scripts/with-journald.sh
 if [[ $IS_ROOT != yes ]]; then
-    skip "journalctl -x explains every event (needs root for scripts/with-journald.sh)"
-    skip "the demo's journal events are all in the catalog (needs root for scripts/with-journald.sh)"
-    skip "scripts/with-journald.sh --self-test (needs root)"
+    not_run "journalctl -x explains every event" "needs root for scripts/with-journald.sh"
+    not_run "the demo's journal events are all in the catalog" "needs root for scripts/with-journald.sh"
+    not_run "scripts/with-journald.sh --self-test" "needs root"
 else
     # Writes one entry per catalog id through the native protocol, with every journal field
     # pinguard writes (docs/reference.md, Journal events), then lets journalctl -x render them
@@ -245,7 +235,7 @@ else
         else fail "the demo's journal events all have a catalog entry" \
                 "$problems"$'\n'"$(tail -n 5 "$TMP/demo.log" "$TMP/demo-journal.err" 2>/dev/null)"; fi
     else
-        skip "the demo's journal events are all in the catalog (no pinguard binary; build first)"
+        not_run "the demo's journal events are all in the catalog" "no pinguard binary; build first"
     fi
 
     if out=$("$WJ" --self-test 2>&1); then pass "scripts/with-journald.sh --self-test"
@@ -259,8 +249,7 @@ if [[ -x $PG ]]; then
     if out=$("$PG" lint --strict "$ROOT"/contrib/systemd/policies/*.yml 2>&1); then pass "pinguard lint --strict contrib/systemd/policies"
     else fail "pinguard lint --strict contrib/systemd/policies" "$out"; fi
 else
-    skip "example config check (no pinguard binary; build first)"
+    not_run "example config check" "no pinguard binary; build first"
 fi
 
-echo "$passed passed, $failed failed"
-[[ $failed == 0 ]]
+finish

@@ -6,12 +6,23 @@
 # dashboard, systemd unit and journal catalog, the man pages, a real Prometheus scraping a real pinguard, and a short
 # libFuzzer run of every reader).
 # Ends with one line "N passed, M failed"; exits non-zero when anything failed.
+#
+#   scripts/test.sh          everything
+#   scripts/test.sh --fast   the edit loop: build and the in-process Swift tests only (no test class that
+#                            starts a pinguard process, no script suite, no fuzzing); says what it left out
 set -uo pipefail
+fast=""
+case "${1:-}" in
+  --fast) fast=1 ;;
+  "") ;;
+  *) echo "usage: scripts/test.sh [--fast]"; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
 export DEBIAN_FRONTEND=noninteractive
 
-packages="libssl-dev libsystemd-dev libcrypt-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config openssl nginx-light prometheus prometheus-alertmanager python3-yaml publicsuffix curl python3 util-linux systemd pebble certbot chromium man-db"
+packages="libssl-dev libsystemd-dev libcrypt-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config openssl"
+[ -z "$fast" ] && packages="$packages nginx-light prometheus prometheus-alertmanager python3-yaml publicsuffix curl python3 util-linux systemd pebble certbot chromium man-db"
 missing=$(for p in $packages; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"; done)
 if [ -n "$missing" ]; then
   # Keep package scripts from starting nginx or prometheus as system services.
@@ -46,13 +57,28 @@ suite() {
 echo "== swift build"
 if ! swift build --build-tests 2>&1 | tail -5; then echo "test.sh: build failed"; echo "0 passed, 1 failed"; exit 1; fi
 
-echo "== swift test"
-swift test --skip-build 2>&1 | tee "$log" | grep -vE "^Test Case '.*' (started|passed)" 
+skip=()
+if [ -n "$fast" ]; then
+  # The classes whose tests start a pinguard process (the binary, or the service with its journald).
+  out_of_process=$(grep -rlE 'runPinguard|CLI\.run|ServiceServeProcess\(|ServiceWorld\(' Tests --include='*Tests.swift' \
+    | xargs sed -nE 's/^final class ([A-Za-z0-9_]+): XCTestCase.*/\1/p' | sort -u)
+  skip=(--skip "^[A-Za-z]+\.($(echo $out_of_process | tr ' ' '|'))/")
+fi
+
+echo "== swift test${fast:+ (in-process tests only)}"
+swift test --skip-build "${skip[@]}" 2>&1 | tee "$log" | grep -vE "^Test Case '.*' (started|passed)"
 rc=${PIPESTATUS[0]}
 summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1)
 n=$(echo "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/'); m=$(echo "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
 passed=$((passed + ${n:-0} - ${m:-0})); failed=$((failed + ${m:-0}))
 if [ "$rc" -ne 0 ] || [ -z "$summary" ]; then failures+=("swift test (exit $rc)"); [ "${m:-0}" -eq 0 ] && failed=$((failed + 1)); fi
+
+if [ -n "$fast" ]; then
+  echo
+  echo "not run by --fast (scripts/test.sh runs them): $(echo $out_of_process | wc -w) test classes that start pinguard; the script suites; fuzzing"
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ]; exit $?
+fi
 
 suite "prometheus rules and dashboard" bash scripts/test-prometheus-rules.sh
 suite "systemd unit and journal catalog" bash scripts/test-systemd-unit.sh
