@@ -43,7 +43,7 @@ let package = Package(
         // OpenSSL once, apart from the network: hashes, certificate parsing, chain verification, signatures,
         // PKCS#12 and client identities, hashmod.
         .target(name: "CKeyDecoding", linkerSettings: [.linkedLibrary("crypto")]),
-        .target(name: "PinGuardCrypto", dependencies: ["PinGuardCore", "PinGuardFiles", "COpenSSL", "CKeyDecoding"]),
+        .target(name: "PinGuardCrypto", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardFiles", "COpenSSL", "CKeyDecoding"]),
         // Resolve, dial, handshake -> plain chain facts.
         .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardFiles", "COpenSSL", "CResolver"]),
         .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "COpenSSL"]),

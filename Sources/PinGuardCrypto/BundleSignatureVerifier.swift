@@ -5,15 +5,16 @@ import PinGuardCore
 /// bytes compared in constant time (`CRYPTO_memcmp`), or ECDSA P-256 with SHA-256 over the payload bytes, the
 /// signature given raw (`r || s`, 64 bytes, as CryptoKit's `rawRepresentation`) or DER.
 public enum BundleSignatureVerifier {
-    /// Throws the reason a client rejects the blob; returns when the signature verifies.
+    /// Throws the reason a client rejects a blob signed by `scheme` (nil: it names none) with `signature` over
+    /// `payload`; returns when the signature verifies.
     ///
     /// - Parameters:
     ///   - hmacSecrets: secrets by secret ID (the exact key bytes).
     ///   - ecdsaKeys: public keys by key ID.
-    public static func verify(_ blob: SignedBlob, hmacSecrets: [String: [UInt8]],
+    public static func verify(scheme: SignatureScheme?, payload: [UInt8], signature: [UInt8], hmacSecrets: [String: [UInt8]],
                               ecdsaKeys: [String: PublicKey]) throws(PolicyBundleError) {
-        guard let scheme = blob.scheme, !blob.signature.isEmpty else {
-            throw PolicyBundleError(.unsigned, blob.scheme == nil ? "the bundle names no signatureType" : "the bundle has no signature")
+        guard let scheme, !signature.isEmpty else {
+            throw PolicyBundleError(.unsigned, scheme == nil ? "the bundle names no signatureType" : "the bundle has no signature")
         }
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
@@ -22,30 +23,30 @@ public enum BundleSignatureVerifier {
             guard let secret = hmacSecrets[id] else {
                 throw PolicyBundleError(.unknownKey, "HMAC secret ID \(EchoedInput.quoted(id)) is not configured (hmac_secrets)")
             }
-            guard hmacMatches(blob, secret: secret) else {
+            guard hmacMatches(payload, signature, secret: secret) else {
                 throw PolicyBundleError(.invalidSignature, "the HMAC-SHA256 does not verify with secret \(EchoedInput.quoted(id))")
             }
         case .ecdsaP256(let id):
             guard let key = ecdsaKeys[id] else {
                 throw PolicyBundleError(.unknownKey, "ECDSA key ID \(EchoedInput.quoted(id)) is not configured (ecdsa_public_keys)")
             }
-            guard let der = derSignature(blob.signature), ecdsaVerifies(blob.payload, der, key) else {
+            guard let der = derSignature(signature), ecdsaVerifies(payload, der, key) else {
                 throw PolicyBundleError(.invalidSignature, "the ECDSA P-256 signature does not verify with key \(EchoedInput.quoted(id))")
             }
         }
     }
 
-    static func hmacMatches(_ blob: SignedBlob, secret: [UInt8]) -> Bool {
+    static func hmacMatches(_ payload: [UInt8], _ signature: [UInt8], secret: [UInt8]) -> Bool {
         var mac = [UInt8](repeating: 0, count: 32)
         var length = 0
         let ok = secret.withUnsafeBufferPointer { k in
-            blob.payload.withUnsafeBufferPointer { d in
+            payload.withUnsafeBufferPointer { d in
                 EVP_Q_mac(nil, "HMAC", nil, "SHA256", nil, k.baseAddress, k.count, d.baseAddress, d.count, &mac, mac.count, &length)
             }
         }
         // A signature of another length cannot be a SHA-256 MAC; only equal lengths are compared, in constant time.
-        guard ok != nil, length == 32, blob.signature.count == 32 else { return false }
-        return CRYPTO_memcmp(mac, blob.signature, 32) == 0
+        guard ok != nil, length == 32, signature.count == 32 else { return false }
+        return CRYPTO_memcmp(mac, signature, 32) == 0
     }
 
     /// The DER form of a signature: 64 bytes are raw `r || s` (converted), anything else is taken as DER.

@@ -34,6 +34,18 @@ final class PackageLayerTests: XCTestCase {
         }
     }
 
+    /// Bytes from outside (JSON, property lists, DER, signed blobs, the public suffix list's text) are parsed by
+    /// the readers; the core receives their values.
+    func testCoreParsesNoBytesFromOutside() throws {
+        let forbidden = ["JSONSerialization.jsonObject", "JSONDecoder", "PropertyListSerialization", "PropertyListDecoder", "XMLParser",
+                         "enum DER", "struct SignedBlob", "init(text: String)"]
+        for (path, text) in try coreSources() {
+            for word in forbidden where text.contains(word) {
+                XCTFail("\(path): a parser of outside bytes belongs in the readers (\(word))")
+            }
+        }
+    }
+
     func testTargetDependenciesFollowTheLayers() throws {
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         func dependencies(of target: String) throws -> String {

@@ -7,7 +7,7 @@ public struct PolicyBundleStatus: Sendable {
     /// Why it is not valid; nil when valid.
     public var error: String?
     /// The scheme and key ID the blob names, when it names one.
-    public var scheme: SignedBlob.Scheme?
+    public var scheme: SignatureScheme?
     /// Which pins clients enforce.
     public var kept: PolicyBundleKeptPins
     /// The policy set evaluated for the bundle (the pins clients enforce); nil when none is known.
@@ -16,7 +16,7 @@ public struct PolicyBundleStatus: Sendable {
     public var lastVerified: PolicySet?
 
     /// Creates a status.
-    public init(bundle: PolicyBundle, state: PolicyBundleState, error: String? = nil, scheme: SignedBlob.Scheme? = nil,
+    public init(bundle: PolicyBundle, state: PolicyBundleState, error: String? = nil, scheme: SignatureScheme? = nil,
                 kept: PolicyBundleKeptPins, policySet: PolicySet?, lastVerified: PolicySet?) {
         self.bundle = bundle
         self.state = state
@@ -29,7 +29,7 @@ public struct PolicyBundleStatus: Sendable {
 
     /// The status of a rejected bundle: clients keep the last verified payload (`previous`, from an earlier load),
     /// else the built-in pins, else nothing is known.
-    public static func rejected(_ bundle: PolicyBundle, _ error: PolicyBundleError, scheme: SignedBlob.Scheme?,
+    public static func rejected(_ bundle: PolicyBundle, _ error: PolicyBundleError, scheme: SignatureScheme?,
                                 previous: PolicySet?, builtin: PolicySet?) -> PolicyBundleStatus {
         let kept: PolicyBundleKeptPins = previous != nil ? .previousVerified : (builtin != nil ? .builtin : .none)
         return PolicyBundleStatus(bundle: bundle, state: error.status, error: error.message, scheme: scheme, kept: kept,

@@ -1,31 +1,12 @@
 import Foundation
+import PinGuardCore
 
 /// A signed remote configuration blob in PinGuard's layout (`RemoteConfigBlob`, JSON as its `Codable` writes
 /// it): `payload` and `signature` are base64 strings, `signatureType` names the scheme and the key:
 /// `{"hmacSHA256": {"secretID": "ID"}}` or `{"publicKey": {"keyID": "ID"}}` (ECDSA P-256 with SHA-256).
 public struct SignedBlob: Sendable, Equatable {
     /// How the blob is signed.
-    public enum Scheme: Sendable, Equatable {
-        /// HMAC-SHA256 with the shared secret of this ID.
-        case hmacSHA256(secretID: String)
-        /// ECDSA P-256 over SHA-256 with the public key of this ID.
-        case ecdsaP256(keyID: String)
-
-        /// The key ID.
-        public var keyID: String {
-            switch self {
-            case .hmacSHA256(let id), .ecdsaP256(let id): return id
-            }
-        }
-
-        /// `hmac_sha256` or `ecdsa_p256`.
-        public var name: String {
-            switch self {
-            case .hmacSHA256: return "hmac_sha256"
-            case .ecdsaP256: return "ecdsa_p256"
-            }
-        }
-    }
+    public typealias Scheme = SignatureScheme
 
     /// The exact payload bytes the signature covers.
     public var payload: [UInt8]

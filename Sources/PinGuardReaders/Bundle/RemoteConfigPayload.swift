@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardCore
 
 /// The signed payload of a PinGuard remote configuration: `{"version": 1, "policySet": {"policies": [{"pattern":
 /// "api.example.com", "policy": {"pins": [{"type", "hash", "role", "scope"}], "failStrategy", "requireSystemTrust",
