@@ -101,22 +101,17 @@ struct PlanCommand: ParsableCommand {
                 candidates = hosts.map { RotationPlan.keyCandidate(host: $0.lowercased(), spkiSHA256: spki.pin, issuers: issuers, at: time) }
             } else {
                 candidates = try hosts.map { host throws(ProbeError) in
-                    ct.judged(try CandidateChainVerifier.verify(files, host: host.lowercased(), caFile: caFile, at: time, ctLogs: keyring), now: time)
+                    try CandidateChainVerifier.verify(files, host: host.lowercased(), caFile: caFile, at: time, ctLogs: keyring)
                 }
             }
         } catch let error as ProbeError {
             printError("pinguard: \(error)")
             throw Exit.configuration
         }
-        let verdicts = RotationPlan.evaluate(candidates, sets: sets, at: time, servedToday: servedToday())
+        // The one judgement, with the forecast of the candidate's own next renewal once it is served.
+        let judge = Judge(sets: sets, ct: ct, renewals: DeclaredRenewalOutlook(settings: renewal, pools: pools, catalog: catalog))
+        let (verdicts, forecasts) = RotationPlan.judged(candidates, by: judge, at: time, servedToday: servedToday())
         let unpinned = RotationPlan.unpinnedHosts(candidates, verdicts: verdicts)
-        // The forecast of the candidate's own next renewal, once it is served.
-        var forecasts: [String: (outlook: RenewalOutlook?, sets: [SetForecast])] = [:]
-        for c in candidates {
-            let outlook = RenewalOutlookBuilder.outlook(chain: c.evaluatedChain, settings: renewal, staged: nil, observed: nil,
-                                                        pools: pools, catalog: catalog)
-            forecasts[c.host] = (outlook, outlook.map { RenewalForecaster.forecastEveryEnvironment(c, outlook: $0, sets: sets) } ?? [])
-        }
         switch json ? .json : format {
         case .table:
             print(PlanReport.table(verdicts, candidate: candidates.first, unpinned: unpinned,

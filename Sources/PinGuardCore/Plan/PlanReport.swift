@@ -5,7 +5,7 @@ import Foundation
 public enum PlanReport {
     /// One row per app x version x environment x host, then one line per host no app pins.
     public static func table(_ verdicts: [PlanVerdict], candidate: ProbeFacts?, unpinned: [String],
-                             forecast: (outlook: RenewalOutlook?, sets: [SetForecast])? = nil) -> String {
+                             forecast: PlanForecast? = nil) -> String {
         var text = ""
         if let candidate, let leaf = candidate.servedChain.first {
             text += "candidate leaf: \(leaf.subject), key \(leaf.spkiSHA256), expires \(RFC3339.format(leaf.notAfter))\n"
@@ -28,7 +28,7 @@ public enum PlanReport {
 
     /// A JSON object: `at`, `candidate` (chain and trust per host) and `verdicts`.
     public static func json(_ verdicts: [PlanVerdict], candidates: [ProbeFacts], unpinned: [String], at time: Date,
-                            forecasts: [String: (outlook: RenewalOutlook?, sets: [SetForecast])] = [:]) -> String {
+                            forecasts: [String: PlanForecast] = [:]) -> String {
         let object: [String: Any] = [
             "at": RFC3339.format(time),
             "accepted": verdicts.allSatisfy(\.accepts),

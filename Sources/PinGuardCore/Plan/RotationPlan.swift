@@ -1,32 +1,44 @@
 import Foundation
 
+/// The forecast of a candidate's own next renewal, once it is served: its outlook and each set's forecast in
+/// every environment.
+public struct PlanForecast: Sendable {
+    /// The outlook of the candidate's next renewal; nil when nothing is known of it.
+    public var outlook: RenewalOutlook?
+    /// The forecast of each set and environment.
+    public var sets: [SetForecast]
+}
+
 /// Judges a candidate chain (one not served yet) for every app, environment and host it will serve,
 /// exactly as a probe of that chain would be judged, so a deployment can be gated before it breaks an app.
 public enum RotationPlan {
-    /// The verdicts of every policy set and environment that has a policy for each host; `candidates` holds
-    /// the candidate's facts verified for each host (hostname checks differ per host). Hosts no set
-    /// covers yield no verdict: no loaded app pins them.
+    /// The verdicts of every policy set and environment that has a policy for each host, and each host's
+    /// forecast: each candidate (its facts verified for its host: hostname checks differ per host) is judged by
+    /// `judge` as a target of its host in every environment a set has a policy for, exactly as the service
+    /// judges a served chain. Hosts no set covers yield no verdict: no loaded app pins them.
     ///
     /// - Parameter servedToday: per host, the key and certificate hashes of the chain served now (from the
     ///   memory of served chains): a pin matching it is no reserve after the switch — the key being rotated
     ///   away from is not somewhere to rotate to, as `backup_pin_in_use` says of a served backup.
-    public static func evaluate(_ candidates: [ProbeFacts], sets: [PolicySet], at time: Date,
-                                servedToday: [String: Set<String>] = [:]) -> [PlanVerdict] {
-        var out: [PlanVerdict] = []
+    public static func judged(_ candidates: [ProbeFacts], by judge: Judge, at time: Date,
+                              servedToday: [String: Set<String>] = [:]) -> (verdicts: [PlanVerdict], forecasts: [String: PlanForecast]) {
+        let environments = Set(judge.sets.flatMap(\.environments.keys)).sorted()
+        var verdicts: [PlanVerdict] = []
+        var forecasts: [String: PlanForecast] = [:]
         for facts in candidates {
-            for set in sets.sorted(by: { $0.name < $1.name }) {
-                for environment in set.environments.keys.sorted() {
-                    guard var e = Evaluator.evaluate(facts, policySet: set, environment: environment, named: false, now: time) else {
-                        continue
-                    }
+            let results = environments.map { judge.judge(facts, target: Target(host: facts.host, port: facts.port, environment: $0), now: time) }
+            for set in judge.sets.sorted(by: { $0.name < $1.name }) {
+                for (environment, result) in zip(environments, results) {
+                    guard var e = result.evaluations.first(where: { $0.policySet == set.name }) else { continue }
                     if let today = servedToday[facts.host] { e.reservePins = e.reservePins.filter { !today.contains($0.hash) } }
                     let line = set.environments[environment]?.rules.first { $0.pattern.description == e.pattern }?.line
-                    out.append(PlanVerdict(host: facts.host, policySet: set.name, version: set.version, environment: environment,
-                                           evaluation: e, file: set.file, line: line ?? set.nameLine))
+                    verdicts.append(PlanVerdict(host: facts.host, policySet: set.name, version: set.version, environment: environment,
+                                                evaluation: e, file: set.file, line: line ?? set.nameLine))
                 }
             }
+            forecasts[facts.host] = PlanForecast(outlook: results.first?.outlook, sets: results.flatMap(\.forecasts))
         }
-        return out
+        return (verdicts, forecasts)
     }
 
     /// The longest validity a publicly trusted TLS certificate may have (CA/Browser Forum, 397 days): the
