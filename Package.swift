@@ -37,7 +37,8 @@ let package = Package(
         .target(name: "PinGuardConfig", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardFiles"],
                 exclude: ["Resources/PUBLIC_SUFFIX_LIST.md", "Resources/ISSUER_CATALOG.md", "Resources/CT_LOG_LISTS.md"],
                 resources: [.copy("Resources/public_suffix_list.dat"), .copy("Resources/issuer_catalog.json"),
-                            .copy("Resources/ct_log_list_apple.json"), .copy("Resources/ct_log_list_chrome.json")]),
+                            .copy("Resources/ct_log_list_apple.json"), .copy("Resources/ct_log_list_chrome.json"),
+                            .copy("Resources/ct_log_list_pubkey_chrome.pem")]),
         // getaddrinfo_a (glibc) in C: its types are behind _GNU_SOURCE, which Swift's Glibc module lacks.
         .target(name: "CResolver", linkerSettings: [.linkedLibrary("anl")]),
         // OpenSSL once, apart from the network: hashes, certificate parsing, chain verification, signatures,

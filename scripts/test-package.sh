@@ -123,7 +123,8 @@ elif [[ $psl == *"system copy"* ]]; then
     ok "lint uses the system's public suffix list, newer than the bundled one (${psl#*: })"
 else fail "lint finds a public suffix list" "$psl"; fi
 check "issuer catalog installed" test -s /usr/share/pinguard/issuer_catalog.json
-check "CT log lists installed" test -s /usr/share/pinguard/ct_log_list_apple.json -a -s /usr/share/pinguard/ct_log_list_chrome.json
+check "CT log lists and the key of Chrome's installed" test -s /usr/share/pinguard/ct_log_list_apple.json -a -s /usr/share/pinguard/ct_log_list_chrome.json \
+    -a -s /usr/share/pinguard/ct_log_list_pubkey_chrome.pem
 
 check "pinguard check-config /etc/pinguard/pinguard.yml" /usr/bin/pinguard check-config /etc/pinguard/pinguard.yml
 

@@ -71,6 +71,7 @@ public enum ConfigurationLoader {
         loaded.issuerPools = try IssuerSourcesLoader.pools(config, path: path, base: base)
         loaded.issuerCatalog = try IssuerSourcesLoader.catalog(config, base: base)
         loaded.ctKeyring = try CTSettingsLoader.keyring(config.ct, path: path)
+        loaded.ctLogListKeys = try CTLogListKeysLoader.load(config, path: path, base: base)
         return loaded
     }
 

@@ -45,6 +45,19 @@ public struct TargetFileWatcher: Service {
     }
 }
 
+/// Keeps the log lists given by URL fresh (`ct.log_lists.NAME: URL`, every `ct.refresh`).
+public struct LogListRefresh: Service {
+    let runtime: PinGuardRuntime
+
+    /// Creates the refresher service.
+    public init(runtime: PinGuardRuntime) { self.runtime = runtime }
+
+    /// Refreshes until shutdown.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await runtime.refreshLogLists() }
+    }
+}
+
 /// Pings the systemd watchdog at half its interval, from its own timer (rounds can be longer).
 public struct WatchdogPinger: Service {
     let notifier: SystemdNotifier

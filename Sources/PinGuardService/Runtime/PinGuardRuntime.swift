@@ -29,8 +29,8 @@ public final class PinGuardRuntime: Sendable {
         /// What is remembered of each file (by path), so a staged chain's rejection is reported once, as staged.
         var fileMemories: [String: StagedChainEvents.Memory] = [:]
         var lastReloadOK = true
-        /// Whether the old bundled log list was warned about (once per process).
-        var staleListsWarned = false
+        /// The stale log lists warned about (origin and date): each once per process.
+        var staleListsWarned: Set<String> = []
         var lastReloadSuccess: Date
         var lastStatus = Date.distantPast
     }
@@ -50,7 +50,9 @@ public final class PinGuardRuntime: Sendable {
     public let journal: JournalSink
     /// systemd notifications go here.
     public let notifier: SystemdNotifier
-    private let reloader: ConfigurationReloader
+    let reloader: ConfigurationReloader
+    /// Keeps the log lists given by URL fresh.
+    let logLists: LogListRefresher
     private let wake = RoundWake()
     /// `GET /probe` requests in progress.
     let probeRequests = ClientSlots(total: PinGuardRuntime.maxProbeRequests, perClient: PinGuardRuntime.maxProbeRequestsPerClient)
@@ -62,11 +64,16 @@ public final class PinGuardRuntime: Sendable {
     ///     cannot be loaded).
     ///   - loader: reads a configuration file on reload.
     ///   - memory: the memory of served chains; by default one in memory only.
-    public init(loaded: LoadedConfiguration, journal: JournalSink, notifier: SystemdNotifier = SystemdNotifier(),
+    ///   - fetcher: downloads the log lists given by URL; without one they stay the bundled copies.
+    ///   - documents: where fetched lists are kept across restarts.
+    public init(loaded configured: LoadedConfiguration, journal: JournalSink, notifier: SystemdNotifier = SystemdNotifier(),
                 clock: any ServiceClock = WallClock(), executor: (any ProbeExecutor)? = nil, memory: ChainMemory? = nil,
+                fetcher: (any DocumentFetching)? = nil, documents: (any FetchedDocumentStore)? = nil,
                 loader: @escaping @Sendable (String) throws(ConfigError) -> LoadedConfiguration
                     = { (path) throws(ConfigError) in try ConfigurationLoader.load(path: path) })
         throws(ProbeError) {
+        logLists = LogListRefresher(fetcher: fetcher, documents: documents)
+        let loaded = logLists.inForce(configured, now: clock.now)
         if let executor {
             self.executor = executor
         } else {
@@ -144,13 +151,7 @@ public final class PinGuardRuntime: Sendable {
     }
 
     private func announceLoad(_ loaded: LoadedConfiguration) {
-        // Once per process: a reload of the same old list says nothing new.
-        let warnings = loaded.config.ct.staleListWarnings(at: clock.now, sets: loaded.policySets)
-        let first = state.withLockedValue { s -> Bool in
-            defer { if !warnings.isEmpty { s.staleListsWarned = true } }
-            return !s.staleListsWarned
-        }
-        if first { for w in warnings { StandardError.write("pinguard: warning: \(w)") } }
+        warnStaleLists()
         journal.send(.configLoaded(path: loaded.path, targets: loaded.config.targets.count,
                                    policySets: loaded.policySets.map(\.name)))
         for b in loaded.bundles where b.state != .valid { journal.send(.policyBundleRejected(b)) }
@@ -180,13 +181,17 @@ public final class PinGuardRuntime: Sendable {
         defer { notifier.notify("READY=1") }
         let path = configuration.path
         let executor = executor
-        let outcome = await reloader.reload(path: path, prepare: { (loaded) throws(ConfigError) in
+        let logLists = logLists, clock = clock
+        let outcome = await reloader.reload(path: path, prepare: { (read) throws(ConfigError) in
+            // The lists fetched from URLs the new configuration still names stay in force.
+            let loaded = logLists.inForce(read, now: clock.now)
             do { try executor.reconfigure(for: loaded.config) } catch {
                 // A client identity error names its target in the message; anything else is the trust store.
                 let identity = (error as? ProbeError)?.code == .clientIdentity
                 throw ConfigError(file: path, line: identity ? nil : loaded.config.lines["trust.ca_file"],
                                   key: identity ? nil : "trust.ca_file", message: "\(error)")
             }
+            return loaded
         }, apply: { loaded in self.apply(loaded) })
         if case .failure(let error) = outcome {
             state.withLockedValue { $0.lastReloadOK = false }
