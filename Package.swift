@@ -86,7 +86,7 @@ let package = Package(
         ], path: "Tests/PinGuardServiceTestSupport"),
         .testTarget(name: "PinGuardServiceTests", dependencies: [
             "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
-            "PinGuardServiceTestSupport", "PinGuardCoreTestSupport",
+            "PinGuardServiceTestSupport", "PinGuardCoreTestSupport", "PinGuardCTTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
