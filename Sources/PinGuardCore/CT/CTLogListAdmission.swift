@@ -11,7 +11,6 @@ public enum CTLogListAdmission: Sendable, Equatable {
     /// The admission of `candidate` while `held` is in force.
     public static func judge(_ candidate: CTLogList, held: CTLogList?) -> CTLogListAdmission {
         guard let held, candidate.timestamp < held.timestamp else { return .take }
-        return .refuse("it is older (\(RFC3339.format(candidate.timestamp))) than the list in force (\(held.origin), "
-                       + "\(RFC3339.format(held.timestamp)))")
+        return .refuse("it is older (\(RFC3339.format(candidate.timestamp))) than the list in force (\(RFC3339.format(held.timestamp)))")
     }
 }

@@ -9,6 +9,7 @@ import PinGuardConfig
 import PinGuardCore
 import PinGuardReaders
 import PinGuardCrypto
+import PinGuardFetch
 import PinGuardProbe
 import ServiceLifecycle
 
@@ -84,7 +85,10 @@ public enum ServeRunner {
         StandardError.write("pinguard: \(location.summary(unavailable: memory.unavailableCause))")
         let runtime: PinGuardRuntime
         do {
+            let notices = RefusalNotices { StandardError.write("pinguard: \($0)") }
             runtime = try PinGuardRuntime(loaded: loaded, journal: journal, notifier: notifier, memory: memory,
+                                          fetcher: { settings throws in try GuardedFetcher(settings: settings, notices: notices) },
+                                          documents: memory,
                                           loader: { (path) throws(ConfigError) in try loader.load(path: path) })
         } catch {
             memory.close()

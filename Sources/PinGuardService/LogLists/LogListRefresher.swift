@@ -19,18 +19,36 @@ final class LogListRefresher: Sendable {
         var said: [String: String] = [:]
         /// URLs fetched at least once by this process, or restored fresh from the store.
         var tried: Set<String> = []
+        /// The fetcher of the `fetch` settings in force, made on first use and again when they change.
+        var fetcher: (settings: FetchSettings, fetcher: any DocumentFetching)?
     }
 
-    /// Fetches nothing without one (a runtime built without `fetch`): the lists given by URL stay bundled.
-    let fetcher: (any DocumentFetching)?
+    /// Makes the fetcher of `fetch` settings; without one (a runtime built without downloads) nothing is
+    /// fetched and the lists given by URL stay the bundled copies.
+    typealias FetcherMaker = @Sendable (FetchSettings) throws -> any DocumentFetching
+    let makeFetcher: FetcherMaker?
     let documents: (any FetchedDocumentStore)?
     let state = NIOLockedValueBox(State())
     /// A list that could not be fetched or was refused is tried again after at most this long.
     static let retry: Double = 3_600
 
-    init(fetcher: (any DocumentFetching)?, documents: (any FetchedDocumentStore)?) {
-        self.fetcher = fetcher
+    init(makeFetcher: FetcherMaker?, documents: (any FetchedDocumentStore)?) {
+        self.makeFetcher = makeFetcher
         self.documents = documents
+    }
+
+    /// The fetcher for `settings`; nil (said on stderr) when it cannot be made (`fetch.ca_file` holds no certificate).
+    func fetcher(_ settings: FetchSettings) -> (any DocumentFetching)? {
+        guard let makeFetcher else { return nil }
+        if let made = state.withLockedValue({ $0.fetcher }), made.settings == settings { return made.fetcher }
+        do {
+            let fetcher = try makeFetcher(settings)
+            state.withLockedValue { $0.fetcher = (settings, fetcher) }
+            return fetcher
+        } catch {
+            StandardError.write("pinguard: CT log lists are not fetched: \(error)")
+            return nil
+        }
     }
 
     /// The downloads `loaded` asks for: each list given by URL, with its key when signed.
@@ -76,7 +94,7 @@ final class LogListRefresher: Sendable {
 
     /// The downloads of `loaded` due at `now` (none without a fetcher).
     func due(_ loaded: LoadedConfiguration, now: Date) -> [CTLogListDownload] {
-        guard fetcher != nil else { return [] }
+        guard makeFetcher != nil else { return [] }
         return state.withLockedValue { s in Self.downloads(loaded).filter { (s.due[$0.url] ?? .distantPast) <= now } }
     }
 
@@ -88,13 +106,13 @@ final class LogListRefresher: Sendable {
 
     /// Whether a stale-list warning about `name` should wait: its URL has not been tried yet.
     func awaitsFirstFetch(_ name: CTLogListName, _ loaded: LoadedConfiguration) -> Bool {
-        guard fetcher != nil, let url = CTLogListSource(configured: loaded.config.ctLogLists[name]).url else { return false }
+        guard makeFetcher != nil, let url = CTLogListSource(configured: loaded.config.ctLogLists[name]).url else { return false }
         return state.withLockedValue { !$0.tried.contains(url) }
     }
 
     /// Fetches `d` at `now`; the list to put in force when one was taken and differs from `current`.
-    func refresh(_ d: CTLogListDownload, current: CTLogList?, every refresh: Double, now: Date) async -> CTLogList? {
-        guard let fetcher else { return nil }
+    func refresh(_ d: CTLogListDownload, current: CTLogList?, settings: FetchSettings, every refresh: Double, now: Date) async -> CTLogList? {
+        guard let fetcher = fetcher(settings) else { return nil }
         let outcome = await d.fetch(with: fetcher, now: now, refresh: refresh)
         _ = state.withLockedValue { $0.tried.insert(d.url) }
         switch outcome {

@@ -17,7 +17,8 @@ extension PinGuardRuntime {
         let loaded = configuration
         for d in logLists.due(loaded, now: clock.now) {
             let current = configuration.config.ct.lists[d.name]
-            guard let list = await logLists.refresh(d, current: current, every: loaded.config.ctRefresh, now: clock.now) else { continue }
+            guard let list = await logLists.refresh(d, current: current, settings: loaded.config.fetch,
+                                                     every: loaded.config.ctRefresh, now: clock.now) else { continue }
             await putInForce(list, from: d)
         }
         warnStaleLists()

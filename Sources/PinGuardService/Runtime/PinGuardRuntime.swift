@@ -64,15 +64,17 @@ public final class PinGuardRuntime: Sendable {
     ///     cannot be loaded).
     ///   - loader: reads a configuration file on reload.
     ///   - memory: the memory of served chains; by default one in memory only.
-    ///   - fetcher: downloads the log lists given by URL; without one they stay the bundled copies.
-    ///   - documents: where fetched lists are kept across restarts.
+    ///   - fetcher: makes the fetcher of `fetch` settings, which downloads the log lists given by URL; without
+    ///     one they stay the bundled copies.
+    ///   - documents: where fetched lists are kept across restarts (the memory of served chains' state file).
     public init(loaded configured: LoadedConfiguration, journal: JournalSink, notifier: SystemdNotifier = SystemdNotifier(),
                 clock: any ServiceClock = WallClock(), executor: (any ProbeExecutor)? = nil, memory: ChainMemory? = nil,
-                fetcher: (any DocumentFetching)? = nil, documents: (any FetchedDocumentStore)? = nil,
+                fetcher: (@Sendable (FetchSettings) throws -> any DocumentFetching)? = nil,
+                documents: (any FetchedDocumentStore)? = nil,
                 loader: @escaping @Sendable (String) throws(ConfigError) -> LoadedConfiguration
                     = { (path) throws(ConfigError) in try ConfigurationLoader.load(path: path) })
         throws(ProbeError) {
-        logLists = LogListRefresher(fetcher: fetcher, documents: documents)
+        logLists = LogListRefresher(makeFetcher: fetcher, documents: documents)
         let loaded = logLists.inForce(configured, now: clock.now)
         if let executor {
             self.executor = executor

@@ -50,6 +50,6 @@ final class CTLogListSourceTests: XCTestCase {
         guard case .refuse(let reason) = CTLogListAdmission.judge(CTFixtures.list(.chrome, publishedDaysAgo: 40), held: held) else {
             return XCTFail("a list older than the one in force was taken")
         }
-        XCTAssertEqual(reason, "it is older (\(RFC3339.format(CTFixtures.day(-40)))) than the list in force (test, \(RFC3339.format(CTFixtures.day(-10))))")
+        XCTAssertEqual(reason, "it is older (\(RFC3339.format(CTFixtures.day(-40)))) than the list in force (\(RFC3339.format(CTFixtures.day(-10))))")
     }
 }
