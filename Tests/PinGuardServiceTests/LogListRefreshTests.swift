@@ -44,15 +44,19 @@ final class LogListRefreshTests: XCTestCase {
         }
     }
 
-    private func service(_ publisher: Publisher, memory: ChainMemory? = nil) throws -> InProcessService {
-        let config = InProcessService.config(hosts: ["a.test"]) + """
+    private func config(_ publisher: Publisher, refresh: String = "1h") -> String {
+        InProcessService.config(hosts: ["a.test"]) + """
         ct:
           log_lists: {chrome: "\(publisher.listURL)"}
           log_list_keys: {chrome: "\(publisher.keyFile)"}
-          refresh: 1h
+          refresh: \(refresh)
         fetch: {networks: [127.0.0.0/8], ca_file: "\(publisher.tls.caFile)", timeout: 10s}
 
         """
+    }
+
+    private func service(_ publisher: Publisher, memory: ChainMemory? = nil) throws -> InProcessService {
+        let config = config(publisher)
         let policy = InProcessService.policy(name: "app", pattern: "**.test", pins: [served, backup])
             .replacingOccurrences(of: "environments:", with: "client: chrome\nenvironments:")
         let s = try InProcessService(config: config, policies: ["app.yml": policy], fetcher: { try GuardedFetcher(settings: $0) },
@@ -136,6 +140,21 @@ final class LogListRefreshTests: XCTestCase {
         XCTAssertEqual(chrome(s)?.version, "2.0", "a validly signed list older than the one in force is not taken")
         XCTAssertEqual(verdict(s), .accept)
         XCTAssertEqual(publisher.server.requests("/ct/log_list.json"), 4, "fetched again at each refresh")
+        await publisher.server.stop()
+    }
+
+    func testAReloadKeepsTheFetchedListInForceWithoutFetching() async throws {
+        let dir = try TemporaryDirectory.make("pinguard-log-list-reload")
+        let publisher = try await Publisher.start(in: dir)
+        let s = try service(publisher)
+        try publisher.publish("2.0", date: day(s, -1), logs: 2)
+        await s.runtime.refreshDueLogLists()
+        _ = await s.runtime.runRound(spread: false)
+        try s.rewrite("pinguard.yml", config(publisher, refresh: "2h"))
+        _ = try await s.runtime.reload(trigger: "test").get()
+        XCTAssertEqual(chrome(s)?.version, "2.0", "the configuration still names the URL: its list stays in force")
+        XCTAssertEqual(verdict(s), .accept)
+        XCTAssertEqual(publisher.server.requests("/ct/log_list.json"), 1, "a reload fetches nothing")
         await publisher.server.stop()
     }
 
