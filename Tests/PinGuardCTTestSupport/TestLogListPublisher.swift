@@ -24,14 +24,20 @@ public final class TestLogListPublisher: Sendable {
     }
 
     /// The detached signature over `document` (what `log_list.sig` holds).
-    public func sign(_ document: [UInt8]) throws -> [UInt8] {
+    public func sign(_ document: [UInt8]) throws -> [UInt8] { try key.signSHA256(document) }
+}
+
+extension DemoKey {
+    /// The key's signature over `data` with SHA-256: ECDSA (DER) for an EC key, RSASSA-PKCS1-v1_5 for an RSA
+    /// key (OpenSSL's defaults), as CT logs sign SCTs and Google signs Chrome's log list.
+    func signSHA256(_ data: [UInt8]) throws -> [UInt8] {
         guard let md = EVP_MD_CTX_new() else { throw HarnessError("EVP_MD_CTX_new") }
         defer { EVP_MD_CTX_free(md) }
-        guard EVP_DigestSignInit(md, nil, EVP_sha256(), nil, key.pointer) == 1 else { throw HarnessError("EVP_DigestSignInit") }
+        guard EVP_DigestSignInit(md, nil, EVP_sha256(), nil, pointer) == 1 else { throw HarnessError("EVP_DigestSignInit") }
         var length = 0
-        guard EVP_DigestSign(md, nil, &length, document, document.count) == 1 else { throw HarnessError("EVP_DigestSign") }
+        guard EVP_DigestSign(md, nil, &length, data, data.count) == 1 else { throw HarnessError("EVP_DigestSign length") }
         var signature = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(md, &signature, &length, document, document.count) == 1 else { throw HarnessError("EVP_DigestSign") }
+        guard EVP_DigestSign(md, &signature, &length, data, data.count) == 1 else { throw HarnessError("EVP_DigestSign") }
         return Array(signature.prefix(length))
     }
 }

@@ -78,6 +78,16 @@ final class LogListRefreshTests: XCTestCase {
         s.executor.answer("a.test", with: facts)
     }
 
+    /// A service whose publisher serves version 2.0 (both logs), fetched and then judged in a round.
+    private func serviceWithGoodList(_ prefix: String) async throws -> (Publisher, InProcessService) {
+        let publisher = try await Publisher.start(in: try TemporaryDirectory.make(prefix))
+        let s = try service(publisher)
+        try publisher.publish("2.0", date: day(s, -1), logs: 2)
+        await s.runtime.refreshDueLogLists()
+        _ = await s.runtime.runRound(spread: false)
+        return (publisher, s)
+    }
+
     private func chrome(_ s: InProcessService) -> CTLogList? { s.runtime.configuration.config.ct.lists[.chrome] }
     private func verdict(_ s: InProcessService) -> Verdict? { s.runtime.snapshot().results.first?.evaluations.first?.verdict }
     private func day(_ s: InProcessService, _ n: Double) -> Date { s.clock.now.addingTimeInterval(n * 86_400) }
@@ -113,12 +123,7 @@ final class LogListRefreshTests: XCTestCase {
     }
 
     func testATamperedOrOlderListIsRefusedAndTheLastGoodOneKept() async throws {
-        let dir = try TemporaryDirectory.make("pinguard-log-list-refuse")
-        let publisher = try await Publisher.start(in: dir)
-        let s = try service(publisher)
-        try publisher.publish("2.0", date: day(s, -1), logs: 2)
-        await s.runtime.refreshDueLogLists()
-        _ = await s.runtime.runRound(spread: false)
+        let (publisher, s) = try await serviceWithGoodList("pinguard-log-list-refuse")
         XCTAssertEqual(verdict(s), .accept)
 
         try publisher.publish("3.0", date: day(s, 0), logs: 1, tampered: true)
@@ -144,12 +149,7 @@ final class LogListRefreshTests: XCTestCase {
     }
 
     func testAReloadKeepsTheFetchedListInForceWithoutFetching() async throws {
-        let dir = try TemporaryDirectory.make("pinguard-log-list-reload")
-        let publisher = try await Publisher.start(in: dir)
-        let s = try service(publisher)
-        try publisher.publish("2.0", date: day(s, -1), logs: 2)
-        await s.runtime.refreshDueLogLists()
-        _ = await s.runtime.runRound(spread: false)
+        let (publisher, s) = try await serviceWithGoodList("pinguard-log-list-reload")
         try s.rewrite("pinguard.yml", config(publisher, refresh: "2h"))
         _ = try await s.runtime.reload(trigger: "test").get()
         XCTAssertEqual(chrome(s)?.version, "2.0", "the configuration still names the URL: its list stays in force")
