@@ -31,6 +31,19 @@ final class CTLogListKeysTests: XCTestCase {
         XCTAssertEqual(digest.stdout.prefix(64), "f1d8b68e50210d8e73d9a3e97f571773c52d7f28c0b1a71beee81d8562e6fd85")
     }
 
+    /// The Debian package and the image install contrib/systemd/pinguard.yml: an installed pinguard keeps its
+    /// lists current from their publishers without a release.
+    func testTheShippedConfigurationFetchesBothListsFromTheirPublishers() throws {
+        let loaded = try ConfigurationLoader.load(path: Repository.root.appendingPathComponent("contrib/systemd/pinguard.yml").path)
+        for name in CTLogListName.allCases {
+            XCTAssertEqual(CTLogListSource(configured: loaded.config.ctLogLists[name]), .url(name.publishedURL), name.rawValue)
+        }
+        XCTAssertEqual(loaded.config.ctRefresh, 86_400)
+        XCTAssertEqual(loaded.ctLogListKeys[.chrome]?.key.summary, "RSA-4096", "Google's key, bundled")
+        XCTAssertNil(loaded.ctLogListKeys[.apple])
+        XCTAssertEqual(loaded.config.fetch, FetchSettings(), "public addresses only: the publishers are reached, nothing private")
+    }
+
     func testNoKeyIsReadForAFileOrAnUnsignedList() throws {
         XCTAssertTrue(try CTLogListKeysLoader.load(Self.config(chrome: "chrome.json"), path: "c.yml", base: "/").isEmpty)
         var apple = ServiceConfig()
