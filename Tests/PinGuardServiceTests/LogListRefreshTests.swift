@@ -55,11 +55,13 @@ final class LogListRefreshTests: XCTestCase {
         """
     }
 
-    private func service(_ publisher: Publisher, memory: ChainMemory? = nil) throws -> InProcessService {
+    private func service(_ publisher: Publisher, memory: ChainMemory? = nil,
+                         fetcher: @escaping @Sendable (FetchSettings) throws -> any DocumentFetching = { try GuardedFetcher(settings: $0) })
+        throws -> InProcessService {
         let config = config(publisher)
         let policy = InProcessService.policy(name: "app", pattern: "**.test", pins: [served, backup])
             .replacingOccurrences(of: "environments:", with: "client: chrome\nenvironments:")
-        let s = try InProcessService(config: config, policies: ["app.yml": policy], fetcher: { try GuardedFetcher(settings: $0) },
+        let s = try InProcessService(config: config, policies: ["app.yml": policy], fetcher: fetcher,
                                      documents: memory ?? MemoryDocumentStore(), memory: memory)
         serveWithSCTs(s, from: publisher.logs)
         return s
@@ -173,8 +175,32 @@ final class LogListRefreshTests: XCTestCase {
         let notFetched = said.filter { $0.contains("not fetched") }
         XCTAssertEqual(notFetched.count, 1, "said once: \(said)")
         XCTAssertTrue(notFetched.first?.contains("the list in force stays (the bundled copy, 2026-08-20") ?? false, "\(said)")
-        XCTAssertTrue(said.contains { $0.contains("the chrome CT log list (bundled, 2026-08-20") && $0.contains("days old") },
-                      "the stale bundled list is warned about once the fetch failed: \(said)")
+        XCTAssertEqual(said.filter { $0.contains("the chrome CT log list (bundled, 2026-08-20") && $0.contains("days old")
+                                     && $0.hasSuffix("(no newer list could be had from \(publisher.listURL))") }.count, 1,
+                       "the stale bundled list is warned about once, after the fetch failed: \(said)")
+    }
+
+    func testAFetcherThatCannotBeMadeIsSaidOnceAndTriedWithinTheHour() async throws {
+        let dir = try TemporaryDirectory.make("pinguard-log-list-no-fetcher")
+        let publisher = try await Publisher.start(in: dir)
+        let attempts = AttemptCount()
+        let s = try service(publisher, fetcher: { _ in
+            attempts.add()
+            throw HarnessError("fetch.ca_file holds no certificate (scripted)")
+        })
+        try publisher.publish("2.0", date: day(s, -1), logs: 2)
+        let said = try await StandardErrorCapture.lines {
+            await s.runtime.refreshDueLogLists()
+            await s.runtime.refreshDueLogLists()
+            XCTAssertEqual(attempts.value, 1, "not tried again at once")
+            s.clock.advance(by: 3_601)
+            await s.runtime.refreshDueLogLists()
+        }
+        XCTAssertEqual(attempts.value, 2, "tried again within the hour")
+        XCTAssertEqual(said.filter { $0.contains("not fetched: fetch.ca_file holds no certificate (scripted)") }.count, 1, "\(said)")
+        XCTAssertEqual(chrome(s)?.origin, "bundled")
+        XCTAssertEqual(publisher.server.totalRequests, 0)
+        await publisher.server.stop()
     }
 
     func testARestartStartsFromTheStateFileWithoutFetchingWhileFresh() async throws {
@@ -198,4 +224,12 @@ final class LogListRefreshTests: XCTestCase {
         await s2.runtime.shutdown()
         await publisher.server.stop()
     }
+}
+
+/// How many times a fetcher was asked for.
+private final class AttemptCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add() { lock.withLock { count += 1 } }
 }

@@ -81,7 +81,8 @@ public struct CTLogListDownload: Sendable {
     public struct Reason: Error, Sendable, Equatable {
         /// The reason, for a message.
         public var text: String
-        init(_ text: String) { self.text = text }
+        /// A reason saying `text`.
+        public init(_ text: String) { self.text = text }
     }
 
     private func body(_ url: String, _ fetcher: any DocumentFetching) async -> Result<FetchedDocument, Reason> {

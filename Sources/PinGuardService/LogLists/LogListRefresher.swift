@@ -37,17 +37,16 @@ final class LogListRefresher: Sendable {
         self.documents = documents
     }
 
-    /// The fetcher for `settings`; nil (said on stderr) when it cannot be made (`fetch.ca_file` holds no certificate).
-    func fetcher(_ settings: FetchSettings) -> (any DocumentFetching)? {
-        guard let makeFetcher else { return nil }
-        if let made = state.withLockedValue({ $0.fetcher }), made.settings == settings { return made.fetcher }
+    /// The fetcher for `settings`, or why it cannot be made (`fetch.ca_file` holds no certificate).
+    func fetcher(_ settings: FetchSettings) -> Result<any DocumentFetching, CTLogListDownload.Reason> {
+        guard let makeFetcher else { return .failure(.init("no fetcher")) }
+        if let made = state.withLockedValue({ $0.fetcher }), made.settings == settings { return .success(made.fetcher) }
         do {
             let fetcher = try makeFetcher(settings)
             state.withLockedValue { $0.fetcher = (settings, fetcher) }
-            return fetcher
+            return .success(fetcher)
         } catch {
-            StandardError.write("pinguard: CT log lists are not fetched: \(error)")
-            return nil
+            return .failure(.init("\(error)"))
         }
     }
 
@@ -100,6 +99,7 @@ final class LogListRefresher: Sendable {
 
     /// Seconds until the next download of `loaded` is due, at most a minute (a reload may add one).
     func pause(_ loaded: LoadedConfiguration, now: Date) -> Double {
+        guard makeFetcher != nil else { return 60 }
         let next = state.withLockedValue { s in Self.downloads(loaded).map { s.due[$0.url] ?? now }.min() }
         return min(60, max(1, (next ?? .distantFuture).timeIntervalSince(now)))
     }
@@ -112,8 +112,11 @@ final class LogListRefresher: Sendable {
 
     /// Fetches `d` at `now`; the list to put in force when one was taken and differs from `current`.
     func refresh(_ d: CTLogListDownload, current: CTLogList?, settings: FetchSettings, every refresh: Double, now: Date) async -> CTLogList? {
-        guard let fetcher = fetcher(settings) else { return nil }
-        let outcome = await d.fetch(with: fetcher, now: now, refresh: refresh)
+        let outcome: CTLogListDownload.Outcome
+        switch fetcher(settings) {
+        case .success(let fetcher): outcome = await d.fetch(with: fetcher, now: now, refresh: refresh)
+        case .failure(let reason): outcome = .failed(reason.text)
+        }
         _ = state.withLockedValue { $0.tried.insert(d.url) }
         switch outcome {
         case .failed(let reason):

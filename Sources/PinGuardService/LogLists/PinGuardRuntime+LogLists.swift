@@ -52,6 +52,9 @@ extension PinGuardRuntime {
         let warnings = ct.staleListWarnings(at: clock.now, sets: loaded.policySets)
         guard let chrome = ct.lists[.chrome], !warnings.isEmpty else { return }
         let first = state.withLockedValue { $0.staleListsWarned.insert("\(chrome.origin) \(chrome.timestamp)").inserted }
-        if first { for w in warnings { StandardError.write("pinguard: warning: \(w)") } }
+        // A list given by URL is stale because no newer one could be had from it: the message about it says why.
+        let url = CTLogListSource(configured: loaded.config.ctLogLists[.chrome]).url
+        let why = url.map { " (no newer list could be had from \($0))" } ?? ""
+        if first { for w in warnings { StandardError.write("pinguard: warning: \(w)\(why)") } }
     }
 }
