@@ -114,7 +114,7 @@ let package = Package(
         ], path: "Tests/PinGuardServiceTestSupport"),
         .testTarget(name: "PinGuardServiceTests", dependencies: [
             "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
-            "PinGuardServiceTestSupport", "PinGuardCoreTestSupport",
+            "PinGuardServiceTestSupport", "PinGuardCoreTestSupport", "PinGuardFetchTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
