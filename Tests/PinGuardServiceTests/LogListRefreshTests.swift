@@ -62,7 +62,7 @@ final class LogListRefreshTests: XCTestCase {
         let policy = InProcessService.policy(name: "app", pattern: "**.test", pins: [served, backup])
             .replacingOccurrences(of: "environments:", with: "client: chrome\nenvironments:")
         let s = try InProcessService(config: config, policies: ["app.yml": policy], fetcher: fetcher,
-                                     documents: memory ?? MemoryDocumentStore(), memory: memory)
+                                     memory: memory)
         serveWithSCTs(s, from: publisher.logs)
         return s
     }

@@ -9,7 +9,6 @@ import PinGuardConfig
 import PinGuardCore
 import PinGuardReaders
 import PinGuardCrypto
-import PinGuardFetch
 import PinGuardProbe
 import ServiceLifecycle
 
@@ -85,10 +84,7 @@ public enum ServeRunner {
         StandardError.write("pinguard: \(location.summary(unavailable: memory.unavailableCause))")
         let runtime: PinGuardRuntime
         do {
-            let notices = RefusalNotices { StandardError.write("pinguard: \($0)") }
             runtime = try PinGuardRuntime(loaded: loaded, journal: journal, notifier: notifier, memory: memory,
-                                          fetcher: { settings throws in try GuardedFetcher(settings: settings, notices: notices) },
-                                          documents: memory,
                                           loader: { (path) throws(ConfigError) in try loader.load(path: path) })
         } catch {
             memory.close()
@@ -116,7 +112,8 @@ public enum ServeRunner {
             notifier.ready(status: "serving on \(shown); first round running")
         }
         let services: [any Service] = [server, ProbeScheduler(runtime: runtime), ReloadOnHangup(runtime: runtime),
-                                        TargetFileWatcher(runtime: runtime), LogListRefresh(runtime: runtime),
+                                        TargetFileWatcher(runtime: runtime), RenewalInfoScheduler(runtime: runtime),
+                                        LogListRefresh(runtime: runtime),
                                        WatchdogPinger(notifier: notifier)]
         let serviceGroup = ServiceGroup(configuration: .init(
             services: services.map { .init(service: $0) },

@@ -23,23 +23,21 @@ final class LogListRefresher: Sendable {
         var fetcher: (settings: FetchSettings, fetcher: any DocumentFetching)?
     }
 
-    /// Makes the fetcher of `fetch` settings; without one (a runtime built without downloads) nothing is
-    /// fetched and the lists given by URL stay the bundled copies.
+    /// Makes the fetcher of `fetch` settings (the guarded fetcher in production).
     typealias FetcherMaker = @Sendable (FetchSettings) throws -> any DocumentFetching
-    let makeFetcher: FetcherMaker?
-    let documents: (any FetchedDocumentStore)?
+    let makeFetcher: FetcherMaker
+    let documents: any FetchedDocumentStore
     let state = NIOLockedValueBox(State())
     /// A list that could not be fetched or was refused is tried again after at most this long.
     static let retry: Double = 3_600
 
-    init(makeFetcher: FetcherMaker?, documents: (any FetchedDocumentStore)?) {
+    init(makeFetcher: @escaping FetcherMaker, documents: any FetchedDocumentStore) {
         self.makeFetcher = makeFetcher
         self.documents = documents
     }
 
     /// The fetcher for `settings`, or why it cannot be made (`fetch.ca_file` holds no certificate).
     func fetcher(_ settings: FetchSettings) -> Result<any DocumentFetching, CTLogListDownload.Reason> {
-        guard let makeFetcher else { return .failure(.init("no fetcher")) }
         if let made = state.withLockedValue({ $0.fetcher }), made.settings == settings { return .success(made.fetcher) }
         do {
             let fetcher = try makeFetcher(settings)
@@ -77,7 +75,7 @@ final class LogListRefresher: Sendable {
     /// The list held for `d`, restored from the store on first asking.
     private func held(_ d: CTLogListDownload, bundled: CTLogList?, now: Date) -> CTLogList? {
         if let list = state.withLockedValue({ $0.held[d.name] }), list.origin == d.url { return list }
-        guard let documents, let body = documents.document(url: d.url) else { return nil }
+        guard let body = documents.document(url: d.url) else { return nil }
         let signature = d.signatureURL.flatMap { documents.document(url: $0) }
         guard case .success(let list) = d.check(list: body.body, signature: signature?.body),
               CTLogListAdmission.judge(list, held: bundled) == .take else { return nil }
@@ -91,22 +89,20 @@ final class LogListRefresher: Sendable {
         return list
     }
 
-    /// The downloads of `loaded` due at `now` (none without a fetcher).
+    /// The downloads of `loaded` due at `now`.
     func due(_ loaded: LoadedConfiguration, now: Date) -> [CTLogListDownload] {
-        guard makeFetcher != nil else { return [] }
-        return state.withLockedValue { s in Self.downloads(loaded).filter { (s.due[$0.url] ?? .distantPast) <= now } }
+        state.withLockedValue { s in Self.downloads(loaded).filter { (s.due[$0.url] ?? .distantPast) <= now } }
     }
 
     /// Seconds until the next download of `loaded` is due, at most a minute (a reload may add one).
     func pause(_ loaded: LoadedConfiguration, now: Date) -> Double {
-        guard makeFetcher != nil else { return 60 }
         let next = state.withLockedValue { s in Self.downloads(loaded).map { s.due[$0.url] ?? now }.min() }
         return min(60, max(1, (next ?? .distantFuture).timeIntervalSince(now)))
     }
 
     /// Whether a stale-list warning about `name` should wait: its URL has not been tried yet.
     func awaitsFirstFetch(_ name: CTLogListName, _ loaded: LoadedConfiguration) -> Bool {
-        guard makeFetcher != nil, let url = CTLogListSource(configured: loaded.config.ctLogLists[name]).url else { return false }
+        guard let url = CTLogListSource(configured: loaded.config.ctLogLists[name]).url else { return false }
         return state.withLockedValue { !$0.tried.contains(url) }
     }
 
@@ -130,7 +126,7 @@ final class LogListRefresher: Sendable {
                 notTaken(d, "refused: \(reason)", once: "older", current: current, now: now, refresh: refresh)
                 return nil
             }
-            for document in documents { self.documents?.keep(document) }
+            for document in documents { self.documents.keep(document) }
             state.withLockedValue { s in
                 s.held[d.name] = list
                 s.due[d.url] = now.addingTimeInterval(refresh)

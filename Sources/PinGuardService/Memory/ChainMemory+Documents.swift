@@ -1,16 +1,25 @@
 import PinGuardCore
+import PinGuardFetch
 import PinGuardState
 
-/// Fetched documents (the log lists given by URL) are kept in the same state file as the served chains
-/// (`StateStore`'s `fetched_document` table); without a writable file nothing is kept across restarts.
-extension ChainMemory: FetchedDocumentStore {
-    /// The last good copy of `url` in the state file, if any.
-    public func document(url: String) -> CachedDocument? {
-        state.withLockedValue { $0.store }.document(url: url)
+extension ChainMemory {
+    /// Where fetched documents are kept: the state file while it is in use, else memory.
+    public var documents: any FetchedDocumentStore { MemoryDocuments(memory: self) }
+}
+
+/// Fetched documents in the memory's state file (the store in use at each call: a file reopened after a
+/// failure is used again), falling back to memory while there is no writable file.
+struct MemoryDocuments: FetchedDocumentStore {
+    let memory: ChainMemory
+    let fallback = MemoryDocumentStore()
+
+    func document(url: String) -> CachedDocument? {
+        let store = memory.state.withLockedValue { $0.store }
+        return store.path == nil ? fallback.document(url: url) : store.document(url: url) ?? fallback.document(url: url)
     }
 
-    /// Keeps `document` in the state file.
-    public func keep(_ document: CachedDocument) {
-        state.withLockedValue { $0.store }.keep(document)
+    func keep(_ document: CachedDocument) {
+        let store = memory.state.withLockedValue { $0.store }
+        if store.path == nil { fallback.keep(document) } else { store.keep(document) }
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import NIOConcurrencyHelpers
+import PinGuardARI
 import PinGuardConfig
 import PinGuardCore
+import PinGuardFetch
 import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe
@@ -50,6 +52,10 @@ public final class PinGuardRuntime: Sendable {
     public let journal: JournalSink
     /// systemd notifications go here.
     public let notifier: SystemdNotifier
+    /// The CAs' renewal windows of the served leaves (ACME Renewal Information), checked off the probe path.
+    public let renewalInfo: RenewalInfoWatch
+    /// Says each refused download once per host.
+    let fetchRefusals: RefusalNotices
     let reloader: ConfigurationReloader
     /// Keeps the log lists given by URL fresh.
     let logLists: LogListRefresher
@@ -64,9 +70,9 @@ public final class PinGuardRuntime: Sendable {
     ///     cannot be loaded).
     ///   - loader: reads a configuration file on reload.
     ///   - memory: the memory of served chains; by default one in memory only.
-    ///   - fetcher: makes the fetcher of `fetch` settings, which downloads the log lists given by URL; without
-    ///     one they stay the bundled copies.
-    ///   - documents: where fetched lists are kept across restarts (the memory of served chains' state file).
+    ///   - fetcher: makes the fetcher of `fetch` settings that downloads the log lists given by URL; by default
+    ///     the guarded fetcher.
+    ///   - documents: where fetched lists are kept across restarts; by default the memory's state file.
     public init(loaded configured: LoadedConfiguration, journal: JournalSink, notifier: SystemdNotifier = SystemdNotifier(),
                 clock: any ServiceClock = WallClock(), executor: (any ProbeExecutor)? = nil, memory: ChainMemory? = nil,
                 fetcher: (@Sendable (FetchSettings) throws -> any DocumentFetching)? = nil,
@@ -74,7 +80,11 @@ public final class PinGuardRuntime: Sendable {
                 loader: @escaping @Sendable (String) throws(ConfigError) -> LoadedConfiguration
                     = { (path) throws(ConfigError) in try ConfigurationLoader.load(path: path) })
         throws(ProbeError) {
-        logLists = LogListRefresher(makeFetcher: fetcher, documents: documents)
+        let memory = memory ?? ChainMemory(memoryOnly: "no state file given", configured: Set(configured.config.targets.map(\.name)))
+        let notices = RefusalNotices { StandardError.write("pinguard: \($0)") }
+        fetchRefusals = notices
+        logLists = LogListRefresher(makeFetcher: fetcher ?? { try GuardedFetcher(settings: $0, notices: notices) },
+                                    documents: documents ?? memory.documents)
         let loaded = logLists.inForce(configured, now: clock.now)
         if let executor {
             self.executor = executor
@@ -82,11 +92,13 @@ public final class PinGuardRuntime: Sendable {
             self.executor = try ThreadPoolProbeExecutor(config: loaded.config, clock: clock)
         }
         self.clock = clock
-        self.memory = memory ?? ChainMemory(memoryOnly: "no state file given", configured: Set(loaded.config.targets.map(\.name)))
+        self.memory = memory
         self.journal = journal
         self.notifier = notifier
+        renewalInfo = RenewalInfoWatch(client: Self.renewalInfoClient(loaded.config.fetch, memory: self.memory, notices: fetchRefusals))
         store = ResultStore(config: loaded.config, judge: Judge(sets: loaded.policySets, ct: loaded.config.ct,
-                                                                renewals: RenewalContext(loaded, files: [], memory: self.memory)))
+                                                                renewals: RenewalContext(loaded, files: [], memory: self.memory,
+                                                                                         renewalInfo: renewalInfo)))
         exposition = ExpositionCache(store: store)
         state = NIOLockedValueBox(State(loaded: loaded, lastReloadSuccess: clock.now))
         reloader = ConfigurationReloader(loader: loader)
@@ -222,6 +234,10 @@ public final class PinGuardRuntime: Sendable {
         }
         // The staged chains first: the forecast judged again below reads them.
         judgeFiles()
+        if previous.config.fetch != loaded.config.fetch {
+            fetchRefusals.forget()
+            renewalInfo.use(Self.renewalInfoClient(loaded.config.fetch, memory: memory, notices: fetchRefusals))
+        }
         let outlookChanged = previous.config.renewal != loaded.config.renewal || previous.config.files != loaded.config.files
             || previous.issuerPools != loaded.issuerPools || previous.issuerCatalog != loaded.issuerCatalog
         let events = store.apply(config: loaded.config, judge: judge(loaded), outlookChanged: outlookChanged,
@@ -238,7 +254,7 @@ public final class PinGuardRuntime: Sendable {
     /// `files:` as last judged and the memory of served chains as it stands).
     func judge(_ loaded: LoadedConfiguration) -> Judge {
         Judge(sets: loaded.policySets, ct: loaded.config.ct,
-              renewals: RenewalContext(loaded, files: state.withLockedValue { $0.files }, memory: memory))
+              renewals: RenewalContext(loaded, files: state.withLockedValue { $0.files }, memory: memory, renewalInfo: renewalInfo))
     }
 
     /// Judges the certificate files of `files:` again (each round, and at once after a reload).
