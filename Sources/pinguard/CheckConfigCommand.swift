@@ -32,7 +32,9 @@ struct CheckConfigCommand: ParsableCommand {
             print(location.summary(unavailable: refused?.message))
             if let hint = location.serviceHint { print("note: \(hint)") }
             if let refused { printError("pinguard: warning: \(refused.message): serve will run without it and write nothing to it") }
-            for w in loaded.config.ct.staleListWarnings(at: Date(), sets: loaded.policySets) { printError("pinguard: warning: \(w)") }
+            var ct = loaded.config.ct
+            for line in CommandCT.fetchedLists(loaded, ct: &ct) { print(line) }
+            for w in ct.staleListWarnings(at: Date(), sets: loaded.policySets) { printError("pinguard: warning: \(w)") }
         } catch {
             printError("pinguard: \(error)")
             throw Exit.configuration
