@@ -24,6 +24,7 @@ enum FuzzTarget: String, CaseIterable {
     case webconfig
     case ctLogList = "ct-log-list"
     case sctList = "sct-list"
+    case crl
 
     /// The target named by `PINGUARD_FUZZ_TARGET`; libFuzzer runs one target per process.
     static let selected: FuzzTarget = {
@@ -62,6 +63,8 @@ enum FuzzTarget: String, CaseIterable {
             runServiceInput(bytes)
         case .sctList:
             runSCTList(bytes)
+        case .crl:
+            runCRL(bytes)
         case .ctLogList:
             // Both names: Apple's list is dated from its logs' states when it has no timestamp.
             for name in CTLogListName.allCases {

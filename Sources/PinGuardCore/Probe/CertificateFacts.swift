@@ -20,6 +20,8 @@ final class CertificateFacts: @unchecked Sendable {
     var keyType: String
     var isCA: Bool
     var selfIssued: Bool
+    var crlDistributionPoints: [String] = []
+    var publicKeyDER: [UInt8]?
 
     init(subject: String, issuer: String, serial: String, notBefore: Date, notAfter: Date, spkiSHA256: String,
          certSHA256: String, rawKeySHA256: String?, spkiSHA1: String? = nil, keyType: String, isCA: Bool, selfIssued: Bool) {
@@ -39,9 +41,12 @@ final class CertificateFacts: @unchecked Sendable {
 
     /// A new instance with the same facts (the copy of copy-on-write).
     func copy() -> CertificateFacts {
-        CertificateFacts(subject: subject, issuer: issuer, serial: serial, notBefore: notBefore, notAfter: notAfter,
-                         spkiSHA256: spkiSHA256, certSHA256: certSHA256, rawKeySHA256: rawKeySHA256, spkiSHA1: spkiSHA1,
-                         keyType: keyType, isCA: isCA, selfIssued: selfIssued)
+        let c = CertificateFacts(subject: subject, issuer: issuer, serial: serial, notBefore: notBefore, notAfter: notAfter,
+                                 spkiSHA256: spkiSHA256, certSHA256: certSHA256, rawKeySHA256: rawKeySHA256, spkiSHA1: spkiSHA1,
+                                 keyType: keyType, isCA: isCA, selfIssued: selfIssued)
+        c.crlDistributionPoints = crlDistributionPoints
+        c.publicKeyDER = publicKeyDER
+        return c
     }
 
     /// Whether `other` holds the same facts (the same instance, or equal fields).

@@ -36,6 +36,6 @@ struct RenewalContext: RenewalOutlookSource {
         return RenewalOutlookBuilder.outlook(chain: chain, settings: settings, staged: staged[result.target.host]?.chain,
                                              stagedFile: staged[result.target.host]?.file,
                                              observed: memory.observed(target: result.target.name, anchor: anchor),
-                                             pools: pools, catalog: catalog)
+                                             pools: pools, catalog: catalog, revoked: result.revokedCertificates)
     }
 }

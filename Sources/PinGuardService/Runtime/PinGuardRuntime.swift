@@ -33,6 +33,8 @@ public final class PinGuardRuntime: Sendable {
         var staleListsWarned = false
         var lastReloadSuccess: Date
         var lastStatus = Date.distantPast
+        /// The CRL distribution points as the cache reported them after the last round.
+        var crls: [CRLStatus] = []
     }
 
     let state: NIOLockedValueBox<State>
@@ -44,6 +46,8 @@ public final class PinGuardRuntime: Sendable {
     public let executor: any ProbeExecutor
     /// The memory of served chains (renewals, key ages), kept across restarts when it has a file.
     public let memory: ChainMemory
+    /// Attaches each chain's revocation state from CRLs; nil when CRLs are not checked.
+    public let revocation: RevocationChecker?
     /// Every time the runtime reads or waits for.
     public let clock: any ServiceClock
     /// Journal events go here.
@@ -62,8 +66,10 @@ public final class PinGuardRuntime: Sendable {
     ///     cannot be loaded).
     ///   - loader: reads a configuration file on reload.
     ///   - memory: the memory of served chains; by default one in memory only.
+    ///   - revocation: checks the served chains against their CRLs; none when nil.
     public init(loaded: LoadedConfiguration, journal: JournalSink, notifier: SystemdNotifier = SystemdNotifier(),
                 clock: any ServiceClock = WallClock(), executor: (any ProbeExecutor)? = nil, memory: ChainMemory? = nil,
+                revocation: RevocationChecker? = nil,
                 loader: @escaping @Sendable (String) throws(ConfigError) -> LoadedConfiguration
                     = { (path) throws(ConfigError) in try ConfigurationLoader.load(path: path) })
         throws(ProbeError) {
@@ -73,6 +79,7 @@ public final class PinGuardRuntime: Sendable {
             self.executor = try ThreadPoolProbeExecutor(config: loaded.config, clock: clock)
         }
         self.clock = clock
+        self.revocation = revocation
         self.memory = memory ?? ChainMemory(memoryOnly: "no state file given", configured: Set(loaded.config.targets.map(\.name)))
         self.journal = journal
         self.notifier = notifier
@@ -137,6 +144,7 @@ public final class PinGuardRuntime: Sendable {
             m.roundLateness = s.roundLateness
             m.files = s.files
             m.ctLogListTimestamps = s.loaded.config.ct.lists.mapValues(\.timestamp)
+            m.crls = s.crls
         }
         m.memory = memory.facts
         m.process = ProcessStatsReader.read()

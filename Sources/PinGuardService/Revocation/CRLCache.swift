@@ -1,0 +1,140 @@
+import Foundation
+import PinGuardCore
+import PinGuardCrypto
+
+// Revocation's other halves: PinGuardCore/Revocation judges a certificate by a list, PinGuardCrypto/CRL reads
+// and verifies the list's bytes. This folder fetches the lists, keeps them, and attaches the states to results.
+
+/// The CRLs of the served chains' distribution points, fetched through the one fetcher and kept until their
+/// nextUpdate: in memory, verified, and in the `FetchedDocumentStore` (the state file), so a restart with a
+/// list still current does not fetch it again.
+///
+/// Single-flight: however many chains ask for one distribution point at once, one fetch is made and every
+/// asker waits for it. A list that does not verify, that names another issuer or that is past its nextUpdate
+/// is never believed and never replaces the last good one; a failed fetch is retried after `retryAfterFailure`,
+/// not every round.
+public actor CRLCache {
+    /// A list that verified with an issuer's key, and the issuer's key hash it verified with.
+    struct HeldList {
+        var list: RevocationList
+        var issuerSPKI: String
+    }
+
+    /// What one distribution point came to: the list to judge by, or why there is none.
+    public typealias Answer = Result<RevocationList, RevocationUnknown>
+
+    private let fetcher: any DocumentFetching
+    private let store: any FetchedDocumentStore
+    private let clock: any ServiceClock
+    /// Seconds before a distribution point whose last fetch failed is fetched again.
+    public let retryAfterFailure: TimeInterval
+    /// Seconds after which a distribution point no chain asked for is forgotten (its series go).
+    public let forgetAfter: TimeInterval
+
+    private var held: [String: HeldList] = [:]
+    private var inFlight: [String: Task<Answer, Never>] = [:]
+    private var failures: [String: (at: Date, reason: RevocationUnknown)] = [:]
+    private var statuses: [String: CRLStatus] = [:]
+    private var lastAsked: [String: Date] = [:]
+    /// Fetches made, for tests and the status line.
+    public private(set) var fetches = 0
+
+    /// Creates an empty cache that fetches through `fetcher` and keeps lists in `store`.
+    public init(fetcher: any DocumentFetching, store: any FetchedDocumentStore, clock: any ServiceClock,
+                retryAfterFailure: TimeInterval = 900, forgetAfter: TimeInterval = 86_400) {
+        self.fetcher = fetcher
+        self.store = store
+        self.clock = clock
+        self.retryAfterFailure = retryAfterFailure
+        self.forgetAfter = forgetAfter
+    }
+
+    /// The current list of `url` for certificates issued by `issuer` (whose key verifies it): held, read from
+    /// the store, or fetched; the reason when no list is believed.
+    public func list(url: String, issuer: ChainCertificate) async -> Answer {
+        let now = clock.now
+        lastAsked[url] = now
+        if let answer = heldAnswer(url: url, issuer: issuer, now: now) { return answer }
+        if let running = inFlight[url] { return await running.value }
+        if let failure = failures[url], now.timeIntervalSince(failure.at) < retryAfterFailure { return .failure(failure.reason) }
+        let task = Task { await self.refresh(url: url, issuer: issuer) }
+        inFlight[url] = task
+        let answer = await task.value
+        inFlight[url] = nil
+        return answer
+    }
+
+    /// The status of every distribution point asked for within `forgetAfter`, by URL.
+    public func currentStatuses() -> [CRLStatus] {
+        let now = clock.now
+        for (url, asked) in lastAsked where now.timeIntervalSince(asked) > forgetAfter {
+            lastAsked[url] = nil
+            statuses[url] = nil
+            held[url] = nil
+            failures[url] = nil
+        }
+        return statuses.values.sorted { $0.url < $1.url }
+    }
+
+    /// The held list when it is current and verified with `issuer`'s key.
+    private func heldAnswer(url: String, issuer: ChainCertificate, now: Date) -> Answer? {
+        guard let h = held[url], h.issuerSPKI == issuer.spkiSHA256, let next = h.list.nextUpdate, next > now else { return nil }
+        return .success(h.list)
+    }
+
+    /// The stored copy when it is still fresh and believed, else a fetch.
+    private func refresh(url: String, issuer: ChainCertificate) async -> Answer {
+        let now = clock.now
+        if let stored = store.document(url: url), stored.freshUntil > now.timeIntervalSince1970,
+           case .success(let list) = believe(stored.body, issuer: issuer, now: now) {
+            keep(list, url: url, issuer: issuer, body: nil, now: now)
+            return .success(list)
+        }
+        return await fetch(url: url, issuer: issuer)
+    }
+
+    /// Fetches `url`; keeps the list when it is believed and no older than the one held.
+    private func fetch(url: String, issuer: ChainCertificate) async -> Answer {
+        fetches += 1
+        let outcome = await fetcher.fetch(FetchRequest(url: url, purpose: .crl))
+        let now = clock.now
+        let answer: Answer
+        switch outcome {
+        case .fetched(let document) where document.status == 200: answer = believe(document.body, issuer: issuer, now: now)
+        case .fetched, .refused, .failed: answer = .failure(.fetchFailed)
+        }
+        switch answer {
+        case .success(let list):
+            failures[url] = nil
+            if let older = held[url]?.list, older.thisUpdate > list.thisUpdate, heldAnswer(url: url, issuer: issuer, now: now) != nil {
+                return .success(older)
+            }
+            if case .fetched(let document) = outcome { keep(list, url: url, issuer: issuer, body: document.body, now: now) }
+            return .success(list)
+        case .failure(let reason):
+            failures[url] = (now, reason)
+            statuses[url] = CRLStatus(url: url, nextUpdate: held[url]?.list.nextUpdate, lastFetchSucceeded: false, lastFailure: reason)
+            return heldAnswer(url: url, issuer: issuer, now: now) ?? .failure(reason)
+        }
+    }
+
+    /// The list of `bytes` when it verifies with `issuer`'s key, names `issuer` and is current at `now`.
+    private func believe(_ bytes: [UInt8], issuer: ChainCertificate, now: Date) -> Answer {
+        guard let key = issuer.publicKeyDER else { return .failure(.badSignature) }
+        let read = CRLReader.read(bytes, issuerPublicKeyDER: key)
+        guard case .success(let list) = read else { return read }
+        if list.issuer != issuer.subject { return .failure(.wrongIssuer) }
+        if list.thisUpdate > now.addingTimeInterval(RevocationJudge.clockSkew) { return .failure(.notYetValid) }
+        guard let next = list.nextUpdate, next > now else { return .failure(.expired) }
+        return .success(list)
+    }
+
+    /// Holds `list` and reports it; writes `body` to the store (nil: it came from there) until its nextUpdate.
+    private func keep(_ list: RevocationList, url: String, issuer: ChainCertificate, body: [UInt8]?, now: Date) {
+        held[url] = HeldList(list: list, issuerSPKI: issuer.spkiSHA256)
+        statuses[url] = CRLStatus(url: url, nextUpdate: list.nextUpdate, lastFetchSucceeded: true)
+        if let body, let next = list.nextUpdate {
+            store.keep(CachedDocument(url: url, body: body, fetchedAt: now.timeIntervalSince1970, freshUntil: next.timeIntervalSince1970))
+        }
+    }
+}
