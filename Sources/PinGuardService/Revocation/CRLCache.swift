@@ -51,11 +51,16 @@ public actor CRLCache {
 
     /// The current list of `url` for certificates issued by `issuer` (whose key verifies it): held, read from
     /// the store, or fetched; the reason when no list is believed.
-    public func list(url: String, issuer: ChainCertificate) async -> Answer {
+    ///
+    /// Only a scheduled round's chains (`scheduled`) make a distribution point one the cache keeps, reports and
+    /// retries: a `GET /probe` of an arbitrary server uses what is held or in flight, else fetches once and
+    /// keeps nothing, so a stranger's certificates add no series and no memory.
+    public func list(url: String, issuer: ChainCertificate, scheduled: Bool = true) async -> Answer {
         let now = clock.now
-        lastAsked[url] = now
+        if scheduled { lastAsked[url] = now }
         if let answer = heldAnswer(url: url, issuer: issuer, now: now) { return answer }
         if let running = inFlight[url] { return await running.value }
+        guard scheduled else { return await fetchOnce(url: url, issuer: issuer) }
         if let failure = failures[url], now.timeIntervalSince(failure.at) < retryAfterFailure { return .failure(failure.reason) }
         let task = Task { await self.refresh(url: url, issuer: issuer) }
         inFlight[url] = task
@@ -116,6 +121,15 @@ public actor CRLCache {
             statuses[url] = CRLStatus(url: url, nextUpdate: held[url]?.list.nextUpdate, lastFetchSucceeded: false, lastFailure: reason)
             return heldAnswer(url: url, issuer: issuer, now: now) ?? .failure(reason)
         }
+    }
+
+    /// One fetch whose list is judged and forgotten (a `GET /probe`).
+    private func fetchOnce(url: String, issuer: ChainCertificate) async -> Answer {
+        fetches += 1
+        guard case .fetched(let document) = await fetcher.fetch(FetchRequest(url: url, purpose: .crl)), document.status == 200 else {
+            return .failure(.fetchFailed)
+        }
+        return believe(document.body, issuer: issuer, now: clock.now)
     }
 
     /// The list of `bytes` when it verifies with `issuer`'s key, names `issuer` and is current at `now`.

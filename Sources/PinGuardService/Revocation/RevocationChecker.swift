@@ -18,17 +18,18 @@ public struct RevocationChecker: Sendable {
         self.clock = clock
     }
 
-    /// `probe` with `revocation` filled in on every node that served a chain.
-    public func attach(to probe: TargetProbe) async -> TargetProbe {
+    /// `probe` with `revocation` filled in on every node that served a chain; `scheduled` is false for a
+    /// `GET /probe`, whose distribution points the cache does not keep (`CRLCache.list`).
+    public func attach(to probe: TargetProbe, scheduled: Bool = true) async -> TargetProbe {
         var probe = probe
         for k in probe.nodes.indices where probe.nodes[k].success {
-            probe.nodes[k].revocation = await states(of: probe.nodes[k])
+            probe.nodes[k].revocation = await states(of: probe.nodes[k], scheduled: scheduled)
         }
         return probe
     }
 
     /// The states of the certificates of `facts`' evaluated chain that name a distribution point.
-    public func states(of facts: ProbeFacts) async -> [CertificateRevocation] {
+    public func states(of facts: ProbeFacts, scheduled: Bool = true) async -> [CertificateRevocation] {
         let chain = facts.evaluatedChain
         var out: [CertificateRevocation] = []
         for (depth, certificate) in chain.enumerated() where !isAnchor(depth, of: facts) {
@@ -37,17 +38,17 @@ public struct RevocationChecker: Sendable {
                 out.append(CertificateRevocation(depth: depth, url: first, state: .unknown(.noIssuer)))
                 continue
             }
-            out.append(await state(of: certificate, depth: depth, issuer: chain[depth + 1]))
+            out.append(await state(of: certificate, depth: depth, issuer: chain[depth + 1], scheduled: scheduled))
         }
         return out
     }
 
     /// The answer of the first distribution point whose list is believed and covers `certificate`.
-    func state(of certificate: ChainCertificate, depth: Int, issuer: ChainCertificate) async -> CertificateRevocation {
+    func state(of certificate: ChainCertificate, depth: Int, issuer: ChainCertificate, scheduled: Bool) async -> CertificateRevocation {
         var firstUnknown: CertificateRevocation?
         for url in certificate.crlDistributionPoints {
             let state: RevocationState
-            switch await cache.list(url: url, issuer: issuer) {
+            switch await cache.list(url: url, issuer: issuer, scheduled: scheduled) {
             case .success(let list): state = RevocationJudge.judge(certificate, on: list, now: clock.now)
             case .failure(let reason): state = .unknown(reason)
             }
