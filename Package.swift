@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Judgement only, pure Swift: policy model, evaluation, memory rules, metrics and events from results.
@@ -46,6 +47,15 @@ let package = Package(
         .target(name: "PinGuardCrypto", dependencies: ["PinGuardCore", "PinGuardFiles", "COpenSSL", "CKeyDecoding"]),
         // Resolve, dial, handshake -> plain chain facts.
         .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardFiles", "COpenSSL", "CResolver"]),
+        // The one guarded way pinguard downloads: every resolved address and redirect checked against
+        // fetch.networks, sizes capped while streaming, HTTPS verified.
+        .target(name: "PinGuardFetch", dependencies: [
+            "PinGuardCore", "PinGuardProbe", "PinGuardFiles",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
         .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [
             "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "CSystemd", "CCrypt", "CZlib",
@@ -79,6 +89,18 @@ let package = Package(
                 path: "Tests/PinGuardCTTestSupport"),
         .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCrypto", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport",
                                                              "PinGuardDemo", "PinGuardCTTestSupport", "COpenSSL"]),
+        // A real loopback HTTP/HTTPS server with routes and request counts, for anything that downloads.
+        .target(name: "PinGuardFetchTestSupport", dependencies: [
+            "PinGuardCore", "PinGuardCrypto", "PinGuardDemo",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], path: "Tests/PinGuardFetchTestSupport"),
+        .testTarget(name: "PinGuardFetchTests", dependencies: [
+            "PinGuardFetch", "PinGuardFetchTestSupport", "PinGuardCore", "PinGuardState", "PinGuardReaders",
+        ]),
         .target(name: "PinGuardServiceTestSupport", dependencies: [
             "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

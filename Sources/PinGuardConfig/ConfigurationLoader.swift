@@ -26,6 +26,14 @@ public enum ConfigurationLoader {
             }
             config.caFile = resolved
         }
+        if let ca = config.fetch.caFile {
+            let resolved = resolve(ca, against: base)
+            do throws(RegularFileError) { try RegularFile.check(resolved) } catch {
+                throw ConfigError(file: path, line: config.lines["fetch.ca_file"], key: "fetch.ca_file",
+                                  message: "cannot read \(error)")
+            }
+            config.fetch.caFile = resolved
+        }
         config.statePath = config.statePath.map { resolve($0, against: base) }
         var files: [String] = []
         for (i, pattern) in config.policies.enumerated() {
