@@ -58,7 +58,8 @@ let package = Package(
         ]),
         .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [
-            "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "CSystemd", "CCrypt", "CZlib",
+            "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "PinGuardFetch",
+            "CSystemd", "CCrypt", "CZlib",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -107,7 +108,7 @@ let package = Package(
         ], path: "Tests/PinGuardServiceTestSupport"),
         .testTarget(name: "PinGuardServiceTests", dependencies: [
             "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
-            "PinGuardServiceTestSupport", "PinGuardCoreTestSupport",
+            "PinGuardServiceTestSupport", "PinGuardCoreTestSupport", "PinGuardFetch", "PinGuardFetchTestSupport", "PinGuardState",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -9,6 +9,7 @@ import PinGuardConfig
 import PinGuardCore
 import PinGuardReaders
 import PinGuardCrypto
+import PinGuardFetch
 import PinGuardProbe
 import ServiceLifecycle
 
@@ -85,6 +86,7 @@ public enum ServeRunner {
         let runtime: PinGuardRuntime
         do {
             runtime = try PinGuardRuntime(loaded: loaded, journal: journal, notifier: notifier, memory: memory,
+                                          revocation: try revocationChecker(loaded.config.fetch, memory: memory),
                                           loader: { (path) throws(ConfigError) in try loader.load(path: path) })
         } catch {
             memory.close()
@@ -125,5 +127,13 @@ public enum ServeRunner {
         await runtime.shutdown()
         try? await group.shutdownGracefully()
         return status
+    }
+
+    /// CRLs of the served chains, fetched by the guarded fetcher with `settings` and kept beside `memory`
+    /// (in its state file when it has one). Throws when `fetch.ca_file` cannot be used.
+    static func revocationChecker(_ settings: FetchSettings, memory: ChainMemory) throws -> RevocationChecker {
+        let fetcher = try GuardedFetcher(settings: settings, notices: RefusalNotices { StandardError.write("pinguard: \($0)") })
+        let clock = WallClock()
+        return RevocationChecker(cache: CRLCache(fetcher: fetcher, store: ServiceDocumentStore(memory: memory), clock: clock), clock: clock)
     }
 }
