@@ -71,6 +71,7 @@ let package = Package(
         ]),
         .executableTarget(name: "pinguard", dependencies: [
             "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardDemo", "PinGuardService", "PinGuardFiles", "PinGuardState",
+            "PinGuardFetch",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pinguard-bench", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardService"]),
@@ -89,7 +90,7 @@ let package = Package(
         .target(name: "PinGuardCTTestSupport", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardDemo", "PinGuardTestSupport", "COpenSSL"],
                 path: "Tests/PinGuardCTTestSupport"),
         .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCrypto", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport",
-                                                             "PinGuardDemo", "PinGuardCTTestSupport", "COpenSSL"]),
+                                                             "PinGuardDemo", "PinGuardCTTestSupport", "PinGuardFetchTestSupport", "COpenSSL"]),
         // A real loopback HTTP/HTTPS server with routes and request counts, for anything that downloads.
         .target(name: "PinGuardFetchTestSupport", dependencies: [
             "PinGuardCore", "PinGuardCrypto", "PinGuardDemo",
