@@ -3,7 +3,7 @@ import PinGuardConfig
 import PinGuardCore
 import PinGuardDemo
 import PinGuardFetchTestSupport
-import PinGuardService
+@testable import PinGuardService
 import PinGuardServiceTestSupport
 import PinGuardTestSupport
 import XCTest
@@ -27,8 +27,9 @@ final class RevocationServeTests: XCTestCase {
         await authority.stop()
     }
 
-    /// A runtime over both servers: `ios-app` pins the `revoked` leaf's key, `android-app` the intermediate's.
-    func runtime() throws -> PinGuardRuntime {
+    /// A runtime over both servers: `ios-app` pins the `revoked` leaf's key, `android-app` the intermediate's;
+    /// its memory in the state file `stateFile`, else in memory.
+    func runtime(stateFile: String? = nil) throws -> PinGuardRuntime {
         let dir = try TemporaryDirectory.make("pinguard-crl-serve")
         try pki.root.pem.write(to: dir.appendingPathComponent("root.pem"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("policies"), withIntermediateDirectories: true)
@@ -45,7 +46,8 @@ final class RevocationServeTests: XCTestCase {
         }
         try yaml.write(to: dir.appendingPathComponent("pinguard.yml"), atomically: true, encoding: .utf8)
         let loaded = try ConfigurationLoader.load(path: dir.appendingPathComponent("pinguard.yml").path)
-        let memory = ChainMemory(memoryOnly: "test", configured: ["revoked", "healthy"])
+        let memory = try stateFile.map { try ChainMemory(location: .file($0), configured: ["revoked", "healthy"]) }
+            ?? ChainMemory(memoryOnly: "test", configured: ["revoked", "healthy"])
         return try PinGuardRuntime(loaded: loaded, journal: JournalSink(enabled: false), memory: memory,
                                    revocation: try ServeRunner.revocationChecker(loaded.config.fetch, memory: memory))
     }
@@ -102,6 +104,35 @@ final class RevocationServeTests: XCTestCase {
         XCTAssertEqual(events.map { $0["PINGUARD_DEPTH"] }, ["1", "1"])
         XCTAssertEqual(Set(events.compactMap { $0["PINGUARD_PINNED_BY"] }), ["android-app/prod"])
         XCTAssertEqual(events.first?["PINGUARD_REVOCATION_REASON"], "cACompromise")
+        await runtime.shutdown()
+    }
+
+    func testARestartWithFreshListsInTheStateFileFetchesNothing() async throws {
+        try publish(intermediateRevokes: [RevocationPKI.serial(ofLeafAt: 0)])
+        let stateFile = try TemporaryDirectory.make("pinguard-crl-restart").appendingPathComponent("state.db").path
+        let first = try runtime(stateFile: stateFile)
+        _ = await first.runRound(spread: false)
+        await first.shutdown()
+        XCTAssertEqual(authority.totalRequests, 2, "int.crl and root.crl")
+        let second = try runtime(stateFile: stateFile)
+        _ = await second.runRound(spread: false)
+        let m = try exposition(second)
+        XCTAssertEqual(m.value("pinguard_certificate_revoked", ["target": "revoked", "depth": "0"]), 1, "judged by the stored list")
+        XCTAssertEqual(m.value("pinguard_crl_fetch_success", ["url": pki.intermediateCRLURL]), 1)
+        XCTAssertEqual(authority.totalRequests, 2, "nothing fetched again after the restart")
+        await second.shutdown()
+    }
+
+    func testTheStatusPageShowsTheRevokedCertificate() async throws {
+        try publish(intermediateRevokes: [RevocationPKI.serial(ofLeafAt: 0)])
+        let runtime = try runtime()
+        _ = await runtime.runRound(spread: false)
+        let overview = StatusPage.render(runtime.snapshot())
+        XCTAssertTrue(overview.contains("<h2>Revocation (CRLs)</h2>"), overview)
+        XCTAssertTrue(overview.contains("CN=revoked.pinguard.test"), overview)
+        let page = TargetPage.render(try XCTUnwrap(runtime.snapshot().results.first { $0.target.name == "revoked" }), memory: nil)
+        XCTAssertTrue(page.contains("<td class=\"reject\">REVOKED "), page)
+        XCTAssertTrue(page.contains("not revoked (CRL until "), page)
         await runtime.shutdown()
     }
 
