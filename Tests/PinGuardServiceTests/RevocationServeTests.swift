@@ -29,7 +29,7 @@ final class RevocationServeTests: XCTestCase {
 
     /// A runtime over both servers: `ios-app` pins the `revoked` leaf's key, `android-app` the intermediate's;
     /// its memory in the state file `stateFile`, else in memory.
-    func runtime(stateFile: String? = nil) throws -> PinGuardRuntime {
+    func runtime(stateFile: String? = nil, extra: String = "") throws -> PinGuardRuntime {
         let dir = try TemporaryDirectory.make("pinguard-crl-serve")
         try pki.root.pem.write(to: dir.appendingPathComponent("root.pem"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("policies"), withIntermediateDirectories: true)
@@ -40,7 +40,7 @@ final class RevocationServeTests: XCTestCase {
                 .write(to: dir.appendingPathComponent("policies/\(name).yml"), atomically: true, encoding: .utf8)
         }
         var yaml = "interval: 60s\ntimeout: 5s\npolicies: [\"policies/*.yml\"]\njournal: {enabled: false}\ntrust: {ca_file: root.pem}\n"
-        yaml += "fetch: {networks: [127.0.0.0/8], timeout: 10s}\ntargets:\n"
+        yaml += extra + "fetch: {networks: [127.0.0.0/8], timeout: 10s}\ntargets:\n"
         for (name, server) in servers.sorted(by: { $0.key < $1.key }) {
             yaml += "  - {name: \(name), host: \(name).pinguard.test, port: \(server.port), connect: 127.0.0.1}\n"
         }
@@ -133,6 +133,21 @@ final class RevocationServeTests: XCTestCase {
         let page = TargetPage.render(try XCTUnwrap(runtime.snapshot().results.first { $0.target.name == "revoked" }), memory: nil)
         XCTAssertTrue(page.contains("<td class=\"reject\">REVOKED "), page)
         XCTAssertTrue(page.contains("not revoked (CRL until "), page)
+        await runtime.shutdown()
+    }
+
+    func testProbeDebugShowsTheRevokedLeafAndKeepsNothing() async throws {
+        try publish(intermediateRevokes: [RevocationPKI.serial(ofLeafAt: 0)])
+        let port = try XCTUnwrap(servers["revoked"]).port
+        let runtime = try runtime(extra: "probe_allow: {hosts: [\"127.0.0.1\"], networks: [\"127.0.0.0/8\"], ports: [\(port)]}\n")
+        guard case .log(let text) = await runtime.probe(try XCTUnwrap(ProbeQuery(uri: "/probe?target=127.0.0.1:\(port)&debug=true"))) else {
+            return XCTFail("no probe log")
+        }
+        XCTAssertTrue(text.contains("depth 0: REVOKED at "), text)
+        XCTAssertTrue(text.contains("(keyCompromise), CRL \(pki.intermediateCRLURL)"), text)
+        XCTAssertEqual(authority.requests("/int.crl"), 1)
+        let kept = try await XCTUnwrap(runtime.revocation).cache.currentStatuses()
+        XCTAssertEqual(kept, [], "a distribution point only /probe named is not kept nor reported")
         await runtime.shutdown()
     }
 

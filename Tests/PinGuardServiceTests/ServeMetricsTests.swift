@@ -188,6 +188,9 @@ final class ServeMetricsTests: XCTestCase {
             "pinguard_target_distinct_chains": "only for targets with several addresses (AddressNodesTests)",
             "pinguard_target_addresses_skipped": "only for targets with several addresses or addresses skipped (AddressNodesTests)",
             "pinguard_mtls_client_certificate_requested": "only when a server asks or a target has a client identity (MTLSClientIdentityTests)",
+            "pinguard_certificate_revoked": "only for certificates that name a CRL distribution point (RevocationServeTests)",
+            "pinguard_crl_next_update_timestamp_seconds": "only once a CRL was believed (RevocationServeTests)",
+            "pinguard_crl_fetch_success": "only for CRL distribution points a served chain names (RevocationServeTests)",
         ].merging(["success", "chain_trusted", "cert_not_after_timestamp_seconds", "chain_earliest_expiry_timestamp_seconds",
                    "policy_accept", "pin_horizon_timestamp_seconds", "reserve_pins"].map { ("pinguard_file_" + $0, "only with files:") },
                   uniquingKeysWith: { a, _ in a })
