@@ -15,6 +15,8 @@ final class RevocationServeTests: XCTestCase {
     var authority: AuthorityServer!
     var pki: RevocationPKI!
     var servers: [String: LoopbackTLSServer] = [:]
+    /// The `pinguard.yml` the last `runtime()` loaded.
+    var configFile: URL!
 
     override func setUp() async throws {
         authority = try await AuthorityServer()
@@ -29,7 +31,7 @@ final class RevocationServeTests: XCTestCase {
 
     /// A runtime over both servers: `ios-app` pins the `revoked` leaf's key, `android-app` the intermediate's;
     /// its memory in the state file `stateFile`, else in memory.
-    func runtime(stateFile: String? = nil, extra: String = "") throws -> PinGuardRuntime {
+    func runtime(stateFile: String? = nil, extra: String = "", loopbackFetches: Bool = true) throws -> PinGuardRuntime {
         let dir = try TemporaryDirectory.make("pinguard-crl-serve")
         try pki.root.pem.write(to: dir.appendingPathComponent("root.pem"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("policies"), withIntermediateDirectories: true)
@@ -40,11 +42,12 @@ final class RevocationServeTests: XCTestCase {
                 .write(to: dir.appendingPathComponent("policies/\(name).yml"), atomically: true, encoding: .utf8)
         }
         var yaml = "interval: 60s\ntimeout: 5s\npolicies: [\"policies/*.yml\"]\njournal: {enabled: false}\ntrust: {ca_file: root.pem}\n"
-        yaml += extra + "fetch: {networks: [127.0.0.0/8], timeout: 10s}\ntargets:\n"
+        yaml += extra + (loopbackFetches ? "fetch: {networks: [127.0.0.0/8], timeout: 10s}\n" : "") + "targets:\n"
         for (name, server) in servers.sorted(by: { $0.key < $1.key }) {
             yaml += "  - {name: \(name), host: \(name).pinguard.test, port: \(server.port), connect: 127.0.0.1}\n"
         }
-        try yaml.write(to: dir.appendingPathComponent("pinguard.yml"), atomically: true, encoding: .utf8)
+        configFile = dir.appendingPathComponent("pinguard.yml")
+        try yaml.write(to: configFile, atomically: true, encoding: .utf8)
         let loaded = try ConfigurationLoader.load(path: dir.appendingPathComponent("pinguard.yml").path)
         let memory = try stateFile.map { try ChainMemory(location: .file($0), configured: ["revoked", "healthy"]) }
             ?? ChainMemory(memoryOnly: "test", configured: ["revoked", "healthy"])
@@ -148,6 +151,24 @@ final class RevocationServeTests: XCTestCase {
         XCTAssertEqual(authority.requests("/int.crl"), 1)
         let kept = try await XCTUnwrap(runtime.revocation).cache.currentStatuses()
         XCTAssertEqual(kept, [], "a distribution point only /probe named is not kept nor reported")
+        await runtime.shutdown()
+    }
+
+    func testAReloadThatOpensFetchNetworksFetchesTheListsAtOnce() async throws {
+        try publish(intermediateRevokes: [RevocationPKI.serial(ofLeafAt: 0)])
+        let runtime = try runtime(loopbackFetches: false)
+        let before = await runtime.runRound(spread: false)
+        let refused = try XCTUnwrap(before.results.first { $0.target.name == "revoked" })
+        XCTAssertEqual(refused.nodes[0].facts.revocation.first?.state, .unknown(.fetchFailed))
+        XCTAssertEqual(authority.totalRequests, 0, "loopback is not reached without fetch.networks")
+        let text = try String(contentsOf: configFile, encoding: .utf8)
+        try text.replacingOccurrences(of: "targets:\n", with: "fetch: {networks: [127.0.0.0/8], timeout: 10s}\ntargets:\n")
+            .write(to: configFile, atomically: true, encoding: .utf8)
+        guard case .success = await runtime.reload(trigger: "test") else { return XCTFail("the reload") }
+        _ = await runtime.runRound(spread: false)
+        XCTAssertEqual(try exposition(runtime).value("pinguard_certificate_revoked", ["target": "revoked", "depth": "0"]), 1,
+                       "fetched with the new settings, not held back by the failure under the old ones")
+        XCTAssertEqual(authority.requests("/int.crl"), 1)
         await runtime.shutdown()
     }
 

@@ -132,8 +132,13 @@ public enum ServeRunner {
     /// CRLs of the served chains, fetched by the guarded fetcher with `settings` and kept beside `memory`
     /// (in its state file when it has one). Throws when `fetch.ca_file` cannot be used.
     public static func revocationChecker(_ settings: FetchSettings, memory: ChainMemory) throws -> RevocationChecker {
-        let fetcher = try GuardedFetcher(settings: settings, notices: RefusalNotices { StandardError.write("pinguard: \($0)") })
         let clock = WallClock()
-        return RevocationChecker(cache: CRLCache(fetcher: fetcher, store: ServiceDocumentStore(memory: memory), clock: clock), clock: clock)
+        return RevocationChecker(cache: CRLCache(fetcher: try fetcher(settings), store: ServiceDocumentStore(memory: memory), clock: clock),
+                                 clock: clock)
+    }
+
+    /// The guarded fetcher of `settings`, saying each refused host once on stderr.
+    static func fetcher(_ settings: FetchSettings) throws(FetchSetupError) -> GuardedFetcher {
+        try GuardedFetcher(settings: settings, notices: RefusalNotices { StandardError.write("pinguard: \($0)") })
     }
 }

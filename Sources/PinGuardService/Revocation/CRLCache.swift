@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import PinGuardCore
 import PinGuardCrypto
 
@@ -23,7 +24,8 @@ public actor CRLCache {
     /// What one distribution point came to: the list to judge by, or why there is none.
     public typealias Answer = Result<RevocationList, RevocationUnknown>
 
-    private let fetcher: any DocumentFetching
+    /// The fetcher and how many times `use(_:)` replaced it (a reload changed `fetch:`).
+    private let fetcher: NIOLockedValueBox<(any DocumentFetching, generation: Int)>
     private let store: any FetchedDocumentStore
     private let clock: any ServiceClock
     /// Seconds before a distribution point whose last fetch failed is fetched again.
@@ -33,7 +35,9 @@ public actor CRLCache {
 
     private var held: [String: HeldList] = [:]
     private var inFlight: [String: Task<Answer, Never>] = [:]
-    private var failures: [String: (at: Date, reason: RevocationUnknown)] = [:]
+    /// The last failure of each distribution point, with the fetcher generation it failed with: a failure
+    /// under settings a reload has replaced does not hold back the next fetch.
+    private var failures: [String: (at: Date, reason: RevocationUnknown, generation: Int)] = [:]
     private var statuses: [String: CRLStatus] = [:]
     private var lastAsked: [String: Date] = [:]
     /// Fetches made, for tests and the status line.
@@ -42,7 +46,7 @@ public actor CRLCache {
     /// Creates an empty cache that fetches through `fetcher` and keeps lists in `store`.
     public init(fetcher: any DocumentFetching, store: any FetchedDocumentStore, clock: any ServiceClock,
                 retryAfterFailure: TimeInterval = 900, forgetAfter: TimeInterval = 86_400) {
-        self.fetcher = fetcher
+        self.fetcher = NIOLockedValueBox((fetcher, generation: 0))
         self.store = store
         self.clock = clock
         self.retryAfterFailure = retryAfterFailure
@@ -61,12 +65,18 @@ public actor CRLCache {
         if let answer = heldAnswer(url: url, issuer: issuer, now: now) { return answer }
         if let running = inFlight[url] { return await running.value }
         guard scheduled else { return await fetchOnce(url: url, issuer: issuer) }
-        if let failure = failures[url], now.timeIntervalSince(failure.at) < retryAfterFailure { return .failure(failure.reason) }
+        if let failure = failures[url], failure.generation == fetcher.withLockedValue({ $0.generation }),
+           now.timeIntervalSince(failure.at) < retryAfterFailure { return .failure(failure.reason) }
         let task = Task { await self.refresh(url: url, issuer: issuer) }
         inFlight[url] = task
         let answer = await task.value
         inFlight[url] = nil
         return answer
+    }
+
+    /// Fetches with `fetcher` from now on (a reload changed `fetch:`); the lists held stay, as they verified.
+    public nonisolated func use(_ fetcher: any DocumentFetching) {
+        self.fetcher.withLockedValue { $0 = (fetcher, $0.generation + 1) }
     }
 
     /// The status of every distribution point asked for within `forgetAfter`, by URL.
@@ -98,35 +108,47 @@ public actor CRLCache {
         return await fetch(url: url, issuer: issuer)
     }
 
-    /// Fetches `url`; keeps the list when it is believed and no older than the one held.
+    /// Fetches `url`: the list when it is believed, else why not (the last good list answers meanwhile while
+    /// it is current).
     private func fetch(url: String, issuer: ChainCertificate) async -> Answer {
         fetches += 1
-        let outcome = await fetcher.fetch(FetchRequest(url: url, purpose: .crl))
+        let (current, generation) = fetcher.withLockedValue { $0 }
+        let outcome = await current.fetch(FetchRequest(url: url, purpose: .crl))
         let now = clock.now
-        let answer: Answer
-        switch outcome {
-        case .fetched(let document) where document.status == 200: answer = believe(document.body, issuer: issuer, now: now)
-        case .fetched, .refused, .failed: answer = .failure(.fetchFailed)
+        guard case .fetched(let document) = outcome, document.status == 200 else {
+            return failed(url, .fetchFailed, issuer: issuer, generation: generation, now: now)
         }
-        switch answer {
-        case .success(let list):
-            failures[url] = nil
-            if let older = held[url]?.list, older.thisUpdate > list.thisUpdate, heldAnswer(url: url, issuer: issuer, now: now) != nil {
-                return .success(older)
-            }
-            if case .fetched(let document) = outcome { keep(list, url: url, issuer: issuer, body: document.body, now: now) }
-            return .success(list)
-        case .failure(let reason):
-            failures[url] = (now, reason)
-            statuses[url] = CRLStatus(url: url, nextUpdate: held[url]?.list.nextUpdate, lastFetchSucceeded: false, lastFailure: reason)
-            return heldAnswer(url: url, issuer: issuer, now: now) ?? .failure(reason)
+        switch believe(document.body, issuer: issuer, now: now) {
+        case .success(let list): return accepted(list, body: document.body, url: url, issuer: issuer, now: now)
+        case .failure(let reason): return failed(url, reason, issuer: issuer, generation: generation, now: now)
         }
+    }
+
+    /// A fetched list that was believed: kept, unless the list held is current and newer (a CA's mirror
+    /// serving an older list does not roll revocations back).
+    private func accepted(_ list: RevocationList, body: [UInt8], url: String, issuer: ChainCertificate, now: Date) -> Answer {
+        failures[url] = nil
+        if let older = held[url]?.list, older.thisUpdate > list.thisUpdate, heldAnswer(url: url, issuer: issuer, now: now) != nil {
+            statuses[url] = CRLStatus(url: url, nextUpdate: older.nextUpdate, lastFetchSucceeded: true)
+            return .success(older)
+        }
+        keep(list, url: url, issuer: issuer, body: body, now: now)
+        return .success(list)
+    }
+
+    /// A fetch that brought no list to believe: remembered (retried after `retryAfterFailure`) and reported;
+    /// the last good list answers while it is current.
+    private func failed(_ url: String, _ reason: RevocationUnknown, issuer: ChainCertificate, generation: Int, now: Date) -> Answer {
+        failures[url] = (now, reason, generation)
+        statuses[url] = CRLStatus(url: url, nextUpdate: held[url]?.list.nextUpdate, lastFetchSucceeded: false, lastFailure: reason)
+        return heldAnswer(url: url, issuer: issuer, now: now) ?? .failure(reason)
     }
 
     /// One fetch whose list is judged and forgotten (a `GET /probe`).
     private func fetchOnce(url: String, issuer: ChainCertificate) async -> Answer {
         fetches += 1
-        guard case .fetched(let document) = await fetcher.fetch(FetchRequest(url: url, purpose: .crl)), document.status == 200 else {
+        guard case .fetched(let document) = await fetcher.withLockedValue({ $0.0 }).fetch(FetchRequest(url: url, purpose: .crl)),
+              document.status == 200 else {
             return .failure(.fetchFailed)
         }
         return believe(document.body, issuer: issuer, now: clock.now)

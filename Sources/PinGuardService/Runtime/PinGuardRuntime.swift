@@ -221,6 +221,7 @@ public final class PinGuardRuntime: Sendable {
             s.lastReloadSuccess = now
             return previous
         }
+        if previous.config.fetch != loaded.config.fetch { reconfigureFetch(loaded.config.fetch) }
         // The staged chains first: the forecast judged again below reads them.
         judgeFiles()
         let outlookChanged = previous.config.renewal != loaded.config.renewal || previous.config.files != loaded.config.files
