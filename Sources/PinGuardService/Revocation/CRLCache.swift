@@ -40,8 +40,6 @@ public actor CRLCache {
     private var failures: [String: (at: Date, reason: RevocationUnknown, generation: Int)] = [:]
     private var statuses: [String: CRLStatus] = [:]
     private var lastAsked: [String: Date] = [:]
-    /// Fetches made, for tests and the status line.
-    public private(set) var fetches = 0
 
     /// Creates an empty cache that fetches through `fetcher` and keeps lists in `store`.
     public init(fetcher: any DocumentFetching, store: any FetchedDocumentStore, clock: any ServiceClock,
@@ -111,7 +109,6 @@ public actor CRLCache {
     /// Fetches `url`: the list when it is believed, else why not (the last good list answers meanwhile while
     /// it is current).
     private func fetch(url: String, issuer: ChainCertificate) async -> Answer {
-        fetches += 1
         let (current, generation) = fetcher.withLockedValue { $0 }
         let outcome = await current.fetch(FetchRequest(url: url, purpose: .crl))
         let now = clock.now
@@ -146,7 +143,6 @@ public actor CRLCache {
 
     /// One fetch whose list is judged and forgotten (a `GET /probe`).
     private func fetchOnce(url: String, issuer: ChainCertificate) async -> Answer {
-        fetches += 1
         guard case .fetched(let document) = await fetcher.withLockedValue({ $0.0 }).fetch(FetchRequest(url: url, purpose: .crl)),
               document.status == 200 else {
             return .failure(.fetchFailed)
