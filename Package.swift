@@ -56,10 +56,13 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
+        // ACME Renewal Information (RFC 9773): each served leaf's renewal window from its CA, checked on its own
+        // schedule through a DocumentFetching; the identifier and window are PinGuardCore/ARI, the JSON PinGuardReaders/ARI.
+        .target(name: "PinGuardARI", dependencies: ["PinGuardCore", "PinGuardReaders"]),
         .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [
-            "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "PinGuardFetch",
-            "CSystemd", "CCrypt", "CZlib",
+            "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "CSystemd", "CCrypt", "CZlib",
+            "PinGuardFetch", "PinGuardARI",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -102,6 +105,9 @@ let package = Package(
         ], path: "Tests/PinGuardFetchTestSupport"),
         .testTarget(name: "PinGuardFetchTests", dependencies: [
             "PinGuardFetch", "PinGuardFetchTestSupport", "PinGuardCore", "PinGuardState", "PinGuardReaders",
+        ]),
+        .testTarget(name: "PinGuardARITests", dependencies: [
+            "PinGuardARI", "PinGuardFetch", "PinGuardFetchTestSupport", "PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardCrypto",
         ]),
         .target(name: "PinGuardServiceTestSupport", dependencies: [
             "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport",

@@ -35,6 +35,7 @@ final class JournalCatalogTests: XCTestCase {
         "PINGUARD_ISSUER_BASIS", "PINGUARD_UNCOVERED_ISSUERS", "PINGUARD_CT_REASON", "PINGUARD_FILE",
         "PINGUARD_SUBJECT", "PINGUARD_SERIAL", "PINGUARD_REVOKED_AT", "PINGUARD_REVOCATION_REASON", "PINGUARD_CRL_URL",
         "PINGUARD_PINNED_BY",
+        "PINGUARD_WINDOW_START", "PINGUARD_WINDOW_END", "PINGUARD_EXPLANATION_URL", "PINGUARD_POLICY_SETS",
     ]
 
     /// The catalog found from this file's place in the repository, parsed as journalctl reads it:

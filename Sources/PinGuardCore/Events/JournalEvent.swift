@@ -39,6 +39,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
     case stagedChainRejected = "staged_chain_rejected"
     case stagedChainUnreadable = "staged_chain_unreadable"
     case certificateRevoked = "certificate_revoked"
+    case earlyRenewalRequested = "early_renewal_requested"
 
     /// The event's one declaration.
     public var declaration: JournalEventDeclaration {
@@ -80,6 +81,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
         case .stagedChainRejected: JournalEventDeclaration("00ece9b38c834041acae82121ec0c10f", 4, "A chain staged in files: would be rejected once served", reports: nil)
         case .stagedChainUnreadable: JournalEventDeclaration("d426cee0430a46c5a41c78ed4681093a", 4, "A certificate file of files: cannot be judged", reports: nil)
         case .certificateRevoked: JournalEventDeclaration("6c1d0f3e8a2b4f47b9e5a07d2c93e1f4", 3, "A certificate of the served chain is revoked by its CA's CRL", reports: nil)
+        case .earlyRenewalRequested: JournalEventDeclaration("4894f266411a4cf4b52f4a125a4a3938", 4, "The CA asks for the certificate to be renewed before its plan", reports: nil)
         }
     }
 

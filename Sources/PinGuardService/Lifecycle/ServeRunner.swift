@@ -112,7 +112,7 @@ public enum ServeRunner {
             notifier.ready(status: "serving on \(shown); first round running")
         }
         let services: [any Service] = [server, ProbeScheduler(runtime: runtime), ReloadOnHangup(runtime: runtime),
-                                        TargetFileWatcher(runtime: runtime),
+                                        TargetFileWatcher(runtime: runtime), RenewalInfoScheduler(runtime: runtime),
                                        WatchdogPinger(notifier: notifier)]
         let serviceGroup = ServiceGroup(configuration: .init(
             services: services.map { .init(service: $0) },

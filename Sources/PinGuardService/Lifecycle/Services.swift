@@ -17,6 +17,19 @@ public struct ProbeScheduler: Service {
     }
 }
 
+/// Checks the CAs' renewal information (RFC 9773) for the certificates served, on its own schedule.
+public struct RenewalInfoScheduler: Service {
+    let runtime: PinGuardRuntime
+
+    /// Creates the scheduler.
+    public init(runtime: PinGuardRuntime) { self.runtime = runtime }
+
+    /// Checks until shutdown.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await runtime.watchRenewalInfo() }
+    }
+}
+
 /// Reloads the configuration on SIGHUP.
 public struct ReloadOnHangup: Service {
     let runtime: PinGuardRuntime

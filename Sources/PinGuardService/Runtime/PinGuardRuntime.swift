@@ -1,7 +1,9 @@
 import Foundation
 import NIOConcurrencyHelpers
+import PinGuardARI
 import PinGuardConfig
 import PinGuardCore
+import PinGuardFetch
 import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe
@@ -54,6 +56,10 @@ public final class PinGuardRuntime: Sendable {
     public let journal: JournalSink
     /// systemd notifications go here.
     public let notifier: SystemdNotifier
+    /// The CAs' renewal windows of the served leaves (ACME Renewal Information), checked off the probe path.
+    public let renewalInfo: RenewalInfoWatch
+    /// Says each refused download once per host.
+    let fetchRefusals = RefusalNotices { StandardError.write("pinguard: \($0)") }
     private let reloader: ConfigurationReloader
     private let wake = RoundWake()
     /// `GET /probe` requests in progress.
@@ -83,8 +89,10 @@ public final class PinGuardRuntime: Sendable {
         self.memory = memory ?? ChainMemory(memoryOnly: "no state file given", configured: Set(loaded.config.targets.map(\.name)))
         self.journal = journal
         self.notifier = notifier
+        renewalInfo = RenewalInfoWatch(client: Self.renewalInfoClient(loaded.config.fetch, memory: self.memory, notices: fetchRefusals))
         store = ResultStore(config: loaded.config, judge: Judge(sets: loaded.policySets, ct: loaded.config.ct,
-                                                                renewals: RenewalContext(loaded, files: [], memory: self.memory)))
+                                                                renewals: RenewalContext(loaded, files: [], memory: self.memory,
+                                                                                         renewalInfo: renewalInfo)))
         exposition = ExpositionCache(store: store)
         state = NIOLockedValueBox(State(loaded: loaded, lastReloadSuccess: clock.now))
         reloader = ConfigurationReloader(loader: loader)
@@ -224,6 +232,10 @@ public final class PinGuardRuntime: Sendable {
         if previous.config.fetch != loaded.config.fetch { reconfigureFetch(loaded.config.fetch) }
         // The staged chains first: the forecast judged again below reads them.
         judgeFiles()
+        if previous.config.fetch != loaded.config.fetch {
+            fetchRefusals.forget()
+            renewalInfo.use(Self.renewalInfoClient(loaded.config.fetch, memory: memory, notices: fetchRefusals))
+        }
         let outlookChanged = previous.config.renewal != loaded.config.renewal || previous.config.files != loaded.config.files
             || previous.issuerPools != loaded.issuerPools || previous.issuerCatalog != loaded.issuerCatalog
         let events = store.apply(config: loaded.config, judge: judge(loaded), outlookChanged: outlookChanged,
@@ -240,7 +252,7 @@ public final class PinGuardRuntime: Sendable {
     /// `files:` as last judged and the memory of served chains as it stands).
     func judge(_ loaded: LoadedConfiguration) -> Judge {
         Judge(sets: loaded.policySets, ct: loaded.config.ct,
-              renewals: RenewalContext(loaded, files: state.withLockedValue { $0.files }, memory: memory))
+              renewals: RenewalContext(loaded, files: state.withLockedValue { $0.files }, memory: memory, renewalInfo: renewalInfo))
     }
 
     /// Judges the certificate files of `files:` again (each round, and at once after a reload).
