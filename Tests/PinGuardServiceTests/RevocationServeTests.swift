@@ -51,8 +51,7 @@ final class RevocationServeTests: XCTestCase {
         let loaded = try ConfigurationLoader.load(path: dir.appendingPathComponent("pinguard.yml").path)
         let memory = try stateFile.map { try ChainMemory(location: .file($0), configured: ["revoked", "healthy"]) }
             ?? ChainMemory(memoryOnly: "test", configured: ["revoked", "healthy"])
-        return try PinGuardRuntime(loaded: loaded, journal: JournalSink(enabled: false), memory: memory,
-                                   revocation: try ServeRunner.revocationChecker(loaded.config.fetch, memory: memory))
+        return try PinGuardRuntime(loaded: loaded, journal: JournalSink(enabled: false), memory: memory)
     }
 
     func publish(intermediateRevokes serials: [Int] = [], rootRevokes rootSerials: [Int] = [], signer: DemoKey? = nil) throws {

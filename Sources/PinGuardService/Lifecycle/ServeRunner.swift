@@ -9,7 +9,6 @@ import PinGuardConfig
 import PinGuardCore
 import PinGuardReaders
 import PinGuardCrypto
-import PinGuardFetch
 import PinGuardProbe
 import ServiceLifecycle
 
@@ -86,7 +85,6 @@ public enum ServeRunner {
         let runtime: PinGuardRuntime
         do {
             runtime = try PinGuardRuntime(loaded: loaded, journal: journal, notifier: notifier, memory: memory,
-                                          revocation: try revocationChecker(loaded.config.fetch, memory: memory),
                                           loader: { (path) throws(ConfigError) in try loader.load(path: path) })
         } catch {
             memory.close()
@@ -127,18 +125,5 @@ public enum ServeRunner {
         await runtime.shutdown()
         try? await group.shutdownGracefully()
         return status
-    }
-
-    /// CRLs of the served chains, fetched by the guarded fetcher with `settings` and kept beside `memory`
-    /// (in its state file when it has one). Throws when `fetch.ca_file` cannot be used.
-    public static func revocationChecker(_ settings: FetchSettings, memory: ChainMemory) throws -> RevocationChecker {
-        let clock = WallClock()
-        return RevocationChecker(cache: CRLCache(fetcher: try fetcher(settings), store: ServiceDocumentStore(memory: memory), clock: clock),
-                                 clock: clock)
-    }
-
-    /// The guarded fetcher of `settings`, saying each refused host once on stderr.
-    static func fetcher(_ settings: FetchSettings) throws(FetchSetupError) -> GuardedFetcher {
-        try GuardedFetcher(settings: settings, notices: RefusalNotices { StandardError.write("pinguard: \($0)") })
     }
 }

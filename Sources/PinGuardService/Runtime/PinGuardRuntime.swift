@@ -72,10 +72,8 @@ public final class PinGuardRuntime: Sendable {
     ///     cannot be loaded).
     ///   - loader: reads a configuration file on reload.
     ///   - memory: the memory of served chains; by default one in memory only.
-    ///   - revocation: checks the served chains against their CRLs; none when nil.
     public init(loaded: LoadedConfiguration, journal: JournalSink, notifier: SystemdNotifier = SystemdNotifier(),
                 clock: any ServiceClock = WallClock(), executor: (any ProbeExecutor)? = nil, memory: ChainMemory? = nil,
-                revocation: RevocationChecker? = nil,
                 loader: @escaping @Sendable (String) throws(ConfigError) -> LoadedConfiguration
                     = { (path) throws(ConfigError) in try ConfigurationLoader.load(path: path) })
         throws(ProbeError) {
@@ -85,8 +83,8 @@ public final class PinGuardRuntime: Sendable {
             self.executor = try ThreadPoolProbeExecutor(config: loaded.config, clock: clock)
         }
         self.clock = clock
-        self.revocation = revocation
         self.memory = memory ?? ChainMemory(memoryOnly: "no state file given", configured: Set(loaded.config.targets.map(\.name)))
+        revocation = Self.revocationChecker(loaded.config.fetch, memory: self.memory, notices: fetchRefusals, clock: clock)
         self.journal = journal
         self.notifier = notifier
         renewalInfo = RenewalInfoWatch(client: Self.renewalInfoClient(loaded.config.fetch, memory: self.memory, notices: fetchRefusals))
@@ -229,12 +227,12 @@ public final class PinGuardRuntime: Sendable {
             s.lastReloadSuccess = now
             return previous
         }
-        if previous.config.fetch != loaded.config.fetch { reconfigureFetch(loaded.config.fetch) }
         // The staged chains first: the forecast judged again below reads them.
         judgeFiles()
         if previous.config.fetch != loaded.config.fetch {
             fetchRefusals.forget()
             renewalInfo.use(Self.renewalInfoClient(loaded.config.fetch, memory: memory, notices: fetchRefusals))
+            reconfigureFetch(loaded.config.fetch)
         }
         let outlookChanged = previous.config.renewal != loaded.config.renewal || previous.config.files != loaded.config.files
             || previous.issuerPools != loaded.issuerPools || previous.issuerCatalog != loaded.issuerCatalog
