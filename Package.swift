@@ -74,7 +74,7 @@ let package = Package(
         ]),
         .executableTarget(name: "pinguard", dependencies: [
             "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardDemo", "PinGuardService", "PinGuardFiles", "PinGuardState",
-            "PinGuardFetch",
+            "PinGuardFetch", "PinGuardARI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pinguard-bench", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardService"]),

@@ -68,6 +68,9 @@ struct ProbeCommand: AsyncParsableCommand {
     @Option(name: .customLong("issuer-catalog"), help: "A catalog of public issuer pools replacing the bundled one.")
     var issuerCatalog: String?
 
+    @Option(name: .customLong("acme-directory"), help: ArgumentHelp("The ACME directory to ask for the leaf's renewal window (RFC 9773), or none (default: --config's renewal.acme_directory, else the issuer catalog's for the leaf's issuer).", valueName: "URL|none"))
+    var acmeDirectory: String?
+
     @Flag(help: "Print the JSON object described in docs/reference.md (probe --json) instead of a table.")
     var json = false
 
@@ -77,6 +80,9 @@ struct ProbeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...Target.maxAddressesLimit).contains(maxAddresses) else {
             throw ValidationError("--max-addresses must be 1...\(Target.maxAddressesLimit)")
+        }
+        if let acmeDirectory, acmeDirectory != RenewalSettings.noDirectory, !acmeDirectory.hasPrefix("https://") {
+            throw ValidationError("--acme-directory \(EchoedInput.quoted(acmeDirectory)) is not an https URL or none")
         }
     }
 
@@ -96,7 +102,12 @@ struct ProbeCommand: AsyncParsableCommand {
         let probe = try await checked(probed, loaded: loaded)
         let target = Target(host: HostPattern.normalize(host), port: port, connect: connect, environment: environment,
                             policySets: sets.isEmpty ? nil : sets.map(\.name), resolve: resolve, maxAddresses: maxAddresses)
-        let result = Judge(sets: sets, ct: ct, renewals: try declaredOutlook()).judge(probe, target: target, now: Date())
+        var outlook = try declaredOutlook()
+        var result = Judge(sets: sets, ct: ct, renewals: outlook).judge(probe, target: target, now: Date())
+        if let window = try renewalWindow(of: result, catalog: outlook.catalog) {
+            outlook.window = window
+            Judge(sets: sets, ct: ct, renewals: outlook).forecast(&result)
+        }
         let report = ProbeReport(target: target.name, result: result)
         print(json ? report.json() : report.text(), terminator: json ? "\n" : "")
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }

@@ -4,7 +4,7 @@
 ///
 /// ARI is in four places: this folder (identifier, window, schedule: pure), PinGuardReaders/ARI (the JSON
 /// of directories and windows), PinGuardARI (fetching on its own schedule, through the guarded fetcher),
-/// and PinGuardService (wiring the windows into the forecast, metrics and events).
+/// PinGuardService (wiring the windows into the forecast, metrics and events), and `pinguard probe`, which asks once.
 public enum RenewalInfoID {
     /// The identifier of a certificate with Authority Key Identifier `keyIdentifierHex` and serial
     /// `serialHex` (hex, any case, as `ChainCertificate` holds them); nil when either is missing or not hex.

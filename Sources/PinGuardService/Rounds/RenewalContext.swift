@@ -46,7 +46,7 @@ struct RenewalContext: RenewalOutlookSource {
 
     /// The CA's window for `result`'s served leaf, when one is known for the directory its settings name.
     private func window(for result: TargetResult) -> RenewalWindow? {
-        guard let renewalInfo, let watched = RenewalInfoTracking.watched(result, defaults: defaults, catalog: catalog),
+        guard let renewalInfo, let watched = WatchedCertificate.serving(result, defaults: defaults, catalog: catalog),
               renewalInfo.status(certID: watched.certID)?.directory == watched.directory else { return nil }
         return renewalInfo.window(certID: watched.certID)
     }

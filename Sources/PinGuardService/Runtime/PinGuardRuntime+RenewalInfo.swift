@@ -3,6 +3,8 @@ import PinGuardARI
 import PinGuardCore
 import PinGuardFetch
 
+/// The service's half of ACME Renewal Information; the others are PinGuardCore/ARI (identifier, window,
+/// schedule), PinGuardReaders/ARI (the JSON) and PinGuardARI (the checks, through the guarded fetcher).
 extension PinGuardRuntime {
     /// The longest wait between two looks at the served certificates (a new one is checked within it).
     static let renewalInfoPeriod: Double = 60
@@ -24,7 +26,7 @@ extension PinGuardRuntime {
         let loaded = configuration
         var watched: [String: WatchedCertificate] = [:]
         for r in store.results {
-            if let w = RenewalInfoTracking.watched(r, defaults: loaded.config.renewal, catalog: loaded.issuerCatalog) {
+            if let w = WatchedCertificate.serving(r, defaults: loaded.config.renewal, catalog: loaded.issuerCatalog) {
                 watched[r.target.name] = w
             }
         }
