@@ -85,7 +85,7 @@ let package = Package(
         .executableTarget(name: "pinguard-fuzz", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardConfig"]),
         // The test process installs the built-in key methods before its first test, as the executable does in main.
         .target(name: "PinGuardTestKeyDecoding", dependencies: ["CKeyDecoding"], path: "Tests/PinGuardTestKeyDecoding"),
-        .target(name: "PinGuardTestSupport", dependencies: ["PinGuardDemo", "PinGuardTestKeyDecoding"], path: "Tests/PinGuardTestSupport"),
+        .target(name: "PinGuardTestSupport", dependencies: ["PinGuardCore", "PinGuardDemo", "PinGuardTestKeyDecoding"], path: "Tests/PinGuardTestSupport"),
         // In-memory targets, chains, policies and results: what tests of anything above the core judge.
         .target(name: "PinGuardCoreTestSupport", dependencies: ["PinGuardCore"], path: "Tests/PinGuardCoreTestSupport"),
         .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardTestSupport", "PinGuardCoreTestSupport"],
@@ -116,8 +116,8 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Tests/PinGuardServiceTestSupport"),
         .testTarget(name: "PinGuardServiceTests", dependencies: [
-            "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
-            "PinGuardServiceTestSupport", "PinGuardCoreTestSupport", "PinGuardCTTestSupport", "PinGuardFetch", "PinGuardFetchTestSupport",
+            "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
+            "PinGuardServiceTestSupport", "PinGuardCoreTestSupport", "PinGuardCTTestSupport", "PinGuardFetch", "PinGuardFetchTestSupport", "PinGuardState",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -5,11 +5,13 @@ import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe
 import PinGuardConfig
+import PinGuardFetch
+import PinGuardService
 
 extension ResolveMode: ExpressibleByArgument {}
 
 /// `pinguard probe`: one probe, evaluated against the given policy files.
-struct ProbeCommand: ParsableCommand {
+struct ProbeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
         abstract: "Probe one TLS endpoint and show what each pinned client would decide.",
@@ -72,6 +74,9 @@ struct ProbeCommand: ParsableCommand {
     @Flag(help: "Print the JSON object described in docs/reference.md (probe --json) instead of a table.")
     var json = false
 
+    @Flag(inversion: .prefixedNo, help: "Check each certificate's CRL distribution points (fetched as --config's fetch settings allow; reported, never a verdict).")
+    var crl = true
+
     func validate() throws {
         guard (1...Target.maxAddressesLimit).contains(maxAddresses) else {
             throw ValidationError("--max-addresses must be 1...\(Target.maxAddressesLimit)")
@@ -81,18 +86,20 @@ struct ProbeCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let (host, port) = try splitHostPort(target)
         let seconds = try parseDuration(timeout, option: "--timeout")
         let sets = try policyFiles.load()
-        let (prober, ct) = try proberAndCT(sets: sets)
+        let loaded = try loadedConfig()
+        let (prober, ct) = try proberAndCT(sets: sets, loaded: loaded)
         let identity: ClientIdentity?
         do { identity = try clientIdentity() } catch {
             printError("pinguard: \(error)")
             throw Exit.configuration
         }
-        let probe = prober.probeTarget(ProbeRequest(host: host, port: port, connect: connect, timeout: seconds,
-                                                    resolve: resolve, maxAddresses: maxAddresses, clientIdentity: identity))
+        let probed = prober.probeTarget(ProbeRequest(host: host, port: port, connect: connect, timeout: seconds,
+                                                     resolve: resolve, maxAddresses: maxAddresses, clientIdentity: identity))
+        let probe = try await checked(probed, loaded: loaded)
         let target = Target(host: HostPattern.normalize(host), port: port, connect: connect, environment: environment,
                             policySets: sets.isEmpty ? nil : sets.map(\.name), resolve: resolve, maxAddresses: maxAddresses)
         var outlook = try declaredOutlook()
@@ -106,10 +113,35 @@ struct ProbeCommand: ParsableCommand {
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
     }
 
+    /// The configuration `--config` names; nil without one.
+    func loadedConfig() throws -> LoadedConfiguration? {
+        do { return try config.map { path throws(ConfigError) in try ConfigurationLoader.load(path: path) } } catch {
+            printError("pinguard: \(error)")
+            throw Exit.configuration
+        }
+    }
+
+    /// `probe` with its certificates' revocation from CRLs when `--crl` (the default).
+    func checked(_ probe: TargetProbe, loaded: LoadedConfiguration?) async throws -> TargetProbe {
+        guard crl else { return probe }
+        return try await revocationChecker(loaded).attach(to: probe, scheduled: false)
+    }
+
+    /// Checks CRLs through the guarded fetcher with `--config`'s `fetch` settings (else the defaults: public
+    /// addresses only), keeping nothing.
+    func revocationChecker(_ loaded: LoadedConfiguration?) throws -> RevocationChecker {
+        let fetcher: GuardedFetcher
+        do { fetcher = try GuardedFetcher(settings: loaded?.config.fetch ?? FetchSettings(), notices: RefusalNotices { printError("pinguard: \($0)") }) } catch {
+            printError("pinguard: fetch.ca_file: \(error)")
+            throw Exit.configuration
+        }
+        let clock = WallClock()
+        return RevocationChecker(cache: CRLCache(fetcher: fetcher, store: MemoryDocumentStore(), clock: clock), clock: clock)
+    }
+
     /// The prober with the trust store of `--ca-file` (else `--config`'s) and the CT settings it collects for `sets`.
-    func proberAndCT(sets: [PolicySet]) throws -> (TLSProber, CTSettings) {
+    func proberAndCT(sets: [PolicySet], loaded: LoadedConfiguration?) throws -> (TLSProber, CTSettings) {
         do {
-            let loaded = try config.map { path throws(ConfigError) in try ConfigurationLoader.load(path: path) }
             let caFile = self.caFile ?? loaded?.config.caFile
             let ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile), sets: sets)
             return (try TLSProber(caFile: caFile, ctLogs: try CTSettingsLoader.keyring(ct, path: config ?? "the bundled CT log lists")), ct)
