@@ -20,6 +20,9 @@ let package = Package(
     targets: [
         // Judgement only, pure Swift: policy model, evaluation, memory rules, metrics and events from results.
         .target(name: "PinGuardCore"),
+        // What pinguard writes for people and tools, pure: probe, plan and history reports, lint output and SARIF, text
+        // tables, the status page's HTML.
+        .target(name: "PinGuardReports", dependencies: ["PinGuardCore"]),
         // The formats pinguard reads: YAML with its budgets (libyaml through Yams), XML (libxml2), property
         // lists, source scanners, importers, native lint readers.
         .target(name: "PinGuardReaders", dependencies: ["PinGuardCore", "CLibXML2", .product(name: "Yams", package: "Yams")]),
@@ -61,7 +64,7 @@ let package = Package(
         .target(name: "PinGuardARI", dependencies: ["PinGuardCore", "PinGuardReaders"]),
         .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [
-            "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "CSystemd", "CCrypt", "CZlib",
+            "PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "CSystemd", "CCrypt", "CZlib",
             "PinGuardFetch", "PinGuardARI",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -73,7 +76,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "pinguard", dependencies: [
-            "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardDemo", "PinGuardService", "PinGuardFiles", "PinGuardState",
+            "PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardDemo", "PinGuardService", "PinGuardFiles", "PinGuardState",
             "PinGuardFetch", "PinGuardARI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -88,7 +91,7 @@ let package = Package(
         .target(name: "PinGuardTestSupport", dependencies: ["PinGuardCore", "PinGuardDemo", "PinGuardTestKeyDecoding"], path: "Tests/PinGuardTestSupport"),
         // In-memory targets, chains, policies and results: what tests of anything above the core judge.
         .target(name: "PinGuardCoreTestSupport", dependencies: ["PinGuardCore"], path: "Tests/PinGuardCoreTestSupport"),
-        .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardTestSupport", "PinGuardCoreTestSupport"],
+        .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardTestSupport", "PinGuardCoreTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PinGuardStateTests", dependencies: ["PinGuardState", "PinGuardCore", "CSQLite"]),
         // Certificate Transparency made in the test: logs, precertificates, SCTs, log lists, serverinfo files.
@@ -116,7 +119,7 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Tests/PinGuardServiceTestSupport"),
         .testTarget(name: "PinGuardServiceTests", dependencies: [
-            "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
+            "PinGuardService", "PinGuardReports", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
             "PinGuardServiceTestSupport", "PinGuardCoreTestSupport", "PinGuardCTTestSupport", "PinGuardFetch", "PinGuardFetchTestSupport", "PinGuardState",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

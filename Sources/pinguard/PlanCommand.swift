@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReports
 import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PinGuardCore
+import PinGuardReports
 import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe

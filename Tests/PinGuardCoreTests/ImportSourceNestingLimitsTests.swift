@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReports
 @testable import PinGuardReaders
 
 /// Nesting in source files never overflows the stack: the TrustKit reader refuses literals nested deeper than

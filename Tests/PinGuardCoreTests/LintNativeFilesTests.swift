@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import PinGuardCore
+@testable import PinGuardReports
 import PinGuardReaders
 
 /// `lint` on the files apps ship: findings name the native file and the line of the setting concerned, and

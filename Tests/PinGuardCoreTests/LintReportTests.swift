@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import PinGuardCore
+@testable import PinGuardReports
 import PinGuardReaders
 
 final class LintReportTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import PinGuardCore
+@testable import PinGuardReports
 import PinGuardReaders
 
 /// The SARIF log against the SARIF 2.1.0 specification (OASIS, sarif-v2.1.0-os) and GitHub code scanning's

@@ -46,6 +46,17 @@ final class PackageLayerTests: XCTestCase {
         }
     }
 
+    /// What pinguard writes for people and tools (JSON reports, SARIF, text tables, HTML) is made in the reports
+    /// target; the core hands it values.
+    func testCoreWritesNoOutputFormat() throws {
+        let forbidden = ["JSONSerialization", "<html", "<table", "\"$schema\"", "padding(toLength:"]
+        for (path, text) in try coreSources() {
+            for word in forbidden where text.contains(word) {
+                XCTFail("\(path): an output format belongs in PinGuardReports (\(word))")
+            }
+        }
+    }
+
     func testTargetDependenciesFollowTheLayers() throws {
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         func dependencies(of target: String) throws -> String {

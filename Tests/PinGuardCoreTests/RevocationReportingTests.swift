@@ -3,6 +3,7 @@ import PinGuardCoreTestSupport
 import PinGuardTestSupport
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReports
 
 /// What a revocation found on a served chain becomes: a series per address and depth, one journal event naming
 /// the apps whose pins match the certificate, no change to any verdict, and no renewal forecast under a revoked

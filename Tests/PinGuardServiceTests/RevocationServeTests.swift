@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardConfig
 import PinGuardCore
+@testable import PinGuardReports
 import PinGuardDemo
 import PinGuardFetchTestSupport
 @testable import PinGuardService

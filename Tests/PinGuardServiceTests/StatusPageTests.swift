@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+@testable import PinGuardReports
 import PinGuardCoreTestSupport
 @testable import PinGuardService
 import XCTest

@@ -28,7 +28,7 @@ public enum ForecastEvents {
         let percent = String(Int((f.rejectRatio * 100).rounded()))
         let reason: String
         let verdict: String
-        switch RenewalForecastReport.verdict(f, o) {
+        switch ForecastVerdict.of(f, o) {
         case .safe:
             reason = "every plausible renewal is accepted"
             verdict = "no longer breaks \(f.policySet)"

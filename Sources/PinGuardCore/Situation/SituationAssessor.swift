@@ -67,7 +67,7 @@ public enum SituationAssessor {
         if o.keyBasis == .staged, let file = o.stagedFile {
             return severity == .upcoming ? words.stagedRejected(e, f, o, file: file) : words.breaksAtRenewal(e, f, o, severity: severity)
         }
-        if RenewalForecastReport.verdict(f, o) == .atRisk { return words.renewalAtRisk(e, f, o, severity: severity) }
+        if ForecastVerdict.of(f, o) == .atRisk { return words.renewalAtRisk(e, f, o, severity: severity) }
         return words.breaksAtRenewal(e, f, o, severity: severity)
     }
 

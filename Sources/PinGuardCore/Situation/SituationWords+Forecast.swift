@@ -41,7 +41,7 @@ extension SituationWords {
     }
 
     /// Why the next chain is rejected.
-    static func why(_ f: SetForecast, _ o: RenewalOutlook, file: String) -> String {
+    public static func why(_ f: SetForecast, _ o: RenewalOutlook, file: String) -> String {
         var parts: [String] = []
         if f.keyUnpinned {
             if let staged = o.stagedLeaf, !file.isEmpty {
@@ -57,7 +57,7 @@ extension SituationWords {
     }
 
     /// The safe ways to renew, in the words every surface uses.
-    static func safeWays(_ keys: SafeKeys) -> String {
+    public static func safeWays(_ keys: SafeKeys) -> String {
         var ways: [String] = []
         if keys.keepCurrent {
             ways.append("keep the key (renewal.key: reuse in pinguard.yml; certbot --reuse-key; cert-manager rotationPolicy: Never)")

@@ -3,7 +3,7 @@ import Foundation
 /// The words of each situation: what is wrong, for whom, by when, and what to do, with the concrete values.
 /// The same sentences reach the alert, the journal, `probe`, `plan` and the status page. Dates, never
 /// "in N days", so the words change only when the facts do.
-struct SituationWords {
+public struct SituationWords {
     let result: TargetResult
     let now: Date
 

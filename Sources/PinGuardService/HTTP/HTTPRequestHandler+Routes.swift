@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReports
 import PinGuardReaders
 
 /// The routes that call into the service: `/metrics`, `/-/reload` and `/probe`.

@@ -1,4 +1,5 @@
 import PinGuardCore
+import PinGuardReports
 import PinGuardReaders
 
 /// What `GET /probe` answers: the target's series, or a refusal with its status and reason.

@@ -1,5 +1,6 @@
 import Foundation
 import PinGuardCore
+import PinGuardReports
 import PinGuardReaders
 
 /// The stdout summary of `serve --once`.

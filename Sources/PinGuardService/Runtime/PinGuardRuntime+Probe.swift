@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardConfig
 import PinGuardCore
+import PinGuardReports
 import PinGuardReaders
 
 extension PinGuardRuntime {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
+@testable import PinGuardReports
 import PinGuardCoreTestSupport
 
 /// One problem is one situation with the whole story, and a forecast says what is safe instead of calling a

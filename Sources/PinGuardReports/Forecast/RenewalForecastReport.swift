@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardCore
 
 /// The forecast of a target's next renewal as `probe` and `plan` show it: a JSON object and table lines.
 public enum RenewalForecastReport {
@@ -17,7 +18,7 @@ public enum RenewalForecastReport {
             "sets": forecasts.map { f -> [String: Any] in
                 ["policy_set": f.policySet, "environment": f.environment, "reject_ratio": f.rejectRatio,
                  "uncovered_issuers": f.uncoveredIssuers, "next_key_pinned": !f.keyUnpinned,
-                 "verdict": verdict(f, o).rawValue,
+                 "verdict": ForecastVerdict.of(f, o).rawValue,
                  "safe_keys": ["keep_current": f.safeKeys.keepCurrent, "pinned_backups": f.safeKeys.pinnedBackups] as [String: Any]]
             },
         ]
@@ -37,7 +38,7 @@ public enum RenewalForecastReport {
         for f in forecasts {
             let percent = Int((f.rejectRatio * 100).rounded())
             out += "  \(f.policySet)/\(f.environment): rejects \(percent)% of plausible renewals (assuming key \(o.key.rawValue)): "
-            switch verdict(f, o) {
+            switch ForecastVerdict.of(f, o) {
             case .safe: out += "safe"
             case .atRisk: out += "at risk with a fresh key; safe: " + SituationWords.safeWays(f.safeKeys)
             case .breaks: out += "breaks: " + SituationWords.why(f, o, file: o.stagedFile ?? "")
@@ -45,21 +46,5 @@ public enum RenewalForecastReport {
             out += "\n"
         }
         return out
-    }
-
-    /// What a set's forecast means for people.
-    public enum Verdict: String, Sendable {
-        /// Every plausible renewal is accepted.
-        case safe
-        /// Only a fresh key breaks the set, no key plan is known, and safe keys exist.
-        case atRisk = "at_risk"
-        /// The renewal, as known, breaks the set.
-        case breaks
-    }
-
-    /// The verdict of forecast `f` under `o`, the rule `SituationAssessor` uses.
-    public static func verdict(_ f: SetForecast, _ o: RenewalOutlook) -> Verdict {
-        guard f.rejectRatio > 0 else { return .safe }
-        return o.key == .unknown && o.keyBasis != .staged && f.keyUnpinned && f.safeKeys.any ? .atRisk : .breaks
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardCore
 
 /// Situations as `probe` and `plan` show them: JSON objects and text lines.
 public enum SituationReport {

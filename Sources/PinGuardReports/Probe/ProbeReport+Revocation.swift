@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardCore
 
 extension CertificateRevocation {
     /// One line for people: `depth 1: REVOKED at 2026-05-15T00:00:00Z (keyCompromise), CRL http://…`.

@@ -1,16 +1,17 @@
 import Foundation
+import PinGuardCore
 
 /// The query of the status page: which app and environment to show, and which page of rows.
-struct StatusQuery: Equatable {
+public struct StatusQuery: Equatable, Sendable {
     /// Only this policy set (app), when given.
-    var app: String?
+    public var app: String?
     /// Only this environment, when given.
-    var environment: String?
+    public var environment: String?
     /// The page of rows, from 1.
-    var page = 1
+    public var page = 1
 
     /// Reads `?app=NAME&environment=ENV&page=N` (unknown parameters and malformed values are ignored).
-    init(uri: String) {
+    public init(uri: String) {
         guard let q = uri.split(separator: "?", maxSplits: 1).dropFirst().first else { return }
         for pair in q.split(separator: "&") {
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

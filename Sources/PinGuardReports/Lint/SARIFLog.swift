@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardCore
 
 /// A SARIF 2.1.0 log of lint findings as GitHub code scanning takes it: one run; the driver with its version,
 /// information URI and every rule (help, help URI, tags, `security-severity`); one result per finding with

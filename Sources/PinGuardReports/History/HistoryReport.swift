@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardCore
 
 /// `pinguard history`: the chains a target served, oldest first, each renewal marked.
 public enum HistoryReport {

@@ -6,12 +6,12 @@ import PinGuardCore
 /// its verdict, the days to expiry, the forecast of the next renewal and a timeline; the staged files; the
 /// renewals observed; links to /metrics, the health routes and each target's page. Plain HTML, a little CSS
 /// and inline SVG, no script; filtered by app and environment; paged.
-enum StatusPage {
+public enum StatusPage {
     /// Rows per page.
     static let pageSize = 500
 
     /// The page for `s`; times are shown relative to the last round (no clock is read here).
-    static func render(_ s: MetricsSnapshot, query: StatusQuery = StatusQuery(uri: "/")) -> String {
+    public static func render(_ s: MetricsSnapshot, query: StatusQuery = StatusQuery(uri: "/")) -> String {
         let reference = s.roundTimestamp
         var html = head + """
         <h1>pinguard</h1>

@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardCore
 
 extension ProbeReport {
     /// `ct` of an address in `probe --json`: the SCTs and each policy's verdict; null while CT is not collected.

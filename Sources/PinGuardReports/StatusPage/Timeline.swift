@@ -42,7 +42,7 @@ enum Timeline {
     static func renewalMark(_ r: TargetResult, app: String?) -> (String, String) {
         guard let o = r.outlook else { return (safe, "no forecast") }
         let verdicts = r.forecasts.filter { app == nil || $0.policySet + "/" + $0.environment == app }
-            .map { RenewalForecastReport.verdict($0, o) }
+            .map { ForecastVerdict.of($0, o) }
         if verdicts.contains(.breaks) { return (breaks, "breaks a pinned app") }
         if verdicts.contains(.atRisk) { return (atRisk, "at risk with a fresh key") }
         return (safe, "safe for every app")

@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardCore
 
 /// A probe of a target told step by step, as blackbox_exporter's `debug=true` does: the resolution, then per
 /// address the connection, the handshake, the chain served, its verification and each set's decision.

@@ -64,7 +64,7 @@ extension StatusPage {
     static func forecastCell(_ f: SetForecast?, _ o: RenewalOutlook?) -> String {
         guard let f, let o else { return "-" }
         let percent = Int((f.rejectRatio * 100).rounded())
-        switch RenewalForecastReport.verdict(f, o) {
+        switch ForecastVerdict.of(f, o) {
         case .safe: return "<span class=\"accept\">safe</span>"
         case .atRisk: return "<span class=\"warn\">at risk with a fresh key (\(percent)%)</span>"
         case .breaks: return "<span class=\"reject\">breaks \(percent)%</span>"

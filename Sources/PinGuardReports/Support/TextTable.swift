@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardCore
 
 /// Left-aligned plain-text columns.
 public enum TextTable {

@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardCore
 
 /// Renders a rotation plan: a table for people, JSON for programs, GitHub workflow annotations and
 /// SARIF 2.1.0 for code scanning.

@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardCore
 
 /// Output formats of `pinguard lint`.
 public enum LintReportFormat: String, Sendable, CaseIterable {

@@ -1,3 +1,4 @@
+import PinGuardCore
 /// What a SARIF lint report says about the tool and its run, beyond the findings.
 public struct LintSARIFOptions: Sendable, Equatable {
     /// Where pinguard's documentation lives unless `--docs-url` says otherwise; rule `helpUri`s point at the

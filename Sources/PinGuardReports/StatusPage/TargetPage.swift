@@ -3,9 +3,9 @@ import PinGuardCore
 
 /// `GET /targets/NAME`: one target for people: its addresses, the chain each served, which pins matched and
 /// where, the forecast of its next renewal, its renewals, and the last probe's log.
-enum TargetPage {
+public enum TargetPage {
     /// The page of `r` (and what the memory knows of it).
-    static func render(_ r: TargetResult, memory: TargetMemoryFacts?) -> String {
+    public static func render(_ r: TargetResult, memory: TargetMemoryFacts?) -> String {
         let e = StatusPage.escape
         var html = StatusPage.head + "<p><a href=\"/\">all targets</a></p>\n<h1>\(e(r.target.name))</h1>\n"
         html += "<p>\(e(r.target.host)):\(r.target.port), environment \(e(r.target.environment))</p>\n"

@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardCore
 
 /// Renders one probe of a target and its evaluations for people (a table) or programs (the JSON of
 /// docs/reference.md, probe --json): every address the target resolved to, and the worst case over them.
