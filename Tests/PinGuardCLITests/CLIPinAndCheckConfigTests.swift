@@ -11,32 +11,6 @@ import XCTest
 final class CLIPinAndCheckConfigTests: XCTestCase {
     // MARK: pin
 
-    func testPinOfAPEMChainListsEveryCertificatesHashes() throws {
-        let s = try LiveServers.shared()
-        let r = try runPinguard(args: ["pin", s.pki.chain("valid")])
-        XCTAssertEqual(r.status, 0, "\(r)")
-        XCTAssertTrue(r.stdout.contains("- {type: spki, hash: \"\(try spki(s.pki.certificate("valid")))\", scope: leaf}"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("- {type: certificate, hash: \"\(try cert(s.pki.certificate("valid")))\", scope: leaf}"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("- {type: ca, hash: \"\(try spki(s.pki.intermediate))\", scope: intermediate}"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("\"\(try cert(s.pki.intermediate))\""), r.stdout)
-    }
-
-    func testPinOfDERAndPEMFilesForEveryKeyType() throws {
-        let s = try LiveServers.shared()
-        let names = ["rsa", "rsapss", "valid", "p384", "ed25519"]
-        let files = try names.flatMap { [s.pki.certificate($0), try s.pki.der(of: s.pki.certificate($0))] }
-        let r = try runPinguard(args: ["pin", "--json"] + files)
-        XCTAssertEqual(r.status, 0, "\(r)")
-        let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
-        XCTAssertEqual(list.count, files.count)
-        for (i, f) in files.enumerated() {
-            let pem = s.pki.certificate(names[i / 2])
-            XCTAssertEqual(list[i]["source"] as? String, f)
-            XCTAssertEqual(list[i]["spki_sha256"] as? String, try spki(pem), f)
-            XCTAssertEqual(list[i]["cert_sha256"] as? String, try cert(pem), f)
-        }
-    }
-
     func testPinOfALiveHostListsTheVerifiedChainWithItsRoot() throws {
         let s = try LiveServers.shared()
         let r = try runPinguard(args: ["pin", "--host", "\(s.pki.serverName("rsa")):\(s.farm.port)", "--connect", "127.0.0.1",
@@ -67,13 +41,6 @@ final class CLIPinAndCheckConfigTests: XCTestCase {
         let r = try runPinguard(args: ["pin", "--host", "closed.pinguard.test:\(port)", "--connect", "127.0.0.1"])
         XCTAssertEqual(r.status, 1, "\(r)")
         XCTAssertTrue(r.stderr.contains("Connection refused"), r.stderr)
-    }
-
-    func testPinOfANonCertificateFileExitsTwo() throws {
-        let s = try LiveServers.shared()
-        let r = try runPinguard(args: ["pin", s.pki.key("valid")])
-        XCTAssertEqual(r.status, 2, "\(r)")
-        XCTAssertTrue(r.stderr.contains(s.pki.key("valid")), r.stderr)
     }
 
     // MARK: check-config

@@ -57,8 +57,10 @@ final class PackageLayerTests: XCTestCase {
         XCTAssertFalse(try dependencies(of: "PinGuardCore").contains("dependencies"), "the core depends on nothing")
         XCTAssertFalse(try dependencies(of: "PinGuardConfig").contains("\"PinGuardProbe\""), "the configuration reader does not need the network probe")
         XCTAssertFalse(try dependencies(of: "PinGuardCrypto").contains("\"PinGuardProbe\""), "OpenSSL's non-network uses stand alone")
-        for target in ["PinGuardConfig", "PinGuardState", "PinGuardFiles", "PinGuardReaders", "PinGuardCrypto"] {
+        for target in ["PinGuardConfig", "PinGuardState", "PinGuardFiles", "PinGuardReaders", "PinGuardCrypto", "PinGuardCommands"] {
             XCTAssertFalse(try dependencies(of: target).contains("\"PinGuardService\""), "\(target) does not depend on the service")
         }
+        // The commands run in-process in their tests and link no event loop.
+        XCTAssertFalse(try dependencies(of: "PinGuardCommands").contains("swift-nio"), "the commands do not link NIO")
     }
 }

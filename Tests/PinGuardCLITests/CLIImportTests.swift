@@ -6,8 +6,9 @@ import Glibc
 #endif
 
 /// `pinguard import` as a user runs it: the hostile-input reproducers of `Tests/Fixtures/repro/` end quickly, small,
-/// with exit 0/1/2 and one clear line; `--define`/`--defines` supply values from outside the file.
-final class ImportCommandTests: XCTestCase {
+/// with exit 0/1/2 and one clear line; `--define`/`--defines` reach the command. What import makes of a file is
+/// tested in-process (PinGuardCommandsTests).
+final class CLIImportTests: XCTestCase {
     static let reproDir = HostileInputs.folder
 
     /// Largest resident set of any child this process has waited for, in MiB.
@@ -73,42 +74,5 @@ final class ImportCommandTests: XCTestCase {
         let bad = try runPinguard(args: ["import", "--format", "okhttp", source, "--define", "NOEQUALS"])
         XCTAssertEqual(bad.status, 2)
         XCTAssertEqual(bad.stderr, "pinguard: --define: expected NAME=VALUE, got \"NOEQUALS\"\n")
-    }
-
-    func testBundledTrustAnchorsAreImportedAsCAPinsFromTheResDirectory() throws {
-        let pki = try TestPKI.shared()
-        let app = FileManager.default.temporaryDirectory.appendingPathComponent("pinguard-res-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: app) }
-        let xmlDir = app.appendingPathComponent("res/xml"), rawDir = app.appendingPathComponent("res/raw")
-        try FileManager.default.createDirectory(at: xmlDir, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: rawDir, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: pki.intermediate, toPath: rawDir.appendingPathComponent("company_ca.crt").path)
-        let xml = xmlDir.appendingPathComponent("network_security_config.xml").path
-        try """
-        <?xml version="1.0" encoding="utf-8"?>
-        <network-security-config>
-            <domain-config>
-                <domain includeSubdomains="true">pinguard.test</domain>
-                <trust-anchors><certificates src="@raw/company_ca"/></trust-anchors>
-            </domain-config>
-            <domain-config>
-                <domain>other.pinguard.test</domain>
-                <trust-anchors><certificates src="@raw/gone_ca"/></trust-anchors>
-            </domain-config>
-        </network-security-config>
-        """.write(toFile: xml, atomically: true, encoding: .utf8)
-        let expected = try OpenSSLTool.spkiSHA256(certificate: pki.intermediate)
-        let r = try runPinguard(args: ["import", "--format", "android-nsc", xml])
-        XCTAssertEqual(r.status, 1, "the missing resource is an error finding: \(r)")
-        XCTAssertTrue(r.stdout.contains("- {type: ca, hash: \"\(expected)\", role: primary, scope: any}"), r.stdout)
-        XCTAssertTrue(r.stderr.contains("\(xml):9: error: @raw/gone_ca (trust anchor of other.pinguard.test) not found: no \(rawDir.path)/gone_ca.{pem,crt,cer,der}"),
-                      r.stderr)
-        // Elsewhere, --res says where res/ is; without it the missing directory is named.
-        let moved = app.appendingPathComponent("nsc.xml").path
-        try FileManager.default.copyItem(atPath: xml, toPath: moved)
-        let lost = try runPinguard(args: ["import", "--format", "android-nsc", moved])
-        XCTAssertTrue(lost.stderr.contains("pass --res DIR"), lost.stderr)
-        let found = try runPinguard(args: ["import", "--format", "android-nsc", moved, "--res", app.appendingPathComponent("res").path])
-        XCTAssertTrue(found.stdout.contains(expected), found.stdout)
     }
 }
