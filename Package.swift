@@ -64,7 +64,7 @@ let package = Package(
             "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState",
         ]),
         .executableTarget(name: "pinguard", dependencies: [
-            "PinGuardCommands", "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardDemo", "PinGuardService", "PinGuardFiles", "PinGuardState",
+            "PinGuardCommands", "PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardDemo", "PinGuardService",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pinguard-bench", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardService"]),

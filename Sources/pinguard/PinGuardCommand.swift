@@ -4,7 +4,6 @@ import PinGuardCommands
 import PinGuardCore
 import PinGuardReaders
 import PinGuardCrypto
-import PinGuardProbe
 import PinGuardService
 
 /// `pinguard`: watches the TLS keys that shipped apps pin.
@@ -14,8 +13,8 @@ struct PinGuardCommand: AsyncParsableCommand {
         commandName: "pinguard",
         abstract: "Watch the TLS keys that shipped apps pin, and page before a rotation bricks an app.",
         version: PinGuardVersion.current,
-        subcommands: [ServeCommand.self, ProbeCommand.self, PinArguments.self, CheckConfigCommand.self,
-                      LintArguments.self, ImportArguments.self, PlanCommand.self, HistoryArguments.self])
+        subcommands: [ServeCommand.self, ProbeArguments.self, PinArguments.self, CheckConfigArguments.self,
+                      LintArguments.self, ImportArguments.self, PlanArguments.self, HistoryArguments.self])
 
     /// The most times one option may be repeated on the command line: the argument parser's time grows with
     /// the square of the repetitions (2,000 `--define` flags: 2 s), so more is refused before parsing, in one

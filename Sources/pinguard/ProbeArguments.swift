@@ -1,15 +1,12 @@
 import ArgumentParser
 import Foundation
+import PinGuardCommands
 import PinGuardCore
-import PinGuardReaders
-import PinGuardCrypto
-import PinGuardProbe
-import PinGuardConfig
 
 extension ResolveMode: ExpressibleByArgument {}
 
-/// `pinguard probe`: one probe, evaluated against the given policy files.
-struct ProbeCommand: ParsableCommand {
+/// `pinguard probe`: the flags of `ProbeCommand`.
+struct ProbeArguments: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
         abstract: "Probe one TLS endpoint and show what each pinned client would decide.",
@@ -77,63 +74,36 @@ struct ProbeCommand: ParsableCommand {
 
     func run() throws {
         let (host, port) = try splitHostPort(target)
-        let seconds = try parseDuration(timeout, option: "--timeout")
-        let sets = try policyFiles.load()
-        let (prober, ct) = try proberAndCT(sets: sets)
-        let identity: ClientIdentity?
-        do { identity = try clientIdentity() } catch {
-            printError("pinguard: \(error)")
-            throw Exit.configuration
-        }
-        let probe = prober.probeTarget(ProbeRequest(host: host, port: port, connect: connect, timeout: seconds,
-                                                    resolve: resolve, maxAddresses: maxAddresses, clientIdentity: identity))
-        let target = Target(host: HostPattern.normalize(host), port: port, connect: connect, environment: environment,
-                            policySets: sets.isEmpty ? nil : sets.map(\.name), resolve: resolve, maxAddresses: maxAddresses)
-        let result = Judge(sets: sets, ct: ct, renewals: try declaredOutlook()).judge(probe, target: target, now: Date())
-        let report = ProbeReport(target: target.name, result: result)
-        print(json ? report.json() : report.text(), terminator: json ? "\n" : "")
-        if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
-    }
-
-    /// The prober with the trust store of `--ca-file` (else `--config`'s) and the CT settings it collects for `sets`.
-    func proberAndCT(sets: [PolicySet]) throws -> (TLSProber, CTSettings) {
-        do {
-            let loaded = try config.map { path throws(ConfigError) in try ConfigurationLoader.load(path: path) }
-            let caFile = self.caFile ?? loaded?.config.caFile
-            let ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile), sets: sets)
-            return (try TLSProber(caFile: caFile, ctLogs: try CTSettingsLoader.keyring(ct, path: config ?? "the bundled CT log lists")), ct)
-        } catch {
-            printError("pinguard: \(error)")
-            throw Exit.configuration
-        }
-    }
-
-    /// The forecast's outlook: the key `--renewal-key` names, the bundled catalog (or `--issuer-catalog`).
-    func declaredOutlook() throws -> DeclaredRenewalOutlook {
-        var config = ServiceConfig()
-        config.issuerCatalog = issuerCatalog
-        let catalog: IssuerCatalog
-        do { catalog = try IssuerSourcesLoader.catalog(config, base: FileManager.default.currentDirectoryPath) } catch {
-            printError("pinguard: \(error)")
-            throw Exit.configuration
-        }
-        let before = try renewalBefore.map { try parseDuration($0, option: "--renewal-before", max: 3650 * 86_400) }
-        let settings = RenewalSettings(before: before, key: renewalKey.map { $0 == .reuse ? .reuse : .rotate })
-        return DeclaredRenewalOutlook(settings: settings, catalog: catalog)
+        var options = ProbeCommand.Options(host: host, port: port, now: Date())
+        options.timeout = try parseDuration(timeout, option: "--timeout")
+        options.connect = connect
+        options.resolve = resolve
+        options.maxAddresses = maxAddresses
+        options.policies = policyFiles.policies
+        options.inputFormat = policyFiles.inputFormat
+        options.environment = environment
+        options.caFile = caFile
+        options.config = config
+        options.clientIdentity = try clientIdentity()
+        options.renewal = RenewalSettings(before: try renewalBefore.map { try parseDuration($0, option: "--renewal-before", max: 3650 * 86_400) },
+                                          key: renewalKey.map { $0 == .reuse ? .reuse : .rotate })
+        options.issuerCatalog = issuerCatalog
+        options.json = json
+        try ProbeCommand.run(options).emit()
     }
 
     /// The identity the `--client-*` options name, read as the service reads `client_cert` / `client_pkcs12`.
-    func clientIdentity() throws -> ClientIdentity? {
+    func clientIdentity() throws(ValidationError) -> ClientIdentitySource? {
         if let p12 = clientPKCS12 {
             guard clientCert == nil, clientKey == nil else { throw ValidationError("give --client-cert or --client-pkcs12, not both") }
-            return try ClientIdentity(source: .pkcs12(file: p12, passwordFile: clientPKCS12PasswordFile))
+            return .pkcs12(file: p12, passwordFile: clientPKCS12PasswordFile)
         }
         guard clientPKCS12PasswordFile == nil else { throw ValidationError("--client-pkcs12-password-file needs --client-pkcs12") }
         guard let cert = clientCert else {
             if clientKey != nil { throw ValidationError("--client-key needs --client-cert") }
             return nil
         }
-        return try ClientIdentity(source: .pem(certificate: cert, key: clientKey ?? cert))
+        return .pem(certificate: cert, key: clientKey ?? cert)
     }
 }
 

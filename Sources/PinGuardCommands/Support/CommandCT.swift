@@ -1,7 +1,6 @@
 import Foundation
 import PinGuardConfig
 import PinGuardCore
-import PinGuardCrypto
 
 /// Certificate Transparency for `probe` and `plan`: the `ct` settings of `--config`, else the bundled log
 /// lists and the roots of the trust store in use, collecting SCTs when one of the sets checks CT.
@@ -19,9 +18,9 @@ enum CommandCT {
         return CTSettings(lists: try CTLogListsLoader.load(replacements: [:], relativeTo: nil), publicRoots: roots, collect: true)
     }
 
-    /// Prints the warnings of `ct` about stale lists `sets` are judged with, and returns `ct`.
-    static func warned(_ ct: CTSettings, sets: [PolicySet]) -> CTSettings {
-        for w in ct.staleListWarnings(at: Date(), sets: sets) { printError("pinguard: warning: \(w)") }
+    /// Says the warnings of `ct` about lists `sets` are judged with that are stale at `now`, and returns `ct`.
+    static func warned(_ ct: CTSettings, sets: [PolicySet], now: Date, out: inout CommandOutput) -> CTSettings {
+        for w in ct.staleListWarnings(at: now, sets: sets) { out.error("pinguard: warning: \(w)") }
         return ct
     }
 }
