@@ -9,8 +9,10 @@ public struct JournalEntry: Sendable, Equatable {
     /// Extra fields, e.g. `PINGUARD_TARGET`, in a stable order.
     public var fields: [(String, String)]
 
-    /// Creates an entry.
+    /// Creates an entry; its fields are among those the event declares (checked in debug builds).
     public init(event: JournalEvent, message: String, fields: [(String, String)] = []) {
+        assert(fields.allSatisfy { event.declaration.fields.names.contains($0.0) },
+               "\(event.rawValue) carries undeclared fields \(fields.map(\.0).filter { !event.declaration.fields.names.contains($0) })")
         self.event = event
         self.message = message
         self.fields = fields
