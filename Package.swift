@@ -75,7 +75,8 @@ let package = Package(
         .executableTarget(name: "pinguard-fuzz", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardConfig"]),
         // The test process installs the built-in key methods before its first test, as the executable does in main.
         .target(name: "PinGuardTestKeyDecoding", dependencies: ["CKeyDecoding"], path: "Tests/PinGuardTestKeyDecoding"),
-        .target(name: "PinGuardTestSupport", dependencies: ["PinGuardDemo", "PinGuardTestKeyDecoding"], path: "Tests/PinGuardTestSupport"),
+        .target(name: "PinGuardTestSupport", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardDemo", "PinGuardTestKeyDecoding"],
+                path: "Tests/PinGuardTestSupport"),
         // In-memory targets, chains, policies and results: what tests of anything above the core judge.
         .target(name: "PinGuardCoreTestSupport", dependencies: ["PinGuardCore"], path: "Tests/PinGuardCoreTestSupport"),
         .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardTestSupport", "PinGuardCoreTestSupport"],

@@ -38,10 +38,10 @@ final class CheckConfigCommandTests: XCTestCase {
             \(state)
             """, to: dir, as: "pinguard.yml")
         try PolicyYAML.write(PolicyYAML.policySet(name: "app", rules: [
-            HostPolicySpec(pattern: "*.pinguard.test", pins: [.spki(try TestPins.leaf("valid")), .spki(try TestPins.reserve(), role: "backup")]),
+            HostPolicySpec(pattern: "*.pinguard.test", pins: [.spki(try PKIPins.shared().leaf("valid")), .spki(try PKIPins.shared().reserve, role: "backup")]),
         ]), to: dir, as: "policies/app.yml")
         try PolicyYAML.write(PolicyYAML.policySet(name: "web", environment: "staging", rules: [
-            HostPolicySpec(pattern: "**.pinguard.test", pins: [PinSpec(type: "ca", hash: try TestPins.intermediate())],
+            HostPolicySpec(pattern: "**.pinguard.test", pins: [PinSpec(type: "ca", hash: try PKIPins.shared().intermediate)],
                            failStrategy: "permissive", expires: "2030-06-30"),
         ]), to: dir, as: "policies/web.yml")
         return dir

@@ -18,10 +18,10 @@ final class PlanCommandTests: XCTestCase {
     func apps() throws -> Apps {
         let dir = try TemporaryDirectory.make("pinguard-plan")
         let ios = try PolicyYAML.write("version: \"5.2\"\n" + PolicyYAML.policySet(name: "ios-app", rules: [
-            HostPolicySpec(pattern: "**.pinguard.test", pins: [.spki(try TestPins.leaf("valid")), .spki(try TestPins.leaf("backup"), role: "backup")]),
+            HostPolicySpec(pattern: "**.pinguard.test", pins: [.spki(try PKIPins.shared().leaf("valid")), .spki(try PKIPins.shared().leaf("backup"), role: "backup")]),
         ]), to: dir, as: "ios.yml")
         let android = try PolicyYAML.write(PolicyYAML.policySet(name: "android-app", rules: [
-            HostPolicySpec(pattern: "**.pinguard.test", pins: [PinSpec(type: "ca", hash: try TestPins.intermediate())]),
+            HostPolicySpec(pattern: "**.pinguard.test", pins: [PinSpec(type: "ca", hash: try PKIPins.shared().intermediate)]),
         ]), to: dir, as: "android.yml")
         return Apps(dir: dir, ios: ios, android: android)
     }
@@ -99,11 +99,11 @@ final class PlanCommandTests: XCTestCase {
         XCTAssertEqual(ios["verdict"] as? String, "accept")
         let matched = try XCTUnwrap(ios["matched_pins"] as? [[String: Any]])
         XCTAssertEqual(matched.map { $0["role"] as? String }, ["backup"], "only the backup pin matches the candidate")
-        XCTAssertEqual(ios["reserve_pins"] as? [String], [try TestPins.leaf("valid")], "the old primary is the only reserve left")
+        XCTAssertEqual(ios["reserve_pins"] as? [String], [try PKIPins.shared().leaf("valid")], "the old primary is the only reserve left")
 
         // An app whose only pin is the candidate's key accepts it but keeps nothing to rotate to.
         let only = try PolicyYAML.write(PolicyYAML.policySet(name: "only-app", rules: [
-            HostPolicySpec(pattern: "backup.pinguard.test", pins: [.spki(try TestPins.leaf("backup"))]),
+            HostPolicySpec(pattern: "backup.pinguard.test", pins: [.spki(try PKIPins.shared().leaf("backup"))]),
         ]), to: apps.dir, as: "only.yml")
         let g = plan(["backup.pinguard.test"]) { $0.chains = [pki.chain("backup")]; $0.policies = [only]; $0.caFile = pki.caBundle; $0.format = .github }
         XCTAssertEqual(g.status, 0, g.description)

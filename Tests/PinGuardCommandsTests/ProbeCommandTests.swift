@@ -6,21 +6,10 @@ import XCTest
 /// `probe` in-process against real TLS servers on loopback (nginx, one port, a leaf of the test PKI per name):
 /// what each client decides, the report, and the status of each outcome.
 final class ProbeCommandTests: XCTestCase {
-    /// The servers, started once for this class.
-    static let farm = Result {
-        let pki = try TestPKI.shared()
-        return try TLSServerFarm(sites: ["valid", "rotated", "selfsigned"].map { TLSSite.leaf($0, in: pki) })
-    }
-
-    override class func tearDown() {
-        (try? farm.get())?.stop()
-        super.tearDown()
-    }
-
     /// Options probing leaf `name` on the farm at 127.0.0.1, the test root trusted, as JSON.
     func options(_ name: String, policies: [String] = [], port: Int? = nil) throws -> ProbeCommand.Options {
         let pki = try TestPKI.shared()
-        var o = ProbeCommand.Options(host: pki.serverName(name), port: try port ?? Self.farm.get().port, now: Date())
+        var o = ProbeCommand.Options(host: pki.serverName(name), port: try port ?? ProbeFarm.shared().farm.port, now: Date())
         o.connect = ["127.0.0.1"]
         o.timeout = 5
         o.caFile = pki.caBundle
@@ -45,16 +34,16 @@ final class ProbeCommandTests: XCTestCase {
     }
 
     func testAPinOfTheLeafKeyIsAcceptedWithTheChainAndItsPins() throws {
-        let file = try policy("leaf-pin", host: "valid", pins: [.spki(try TestPins.leaf("valid")), .spki(try TestPins.reserve(), role: "backup")])
+        let file = try policy("leaf-pin", host: "valid", pins: [.spki(try PKIPins.shared().leaf("valid")), .spki(try PKIPins.shared().reserve, role: "backup")])
         let r = ProbeCommand.run(try options("valid", policies: [file]))
         XCTAssertEqual(r.status, 0, r.description)
         XCTAssertTrue(r.stdout.hasSuffix("}\n"), "one JSON object and a newline")
         let json = try json(r)
-        XCTAssertEqual(json["target"] as? String, "valid.pinguard.test:\(try Self.farm.get().port)")
+        XCTAssertEqual(json["target"] as? String, "valid.pinguard.test:\(try ProbeFarm.shared().farm.port)")
         XCTAssertEqual(json["trusted"] as? Bool, true)
         let chain = try XCTUnwrap(json["chain"] as? [[String: Any]])
         XCTAssertEqual(chain.map { $0["source"] as? String }, ["served", "served", "store"])
-        XCTAssertEqual(chain.first?["spki_sha256"] as? String, try TestPins.leaf("valid"))
+        XCTAssertEqual(chain.first?["spki_sha256"] as? String, try PKIPins.shared().leaf("valid"))
         let e = try evaluation(json, "leaf-pin")
         XCTAssertEqual(e["verdict"] as? String, "accept")
         XCTAssertEqual(e["reason"] as? String, "pin_match")
@@ -62,7 +51,7 @@ final class ProbeCommandTests: XCTestCase {
     }
 
     func testARotatedKeyIsRejectedByAStrictPolicyAndAcceptedByAPermissiveOne() throws {
-        let pins: [PinSpec] = [.spki(try TestPins.leaf("valid")), .spki(try TestPins.reserve(), role: "backup")]
+        let pins: [PinSpec] = [.spki(try PKIPins.shared().leaf("valid")), .spki(try PKIPins.shared().reserve, role: "backup")]
         let strict = try policy("strict", host: "rotated", pins: pins)
         let r = ProbeCommand.run(try options("rotated", policies: [strict]))
         XCTAssertEqual(r.status, 1, r.description)
@@ -81,7 +70,7 @@ final class ProbeCommandTests: XCTestCase {
     }
 
     func testAClosedPortIsAFailedProbeWithNoVerdict() throws {
-        let file = try policy("closed", host: "valid", pins: [.spki(try TestPins.leaf("valid"))])
+        let file = try policy("closed", host: "valid", pins: [.spki(try PKIPins.shared().leaf("valid"))])
         let port = LoopbackPorts.closed()
         let r = ProbeCommand.run(try options("valid", policies: [file], port: port))
         XCTAssertEqual(r.status, 1, r.description)

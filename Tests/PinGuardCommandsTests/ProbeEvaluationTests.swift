@@ -1,14 +1,12 @@
 import Foundation
+import PinGuardCommands
 import PinGuardCore
-import PinGuardReaders
-import PinGuardCrypto
-import PinGuardProbe
 import PinGuardTestSupport
 import XCTest
 
-/// `pinguard probe --json` end to end: the built binary probes live servers and evaluates policy files the
-/// test writes, reaching every decision reason (docs/reference.md, Evaluation), with the figures and exit statuses of probe --json.
-final class CLIProbeEvaluationTests: XCTestCase {
+/// `probe` in-process against live servers on loopback, judging policy files the test writes: every decision
+/// reason (docs/reference.md, Evaluation), with the figures and statuses of probe --json.
+final class ProbeEvaluationTests: XCTestCase {
     // MARK: accept
 
     func testPinMatchOnTheLeafKeyWithAReservePin() throws {
@@ -18,7 +16,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
         let (r, json) = try probe("valid", policies: [file])
         XCTAssertEqual(r.status, 0, "\(r)")
 
-        XCTAssertEqual(json["target"] as? String, "valid.pinguard.test:\(try LiveServers.shared().farm.port)")
+        XCTAssertEqual(json["target"] as? String, "valid.pinguard.test:\(try ProbeFarm.shared().farm.port)")
         let p = try XCTUnwrap(json["probe"] as? [String: Any])
         XCTAssertEqual(p["success"] as? Bool, true)
         XCTAssertTrue(p["error"] is NSNull)
@@ -77,8 +75,9 @@ final class CLIProbeEvaluationTests: XCTestCase {
         XCTAssertEqual(found["depth"] as? Int, 0)
         XCTAssertEqual(found["spki_sha256"] as? String, k.leaf("valid"))
 
-        let table = try runPinguard(args: ["probe", "valid.pinguard.test:\(try LiveServers.shared().farm.port)", "--connect", "127.0.0.1",
-                                           "--policy", file, "--ca-file", pki.caBundle])
+        var text = try options("valid", policies: [file])
+        text.json = false
+        let table = ProbeCommand.run(text)
         XCTAssertTrue(table.stdout.contains("raw-key pin: raw-key/prod: pin \(rawPin) is the SHA-256 of the raw public key of the certificate at depth 0"),
                       table.stdout)
         XCTAssertTrue(table.stdout.contains("its SPKI pin is \(k.leaf("valid"))"), table.stdout)
@@ -320,12 +319,12 @@ final class CLIProbeEvaluationTests: XCTestCase {
         let peer = try HostilePeer(.silent)
         defer { peer.stop() }
         let started = Date()
-        var args = ["probe", "valid.pinguard.test:\(peer.port)", "--connect", "127.0.0.1", "--timeout", "1s", "--json"]
-        args += ["--policy", file]
-        let r = try runPinguard(args: args, timeout: 10)
+        var o = try options("valid", policies: [file], port: peer.port)
+        o.timeout = 1
+        let r = ProbeCommand.run(o)
         XCTAssertLessThan(Date().timeIntervalSince(started), 3)
         XCTAssertEqual(r.status, 1, "\(r)")
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let json = try XCTUnwrap(try r.json() as? [String: Any])
         let p = try XCTUnwrap(json["probe"] as? [String: Any])
         XCTAssertEqual(p["error"] as? String, "TLS handshake with 127.0.0.1:\(peer.port): timeout after 1s")
         XCTAssertEqual(number(p["duration_seconds"]) ?? 0, 1, accuracy: 0.5)
@@ -334,10 +333,13 @@ final class CLIProbeEvaluationTests: XCTestCase {
 
     func testIPv6LiteralTarget() throws {
         guard LoopbackPorts.ipv6Available else { throw XCTSkip("this host has no IPv6 loopback (::1)") }
-        let s = try LiveServers.shared()
-        let r = try runPinguard(args: ["probe", "[::1]:\(s.farm.port)", "--ca-file", s.pki.caBundle, "--json"])
+        let s = try ProbeFarm.shared()
+        var o = ProbeCommand.Options(host: "::1", port: s.farm.port, now: Date())
+        o.caFile = s.pki.caBundle
+        o.json = true
+        let r = ProbeCommand.run(o)
         XCTAssertEqual(r.status, 1, "untrusted: the certificate has no IP address; \(r)")
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let json = try XCTUnwrap(try r.json() as? [String: Any])
         XCTAssertEqual(json["address"] as? String, "[::1]:\(s.farm.port)")
         XCTAssertEqual(json["host"] as? String, "::1")
         XCTAssertEqual(json["trust_error"] as? String, "IP address mismatch")
@@ -370,19 +372,12 @@ final class CLIProbeEvaluationTests: XCTestCase {
         let (r, _) = try probe("valid", policies: [bad], parseJSON: false)
         XCTAssertEqual(r.status, 2, "\(r)")
         XCTAssertEqual(r.stdout, "")
-        XCTAssertTrue(r.stderr.contains("\(bad):8:"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("not-a-hash"), r.stderr)
+        XCTAssertTrue(r.stderrText.contains("\(bad):8:"), r.stderrText)
+        XCTAssertTrue(r.stderrText.contains("not-a-hash"), r.stderrText)
 
         let (r2, _) = try probe("valid", policies: [dir.appendingPathComponent("absent.yml").path], parseJSON: false)
         XCTAssertEqual(r2.status, 2, "\(r2)")
-        XCTAssertTrue(r2.stderr.contains("absent.yml"), r2.stderr)
-    }
-
-    func testBadTimeoutIsAUsageError() throws {
-        let s = try LiveServers.shared()
-        let r = try runPinguard(args: ["probe", "valid.pinguard.test:\(s.farm.port)", "--timeout", "soon"])
-        XCTAssertNotEqual(r.status, 0)
-        XCTAssertTrue(r.stderr.contains("--timeout"), r.stderr)
+        XCTAssertTrue(r2.stderrText.contains("absent.yml"), r2.stderrText)
     }
 
     // MARK: helpers
@@ -393,7 +388,7 @@ final class CLIProbeEvaluationTests: XCTestCase {
     /// Writes a policy set `name` with one exact-host rule for leaf `host`.
     private func policy(_ name: String, host: String, pins: [PinSpec], failStrategy: String? = nil,
                         requireSystemTrust: Bool? = nil, fallback: Bool? = nil, expires: String? = nil) throws -> String {
-        let s = try LiveServers.shared()
+        let s = try ProbeFarm.shared()
         let rule = HostPolicySpec(pattern: s.pki.serverName(host), pins: pins, failStrategy: failStrategy,
                                   requireSystemTrust: requireSystemTrust, allowSystemTrustFallback: fallback,
                                   expires: expires)
@@ -408,20 +403,25 @@ final class CLIProbeEvaluationTests: XCTestCase {
                           failStrategy: failStrategy, fallback: fallback)
     }
 
-    /// Runs `pinguard probe NAME.pinguard.test:PORT --connect 127.0.0.1 --json` (with the test root trusted
-    /// unless `caFile` is false) and parses its JSON.
+    /// Options probing `NAME.pinguard.test:PORT` at 127.0.0.1 within 5 s as JSON, the test root trusted
+    /// unless `caFile` is false.
+    private func options(_ leaf: String, policies: [String], caFile: Bool = true, port: Int? = nil) throws -> ProbeCommand.Options {
+        let s = try ProbeFarm.shared()
+        var o = ProbeCommand.Options(host: s.pki.serverName(leaf), port: port ?? s.farm.port, now: Date())
+        o.connect = ["127.0.0.1"]
+        o.timeout = 5
+        o.json = true
+        o.caFile = caFile ? s.pki.caBundle : nil
+        o.policies = policies
+        return o
+    }
+
+    /// Probes leaf `leaf` in-process (see `options`) and parses its JSON.
     private func probe(_ leaf: String, policies: [String], caFile: Bool = true, port: Int? = nil,
-                       parseJSON: Bool = true) throws -> (CommandResult, [String: Any]) {
-        let s = try LiveServers.shared()
-        var args = ["probe", "\(s.pki.serverName(leaf)):\(port ?? s.farm.port)", "--connect", "127.0.0.1",
-                    "--timeout", "5s", "--json"]
-        if caFile { args += ["--ca-file", s.pki.caBundle] }
-        for p in policies { args += ["--policy", p] }
-        let r = try runPinguard(args: args)
-        XCTAssertFalse(r.timedOut, "\(r)")
+                       parseJSON: Bool = true) throws -> (CommandOutcome, [String: Any]) {
+        let r = ProbeCommand.run(try options(leaf, policies: policies, caFile: caFile, port: port))
         guard parseJSON else { return (r, [:]) }
-        let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
-        return (r, try XCTUnwrap(object as? [String: Any], "\(r)"))
+        return (r, try XCTUnwrap(try r.json() as? [String: Any], "\(r)"))
     }
 
     private func evaluation(_ json: [String: Any], _ set: String, file: StaticString = #filePath,

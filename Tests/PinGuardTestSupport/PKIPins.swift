@@ -1,25 +1,26 @@
 import Foundation
 import PinGuardCore
-import PinGuardReaders
 import PinGuardCrypto
-import PinGuardProbe
-import PinGuardTestSupport
 
 /// The pins of the test PKI, read once with `CertificateReader` (the cross-checks prove them equal to OpenSSL's).
-struct PKIPins: Sendable {
-    let leaves: [String: ChainCertificate]
-    let intermediateFacts: ChainCertificate
-    let rootFacts: ChainCertificate
+public struct PKIPins: Sendable {
+    /// Each leaf of the test PKI by name, as `CertificateReader` reads it.
+    public let leaves: [String: ChainCertificate]
+    /// The intermediate, as `CertificateReader` reads it.
+    public let intermediateFacts: ChainCertificate
+    /// The root, as `CertificateReader` reads it.
+    public let rootFacts: ChainCertificate
     /// SPKI pin of `reserve.key`, which no server uses.
-    let reserve: String
+    public let reserve: String
     /// SPKI pin of `backup-spare.key`, the key the `backup` leaf was issued for.
-    let backupSpare: String
+    public let backupSpare: String
 
     private static let loaded: Result<PKIPins, HarnessError> = {
         do { return .success(try PKIPins()) } catch { return .failure(HarnessError("\(error)")) }
     }()
 
-    static func shared() throws -> PKIPins { try loaded.get() }
+    /// The pins, read on first use; throws when the PKI could not be made or read.
+    public static func shared() throws -> PKIPins { try loaded.get() }
 
     private init() throws {
         let pki = try TestPKI.shared()
@@ -38,17 +39,17 @@ struct PKIPins: Sendable {
     }
 
     /// SPKI pin of leaf `name`.
-    func leaf(_ name: String) -> String { leaves[name]?.spkiSHA256 ?? "missing-\(name)" }
+    public func leaf(_ name: String) -> String { leaves[name]?.spkiSHA256 ?? "missing-\(name)" }
     /// Certificate pin of leaf `name`.
-    func cert(_ name: String) -> String { leaves[name]?.certSHA256 ?? "missing-\(name)" }
+    public func cert(_ name: String) -> String { leaves[name]?.certSHA256 ?? "missing-\(name)" }
     /// notAfter of leaf `name`.
-    func notAfter(_ name: String) -> Date { leaves[name]?.notAfter ?? .distantPast }
+    public func notAfter(_ name: String) -> Date { leaves[name]?.notAfter ?? .distantPast }
     /// notAfter of the intermediate.
-    var intermediateNotAfter: Date { intermediateFacts.notAfter }
+    public var intermediateNotAfter: Date { intermediateFacts.notAfter }
     /// notAfter of the root.
-    var rootNotAfter: Date { rootFacts.notAfter }
+    public var rootNotAfter: Date { rootFacts.notAfter }
     /// SPKI pin of the intermediate.
-    var intermediate: String { intermediateFacts.spkiSHA256 }
+    public var intermediate: String { intermediateFacts.spkiSHA256 }
     /// SPKI pin of the root.
-    var root: String { rootFacts.spkiSHA256 }
+    public var root: String { rootFacts.spkiSHA256 }
 }
