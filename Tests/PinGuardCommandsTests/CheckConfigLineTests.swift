@@ -1,13 +1,10 @@
 import Foundation
-import PinGuardCore
-import PinGuardReaders
-import PinGuardCrypto
-import PinGuardProbe
+import PinGuardCommands
 import PinGuardTestSupport
 import XCTest
 
-/// `check-config` errors carry the line of the offending YAML node, not of a comment mentioning the same word.
-final class CLICheckConfigLineTests: XCTestCase {
+/// `check-config` in-process: errors carry the line of the offending YAML node, not of a comment mentioning the same word.
+final class CheckConfigLineTests: XCTestCase {
     // MARK: check-config: lines from the YAML, not from a text search
 
     /// An unknown policy set is reported at its item in `policy_sets`, not at a comment naming it.
@@ -27,9 +24,9 @@ final class CLICheckConfigLineTests: XCTestCase {
 
             """)
         let path = dir.appendingPathComponent("pinguard.yml").path
-        let r = try runPinguard(args: ["check-config", path])
+        let r = check(path)
         XCTAssertEqual(r.status, 2, "\(r)")
-        XCTAssertTrue(r.stderr.contains("\(path):11: targets[1].policy_sets[1]: no loaded policy set is named \"ghost\""), r.stderr)
+        XCTAssertTrue(r.stderrText.contains("\(path):11: targets[1].policy_sets[1]: no loaded policy set is named \"ghost\""), r.stderrText)
 
         // Flow style: the item's own line.
         try """
@@ -40,9 +37,9 @@ final class CLICheckConfigLineTests: XCTestCase {
               - {host: valid.pinguard.test, policy_sets: [ghost]}
 
             """.write(toFile: path, atomically: true, encoding: .utf8)
-        let flow = try runPinguard(args: ["check-config", path])
+        let flow = check(path)
         XCTAssertEqual(flow.status, 2, "\(flow)")
-        XCTAssertTrue(flow.stderr.contains("\(path):5: targets[0].policy_sets[0]: no loaded policy set is named \"ghost\""), flow.stderr)
+        XCTAssertTrue(flow.stderrText.contains("\(path):5: targets[0].policy_sets[0]: no loaded policy set is named \"ghost\""), flow.stderrText)
     }
 
     /// A missing CA file and a policies pattern that matches nothing are reported at their own lines.
@@ -57,9 +54,9 @@ final class CLICheckConfigLineTests: XCTestCase {
 
             """)
         let path = dir.appendingPathComponent("pinguard.yml").path
-        let r = try runPinguard(args: ["check-config", path])
+        let r = check(path)
         XCTAssertEqual(r.status, 2, "\(r)")
-        XCTAssertTrue(r.stderr.contains("\(path):5: policies[1]: no policy file matches \"policies/extra/*.yml\""), r.stderr)
+        XCTAssertTrue(r.stderrText.contains("\(path):5: policies[1]: no policy file matches \"policies/extra/*.yml\""), r.stderrText)
 
         try """
             # ca_file: missing-ca.pem (see below)
@@ -68,10 +65,10 @@ final class CLICheckConfigLineTests: XCTestCase {
             policies: ["policies/*.yml"]
 
             """.write(toFile: path, atomically: true, encoding: .utf8)
-        let ca = try runPinguard(args: ["check-config", path])
+        let ca = check(path)
         XCTAssertEqual(ca.status, 2, "\(ca)")
-        XCTAssertTrue(ca.stderr.contains("\(path):3: trust.ca_file: cannot read \(dir.appendingPathComponent("missing-ca.pem").path)"),
-                      ca.stderr)
+        XCTAssertTrue(ca.stderrText.contains("\(path):3: trust.ca_file: cannot read \(dir.appendingPathComponent("missing-ca.pem").path)"),
+                      ca.stderrText)
     }
 
     /// Two policy files with the same set name: the second file's `name:` line, not a comment holding "name:".
@@ -80,12 +77,16 @@ final class CLICheckConfigLineTests: XCTestCase {
         let copy = "# name: copied from a.yml, rename before use\n# version: 1\n"
             + PolicyYAML.policySet(name: "app", rules: [HostPolicySpec(pattern: "x.example", pins: [])])
         let second = try PolicyYAML.write(copy, to: dir, as: "policies/b.yml")
-        let r = try runPinguard(args: ["check-config", dir.appendingPathComponent("pinguard.yml").path])
+        let r = check(dir.appendingPathComponent("pinguard.yml").path)
         XCTAssertEqual(r.status, 2, "\(r)")
-        XCTAssertTrue(r.stderr.contains("\(second):3: name: policy set name \"app\" is already used by"), r.stderr)
+        XCTAssertTrue(r.stderrText.contains("\(second):3: name: policy set name \"app\" is already used by"), r.stderrText)
     }
 
     // MARK: helpers
+
+    private func check(_ path: String) -> CommandOutcome {
+        CheckConfigCommand.run(CheckConfigCommand.Options(file: path, now: Date()))
+    }
 
     /// A folder with `pinguard.yml` (`config`) and `policies/a.yml` defining set `app`.
     private func configFolder(config: String) throws -> URL {
