@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Judgement only, pure Swift: policy model, evaluation, memory rules, metrics and events from results.
@@ -37,7 +38,8 @@ let package = Package(
         .target(name: "PinGuardConfig", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardFiles"],
                 exclude: ["Resources/PUBLIC_SUFFIX_LIST.md", "Resources/ISSUER_CATALOG.md", "Resources/CT_LOG_LISTS.md"],
                 resources: [.copy("Resources/public_suffix_list.dat"), .copy("Resources/issuer_catalog.json"),
-                            .copy("Resources/ct_log_list_apple.json"), .copy("Resources/ct_log_list_chrome.json")]),
+                            .copy("Resources/ct_log_list_apple.json"), .copy("Resources/ct_log_list_chrome.json"),
+                            .copy("Resources/ct_log_list_pubkey_chrome.pem")]),
         // getaddrinfo_a (glibc) in C: its types are behind _GNU_SOURCE, which Swift's Glibc module lacks.
         .target(name: "CResolver", linkerSettings: [.linkedLibrary("anl")]),
         // OpenSSL once, apart from the network: hashes, certificate parsing, chain verification, signatures,
@@ -46,9 +48,21 @@ let package = Package(
         .target(name: "PinGuardCrypto", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardFiles", "COpenSSL", "CKeyDecoding"]),
         // Resolve, dial, handshake -> plain chain facts.
         .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardFiles", "COpenSSL", "CResolver"]),
+        // The one guarded way pinguard downloads: every resolved address and redirect checked against
+        // fetch.networks, sizes capped while streaming, HTTPS verified.
+        .target(name: "PinGuardFetch", dependencies: [
+            "PinGuardCore", "PinGuardProbe", "PinGuardFiles",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
+        // ACME Renewal Information (RFC 9773): each served leaf's renewal window from its CA, checked on its own
+        // schedule through a DocumentFetching; the identifier and window are PinGuardCore/ARI, the JSON PinGuardReaders/ARI.
+        .target(name: "PinGuardARI", dependencies: ["PinGuardCore", "PinGuardReaders"]),
         .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [
             "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "CSystemd", "CCrypt", "CZlib",
+            "PinGuardFetch", "PinGuardARI",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -61,10 +75,10 @@ let package = Package(
         // The commands but serve as library functions: options in, an outcome (stdout, stderr lines, exit status) out.
         // No service, no NIO: the commands that read the state file open it through PinGuardState.
         .target(name: "PinGuardCommands", dependencies: [
-            "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState",
+            "PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "PinGuardARI",
         ]),
         .executableTarget(name: "pinguard", dependencies: [
-            "PinGuardCommands", "PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardDemo", "PinGuardService",
+            "PinGuardCommands", "PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardDemo", "PinGuardService", "PinGuardFetch", "PinGuardARI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pinguard-bench", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardService"]),
@@ -82,20 +96,35 @@ let package = Package(
         .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardTestSupport", "PinGuardCoreTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PinGuardCommandsTests", dependencies: ["PinGuardCommands", "PinGuardCore", "PinGuardReaders", "PinGuardState",
-                                                                  "PinGuardTestSupport"]),
+                                                                  "PinGuardARI", "PinGuardDemo", "PinGuardTestSupport"]),
         .testTarget(name: "PinGuardStateTests", dependencies: ["PinGuardState", "PinGuardCore", "CSQLite"]),
         // Certificate Transparency made in the test: logs, precertificates, SCTs, log lists, serverinfo files.
         .target(name: "PinGuardCTTestSupport", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardDemo", "PinGuardTestSupport", "COpenSSL"],
                 path: "Tests/PinGuardCTTestSupport"),
         .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCrypto", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport", "PinGuardTestKeyDecoding",
-                                                             "PinGuardDemo", "PinGuardCTTestSupport", "PinGuardConfig", "COpenSSL"]),
+                                                             "PinGuardDemo", "PinGuardCTTestSupport", "PinGuardConfig", "PinGuardFetchTestSupport", "COpenSSL"]),
+        // A real loopback HTTP/HTTPS server with routes and request counts, for anything that downloads.
+        .target(name: "PinGuardFetchTestSupport", dependencies: [
+            "PinGuardDemo",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], path: "Tests/PinGuardFetchTestSupport"),
+        .testTarget(name: "PinGuardFetchTests", dependencies: [
+            "PinGuardFetch", "PinGuardFetchTestSupport", "PinGuardCore", "PinGuardReaders",
+        ]),
+        .testTarget(name: "PinGuardARITests", dependencies: [
+            "PinGuardARI", "PinGuardFetch", "PinGuardFetchTestSupport", "PinGuardCore", "PinGuardDemo",
+        ]),
         .target(name: "PinGuardServiceTestSupport", dependencies: [
             "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Tests/PinGuardServiceTestSupport"),
         .testTarget(name: "PinGuardServiceTests", dependencies: [
             "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
-            "PinGuardServiceTestSupport", "PinGuardCoreTestSupport",
+            "PinGuardServiceTestSupport", "PinGuardCoreTestSupport", "PinGuardCTTestSupport", "PinGuardFetch", "PinGuardFetchTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -123,7 +123,8 @@ elif [[ $psl == *"system copy"* ]]; then
     ok "lint uses the system's public suffix list, newer than the bundled one (${psl#*: })"
 else fail "lint finds a public suffix list" "$psl"; fi
 check "issuer catalog installed" test -s /usr/share/pinguard/issuer_catalog.json
-check "CT log lists installed" test -s /usr/share/pinguard/ct_log_list_apple.json -a -s /usr/share/pinguard/ct_log_list_chrome.json
+check "CT log lists and the key of Chrome's installed" test -s /usr/share/pinguard/ct_log_list_apple.json -a -s /usr/share/pinguard/ct_log_list_chrome.json \
+    -a -s /usr/share/pinguard/ct_log_list_pubkey_chrome.pem
 
 check "pinguard check-config /etc/pinguard/pinguard.yml" /usr/bin/pinguard check-config /etc/pinguard/pinguard.yml
 
@@ -136,6 +137,15 @@ out=$(cd / && timeout 120 /usr/bin/pinguard serve --once --config /etc/pinguard/
 if [[ $rc == 0 || $rc == 1 ]] && grep -qE '^[0-9]+ targets? ' <<<"$out"; then
     ok "serve --once on /etc/pinguard/pinguard.yml: a round, exit $rc ($(grep -E '^[0-9]+ targets? ' <<<"$out"))"
 else fail "serve --once on /etc/pinguard/pinguard.yml exits 0 or 1 after a round (exit $rc)" "$out"; fi
+# The shipped configuration names Chrome's and Apple's log list URLs: online the lists are put in force,
+# offline the bundled copies stay; either way each list is spoken of once.
+for list in "chrome CT log list https://www.gstatic.com/ct/log_list/v3/log_list.json" \
+            "apple CT log list https://valid.apple.com/ct/log_list/current_log_list.json"; do
+    said=$(grep -F "pinguard: $list: " <<<"$out")
+    if [[ $(grep -c . <<<"$said") == 1 && ($said == *") in force" || $said == *"the list in force stays (the bundled copy, "*) ]]; then
+        ok "serve --once: ${list%% *} log list fetched, or the bundled copy kept and said once (${said:0:160})"
+    else fail "serve --once says once what became of the ${list%% *} log list" "$out"; fi
+done
 check "serve --once wrote the state file /var/lib/pinguard/state.db" test -s /var/lib/pinguard/state.db
 out=$(/usr/bin/pinguard check-config /etc/pinguard/pinguard.yml 2>&1)
 if grep -qx 'served chains are remembered in /var/lib/pinguard/state.db' <<<"$out"; then

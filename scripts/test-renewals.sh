@@ -176,7 +176,7 @@ YML
 scrape
 check_that "a declared pool of two intermediates: the app pinning one of them forecasts ratio 0.5" \
   'grep -qx "pinguard_renewal_reject_ratio{target=\"api\",policy_set=\"pool-app\"} 0.5" "$W/metrics.txt" &&
-   grep -q "^pinguard_renewal_forecast_info{target=\"api\",key=\"reuse\",key_basis=\"declared\",issuers=\"2\",issuer_basis=\"pool\"}" "$W/metrics.txt"' \
+   grep -q "^pinguard_renewal_forecast_info{target=\"api\",key=\"reuse\",key_basis=\"declared\",issuers=\"2\",issuer_basis=\"pool\",when_basis=\"lifetime\"}" "$W/metrics.txt"' \
   "$(grep -E "renewal_reject|forecast_info" "$W/metrics.txt"; cat "$W/scrape.err")"
 rm "$W/policies/pool-app.yml"; write_config state.db
 

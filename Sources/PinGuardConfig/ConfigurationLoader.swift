@@ -26,6 +26,14 @@ public enum ConfigurationLoader {
             }
             config.caFile = resolved
         }
+        if let ca = config.fetch.caFile {
+            let resolved = resolve(ca, against: base)
+            do throws(RegularFileError) { try RegularFile.check(resolved) } catch {
+                throw ConfigError(file: path, line: config.lines["fetch.ca_file"], key: "fetch.ca_file",
+                                  message: "cannot read \(error)")
+            }
+            config.fetch.caFile = resolved
+        }
         config.statePath = config.statePath.map { resolve($0, against: base) }
         var files: [String] = []
         for (i, pattern) in config.policies.enumerated() {
@@ -71,6 +79,7 @@ public enum ConfigurationLoader {
         loaded.issuerPools = try IssuerSourcesLoader.pools(config, path: path, base: base)
         loaded.issuerCatalog = try IssuerSourcesLoader.catalog(config, base: base)
         loaded.ctKeyring = try CTSettingsLoader.keyring(config.ct, path: path)
+        loaded.ctLogListKeys = try CTLogListKeysLoader.load(config, path: path, base: base)
         return loaded
     }
 

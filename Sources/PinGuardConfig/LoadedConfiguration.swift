@@ -20,6 +20,8 @@ public struct LoadedConfiguration: Sendable {
     public var issuerCatalog: IssuerCatalog = .empty
     /// The keys of the CT logs in force, when a policy set checks CT (`config.ct.collect`).
     public var ctKeyring: CTLogKeyring?
+    /// The keys that check the signed log lists fetched from a URL (`ct.log_list_keys`, else the bundled ones).
+    public var ctLogListKeys: [CTLogListName: CTLogListKey] = [:]
 
     /// Creates a loaded configuration.
     public init(config: ServiceConfig, policySets: [PolicySet], path: String, targetFilesFingerprint: String = "",

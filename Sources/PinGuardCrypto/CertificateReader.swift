@@ -27,6 +27,7 @@ public enum CertificateReader {
             source: source)
         facts.rawKeySHA256 = (try? DER.subjectPublicKeyBits(ofSPKI: spki)).map(sha256Base64)
         facts.spkiSHA1 = sha1Base64(spki)
+        facts.authorityKeyID = authorityKeyID(x509)
         return facts
     }
 
@@ -93,6 +94,17 @@ public enum CertificateReader {
         return p.withMemoryRebound(to: UInt8.self, capacity: n) {
             String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self)
         }
+    }
+
+    /// The Authority Key Identifier's keyIdentifier as uppercase hex; nil when absent.
+    static func authorityKeyID(_ x509: OpaquePointer) -> String? {
+        guard let id = X509_get0_authority_key_id(x509), let data = ASN1_STRING_get0_data(id) else { return nil }
+        let count = Int(ASN1_STRING_length(id))
+        guard count > 0 else { return nil }
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in UnsafeBufferPointer(start: data, count: count) { out += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func serial(_ x509: OpaquePointer) -> String {

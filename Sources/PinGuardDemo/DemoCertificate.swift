@@ -27,15 +27,18 @@ public final class DemoCertificate: @unchecked Sendable {
     ///   - validUntil: seconds relative to now.
     ///   - organization: the subject's `O`, none when nil.
     ///   - extendedKeyUsage: e.g. `serverAuth`, none when nil.
+    ///   - authorityKeyID: whether an issued certificate names its issuer's key identifier (RFC 5280 §4.2.1.1).
     public static func issue(commonName: String, dnsName: String?, key: DemoKey, issuer: DemoCertificate?, isCA: Bool,
                              validFrom: TimeInterval, validUntil: TimeInterval, serial: Int, organization: String? = "pinguard demo",
-                             extendedKeyUsage: String? = nil, subjectAltName: String? = nil) throws(ProbeError) -> DemoCertificate {
+                             extendedKeyUsage: String? = nil, subjectAltName: String? = nil,
+                             authorityKeyID: Bool = false) throws(ProbeError) -> DemoCertificate {
         OpenSSLErrorQueue.clear()
         let signer = issuer?.key ?? key
         guard let x = CertificateBuilder.make(key: key.pointer, issuerKey: signer.pointer, issuer: issuer?.pointer, commonName: commonName,
                                               subjectAltName: subjectAltName ?? dnsName.map { "DNS:\($0)" }, isCA: isCA,
                                               notBefore: Int(validFrom), notAfter: Int(validUntil), serial: serial,
-                                              organization: organization, extendedKeyUsage: extendedKeyUsage) else {
+                                              organization: organization, extendedKeyUsage: extendedKeyUsage,
+                                              authorityKeyID: authorityKeyID) else {
             throw ProbeError.openSSL("issuing \(commonName)")
         }
         return DemoCertificate(pointer: x, key: key)

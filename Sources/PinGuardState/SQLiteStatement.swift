@@ -42,6 +42,17 @@ final class SQLiteStatement {
         try check(rc)
     }
 
+    /// Binds bytes as a blob (copied by SQLite).
+    func bind(_ bytes: [UInt8], at index: Int32) throws(SQLiteFailure) {
+        let rc = bytes.withUnsafeBytes { sqlite3_bind_blob64(statement, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64($0.count), pg_sqlite_transient()) }
+        try check(rc)
+    }
+
+    /// Binds a floating-point number.
+    func bind(_ value: Double, at index: Int32) throws(SQLiteFailure) {
+        try check(sqlite3_bind_double(statement, index, value))
+    }
+
     /// Steps once: true when a row is ready, false when the statement is done.
     func step() throws(SQLiteFailure) -> Bool {
         let rc = sqlite3_step(statement)
@@ -84,6 +95,20 @@ final class SQLiteStatement {
         guard let bytes = sqlite3_column_text(statement, index) else { return "" }
         let count = Int(sqlite3_column_bytes(statement, index))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// Column `index` as bytes (empty for NULL).
+    func blob(_ index: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement, index))
+        guard count > 0, let raw = sqlite3_column_blob(statement, index) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: raw, count: count))
+    }
+
+    /// Column `index` as a floating-point number; nil unless it holds a number (a real or an integer).
+    func number(_ index: Int32) -> Double? {
+        let type = sqlite3_column_type(statement, index)
+        guard type == SQLITE_FLOAT || type == SQLITE_INTEGER else { return nil }
+        return sqlite3_column_double(statement, index)
     }
 
     /// Column `index` as a digest; nil for NULL or a blob that is not 32 bytes.

@@ -5,7 +5,7 @@ import PinGuardCore
 /// `PRAGMA application_id` marks the file as pinguard's, so another application's database is recognised
 /// and left alone; `PRAGMA user_version` is the schema version. `migrations[n]` turns version n into n+1
 /// inside one transaction that also sets the new version, so a file is always at exactly one version.
-/// Adding version 2 means appending one step here (and reading its columns in `StateLoader`).
+/// Adding a version means appending one step here (and reading its columns where they are used).
 enum StateSchema {
     /// pinguard's application id: "pgSt".
     static let applicationID: Int32 = 0x7067_5374
@@ -14,7 +14,7 @@ enum StateSchema {
     static var currentVersion: Int64 { Int64(migrations.count) }
 
     /// `migrations[n]`: the statements that turn version n into n+1.
-    static let migrations: [[String]] = [version1]
+    static let migrations: [[String]] = [version1, version2]
 
     /// Version 0 (a new, empty file) to 1: the application id and the two tables.
     ///
@@ -58,6 +58,19 @@ enum StateSchema {
         )
         """,
         "CREATE INDEX chain_target ON chain (target_id)",
+    ]
+
+    /// Version 1 to 2: documents fetched from the authorities (renewal information, CRLs, log lists), kept
+    /// so a restart does not fetch again what is still fresh (`StateStore+Documents`). Times are Unix seconds.
+    private static let version2 = [
+        """
+        CREATE TABLE fetched_document (
+            url TEXT PRIMARY KEY,
+            body BLOB NOT NULL,
+            fetched_at REAL NOT NULL,
+            fresh_until REAL NOT NULL
+        )
+        """,
     ]
 
     /// Brings a file at `version` to `currentVersion`, one transaction per step.

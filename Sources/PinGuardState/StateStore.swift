@@ -16,12 +16,12 @@ public final class StateStore: @unchecked Sendable {
     /// How stale a chain's `last_seen` on disk may get while it is served unchanged, in seconds.
     public let lastSeenGranularity: Int64
 
-    private let lock = NSLock()
+    let lock = NSLock()
     private var memory: StateMemory
-    private var connection: SQLiteConnection?
+    private(set) var connection: SQLiteConnection?
     private var fileLock: StateFileLock?
     private var needsReconnect = false
-    private var isClosed = false
+    private(set) var isClosed = false
 
     init(path: String?, isReadOnly: Bool, memory: StateMemory, connection: SQLiteConnection?,
          fileLock: StateFileLock?) {

@@ -24,6 +24,7 @@ enum FuzzTarget: String, CaseIterable {
     case webconfig
     case ctLogList = "ct-log-list"
     case sctList = "sct-list"
+    case renewalInfo = "renewal-info"
 
     /// The target named by `PINGUARD_FUZZ_TARGET`; libFuzzer runs one target per process.
     static let selected: FuzzTarget = {
@@ -66,6 +67,15 @@ enum FuzzTarget: String, CaseIterable {
             // Both names: Apple's list is dated from its logs' states when it has no timestamp.
             for name in CTLogListName.allCases {
                 do { _ = try CTLogListReader.parse(bytes, name: name, origin: "fuzz.json") } catch { Self.checkEcho(error.description) }
+            }
+        case .renewalInfo:
+            // What an ACME server answers, read both ways: as a directory and as a renewal window.
+            do { _ = try RenewalInfoReader.renewalInfoURL(directory: bytes) } catch { Self.checkEcho(error.description) }
+            do {
+                let w = try RenewalInfoReader.window(bytes)
+                if w.start >= w.end { fatalError("accepted a window that ends before it starts") }
+            } catch {
+                Self.checkEcho(error.description)
             }
         case .bundle:
             // A signed pin bundle as downloaded: the blob, its HMAC check, and the payload decoder (fed even when

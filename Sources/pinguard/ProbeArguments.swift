@@ -6,7 +6,7 @@ import PinGuardCore
 extension ResolveMode: ExpressibleByArgument {}
 
 /// `pinguard probe`: the flags of `ProbeCommand`.
-struct ProbeArguments: ParsableCommand {
+struct ProbeArguments: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
         abstract: "Probe one TLS endpoint and show what each pinned client would decide.",
@@ -63,6 +63,9 @@ struct ProbeArguments: ParsableCommand {
     @Option(name: .customLong("issuer-catalog"), help: "A catalog of public issuer pools replacing the bundled one.")
     var issuerCatalog: String?
 
+    @Option(name: .customLong("acme-directory"), help: ArgumentHelp("The ACME directory to ask for the leaf's renewal window (RFC 9773), or none (default: --config's renewal.acme_directory, else the issuer catalog's for the leaf's issuer).", valueName: "URL|none"))
+    var acmeDirectory: String?
+
     @Flag(help: "Print the JSON object described in docs/reference.md (probe --json) instead of a table.")
     var json = false
 
@@ -70,9 +73,12 @@ struct ProbeArguments: ParsableCommand {
         guard (1...Target.maxAddressesLimit).contains(maxAddresses) else {
             throw ValidationError("--max-addresses must be 1...\(Target.maxAddressesLimit)")
         }
+        if let acmeDirectory, acmeDirectory != RenewalSettings.noDirectory, !acmeDirectory.hasPrefix("https://") {
+            throw ValidationError("--acme-directory \(EchoedInput.quoted(acmeDirectory)) is not an https URL or none")
+        }
     }
 
-    func run() throws {
+    func run() async throws {
         let (host, port) = try splitHostPort(target)
         var options = ProbeCommand.Options(host: host, port: port, now: Date())
         options.timeout = try parseDuration(timeout, option: "--timeout")
@@ -88,8 +94,10 @@ struct ProbeArguments: ParsableCommand {
         options.renewal = RenewalSettings(before: try renewalBefore.map { try parseDuration($0, option: "--renewal-before", max: 3650 * 86_400) },
                                           key: renewalKey.map { $0 == .reuse ? .reuse : .rotate })
         options.issuerCatalog = issuerCatalog
+        options.acmeDirectory = acmeDirectory
+        options.lookups = GuardedProbeLookups()
         options.json = json
-        try ProbeCommand.run(options).emit()
+        try await ProbeCommand.run(options).emit()
     }
 
     /// The identity the `--client-*` options name, read as the service reads `client_cert` / `client_pkcs12`.

@@ -21,9 +21,10 @@ final class CLIFuzzSeedsTests: XCTestCase {
     }
 
     /// Readers only the running service uses (a /probe query string, a web configuration re-read per request, a
-    /// CT log list, a server's SCT list): their seeds are replayed by the fuzz targets, and their refusals tested by
-    /// ProbeRequestAdmissionTests, WebConfigParserTests, CTLogListReaderTests and SCTExtensionListTests.
-    private static let serviceOnlyReaders: Set<String> = ["probe-target", "webconfig", "ct-log-list", "sct-list"]
+    /// CT log list, a server's SCT list, an ACME server's answers): their seeds are replayed by the fuzz targets, and
+    /// their refusals tested by ProbeRequestAdmissionTests, WebConfigParserTests, CTLogListReaderTests,
+    /// SCTExtensionListTests and RenewalInfoReaderTests.
+    private static let serviceOnlyReaders: Set<String> = ["probe-target", "webconfig", "ct-log-list", "sct-list", "renewal-info"]
 
     func testEveryCrashSeedEndsWithAnExitStatus() throws {
         let seeds = Repository.root.appendingPathComponent("fuzz/seeds")

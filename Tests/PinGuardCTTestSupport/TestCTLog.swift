@@ -46,20 +46,9 @@ public final class TestCTLog: Sendable {
         // version v1 (0), signature_type certificate_timestamp (0)
         var signedData = [0, 0] + milliseconds + entry.encoded + noExtensions
         if corrupt { signedData.append(0) }
-        let signature = try ecdsaSHA256(signedData)
+        let signature = try key.signSHA256(signedData)
         // hash sha256 (4), signature ecdsa (3)
         return [0] + logID + milliseconds + noExtensions + [4, 3] + TLSBytes.vector(signature, lengthWidth: 2)
-    }
-
-    private func ecdsaSHA256(_ data: [UInt8]) throws -> [UInt8] {
-        guard let md = EVP_MD_CTX_new() else { throw HarnessError("EVP_MD_CTX_new") }
-        defer { EVP_MD_CTX_free(md) }
-        guard EVP_DigestSignInit(md, nil, EVP_sha256(), nil, key.pointer) == 1 else { throw HarnessError("EVP_DigestSignInit") }
-        var length = 0
-        guard EVP_DigestSign(md, nil, &length, data, data.count) == 1 else { throw HarnessError("EVP_DigestSign length") }
-        var signature = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(md, &signature, &length, data, data.count) == 1 else { throw HarnessError("EVP_DigestSign") }
-        return Array(signature.prefix(length))
     }
 
     /// SHA-256 of `bytes`.

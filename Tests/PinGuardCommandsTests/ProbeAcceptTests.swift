@@ -7,11 +7,11 @@ import XCTest
 /// `probe` in-process against live servers on loopback: the ways a client accepts (docs/reference.md, Evaluation),
 /// with the figures of probe --json.
 final class ProbeAcceptTests: ProbeEvaluationTestCase {
-    func testPinMatchOnTheLeafKeyWithAReservePin() throws {
+    func testPinMatchOnTheLeafKeyWithAReservePin() async throws {
         let k = try PKIPins.shared()
         let file = try policy("leaf-pin", host: "valid", pins: [.spki(k.leaf("valid"), role: "primary", scope: "leaf"),
                                                                 .spki(k.reserve, role: "backup")])
-        let (r, json) = try probe("valid", policies: [file])
+        let (r, json) = try await probe("valid", policies: [file])
         XCTAssertEqual(r.status, 0, "\(r)")
 
         XCTAssertEqual(json["target"] as? String, "valid.pinguard.test:\(try ProbeFarm.shared().farm.port)")
@@ -53,7 +53,7 @@ final class ProbeAcceptTests: ProbeEvaluationTestCase {
 
     /// A pin made by hashing the raw public key (as some SDKs do) instead of the SPKI is named with the SPKI
     /// pin it should be; the raw hash here is computed with the openssl and python command lines.
-    func testAPinOfTheRawPublicKeyIsNamedWithItsSPKIPin() throws {
+    func testAPinOfTheRawPublicKeyIsNamedWithItsSPKIPin() async throws {
         let k = try PKIPins.shared()
         let pki = try TestPKI.shared()
         let raw = try CommandRunner.shell(
@@ -64,7 +64,7 @@ final class ProbeAcceptTests: ProbeEvaluationTestCase {
         XCTAssertEqual(rawPin.count, 44, "\(raw)")
         let file = try policy("raw-key", host: "valid", pins: [.spki(rawPin, role: "primary", scope: "leaf"),
                                                                .spki(k.reserve, role: "backup")])
-        let (r, json) = try probe("valid", policies: [file])
+        let (r, json) = try await probe("valid", policies: [file])
         XCTAssertEqual(r.status, 1, "the raw-key pin never matches: \(r)")
         let e = try XCTUnwrap((json["evaluations"] as? [[String: Any]])?.first)
         XCTAssertEqual(e["reason"] as? String, "pin_mismatch")
@@ -75,16 +75,16 @@ final class ProbeAcceptTests: ProbeEvaluationTestCase {
 
         var text = try options("valid", policies: [file])
         text.json = false
-        let table = ProbeCommand.run(text)
+        let table = await ProbeCommand.run(text)
         XCTAssertTrue(table.stdout.contains("raw-key pin: raw-key/prod: pin \(rawPin) is the SHA-256 of the raw public key of the certificate at depth 0"),
                       table.stdout)
         XCTAssertTrue(table.stdout.contains("its SPKI pin is \(k.leaf("valid"))"), table.stdout)
     }
 
-    func testCAPinOnTheIntermediateSetsTheHorizonToItsExpiry() throws {
+    func testCAPinOnTheIntermediateSetsTheHorizonToItsExpiry() async throws {
         let k = try PKIPins.shared()
         let file = try policy("int-pin", host: "valid", pins: [PinSpec(type: "ca", hash: k.intermediate, scope: "intermediate")])
-        let (r, json) = try probe("valid", policies: [file])
+        let (r, json) = try await probe("valid", policies: [file])
         XCTAssertEqual(r.status, 0, "\(r)")
         let e = try evaluation(json, "int-pin")
         assertDecision(e, "accept", "pin_match")
@@ -95,11 +95,11 @@ final class ProbeAcceptTests: ProbeEvaluationTestCase {
         XCTAssertEqual(number(e["days_to_expiry"]) ?? 0, 90, accuracy: 0.1)
     }
 
-    func testRootScopedPinMatchesOnlyTheRootAddedFromTheStore() throws {
+    func testRootScopedPinMatchesOnlyTheRootAddedFromTheStore() async throws {
         let k = try PKIPins.shared()
         let pins = [PinSpec(type: "ca", hash: k.root, scope: "root")]
         let trusted = try policy("root-pin", host: "valid", pins: pins)
-        let (r, json) = try probe("valid", policies: [trusted])
+        let (r, json) = try await probe("valid", policies: [trusted])
         XCTAssertEqual(r.status, 0, "\(r)")
         let e = try evaluation(json, "root-pin")
         assertDecision(e, "accept", "pin_match")
@@ -110,7 +110,7 @@ final class ProbeAcceptTests: ProbeEvaluationTestCase {
         // With the system store the root is not in the evaluated chain (the server does not send it),
         // so even a client that skips system trust finds no match.
         let untrusting = try policy("root-pin-no-trust", host: "valid", pins: pins, requireSystemTrust: false)
-        let (r2, json2) = try probe("valid", policies: [untrusting], caFile: false)
+        let (r2, json2) = try await probe("valid", policies: [untrusting], caFile: false)
         XCTAssertEqual(r2.status, 1, "\(r2)")
         XCTAssertEqual(json2["trusted"] as? Bool, false)
         XCTAssertEqual(json2["trust_error"] as? String, "unable to get local issuer certificate")
@@ -121,11 +121,11 @@ final class ProbeAcceptTests: ProbeEvaluationTestCase {
         XCTAssertTrue(e2["pin_horizon"] is NSNull)
     }
 
-    func testCertificatePinMatchesTheWholeCertificate() throws {
+    func testCertificatePinMatchesTheWholeCertificate() async throws {
         let k = try PKIPins.shared()
         let file = try policy("cert-pin", host: "valid", pins: [PinSpec(type: "certificate", hash: k.cert("valid")),
                                                                 PinSpec(type: "certificate", hash: k.cert("rotated"))])
-        let (r, json) = try probe("valid", policies: [file])
+        let (r, json) = try await probe("valid", policies: [file])
         XCTAssertEqual(r.status, 0, "\(r)")
         let e = try evaluation(json, "cert-pin")
         assertDecision(e, "accept", "pin_match")
@@ -133,10 +133,10 @@ final class ProbeAcceptTests: ProbeEvaluationTestCase {
         XCTAssertEqual((e["reserve_pin_list"] as? [[String: Any]])?.map { $0["hash"] as? String }, [k.cert("rotated")])
     }
 
-    func testExpiringLeafReportsFiveDaysToExpiryAndPinBreakage() throws {
+    func testExpiringLeafReportsFiveDaysToExpiryAndPinBreakage() async throws {
         let k = try PKIPins.shared()
         let file = try policy("expiring", host: "expiring", pins: [.spki(k.leaf("expiring")), .spki(k.reserve, role: "backup")])
-        let (r, json) = try probe("expiring", policies: [file])
+        let (r, json) = try await probe("expiring", policies: [file])
         XCTAssertEqual(r.status, 0, "\(r)")
         let e = try evaluation(json, "expiring")
         assertDecision(e, "accept", "pin_match")
@@ -145,11 +145,11 @@ final class ProbeAcceptTests: ProbeEvaluationTestCase {
         XCTAssertEqual(e["pin_horizon"] as? String, RFC3339.format(k.notAfter("expiring")))
     }
 
-    func testBackupKeyInUseWhenOnlyTheBackupPinMatches() throws {
+    func testBackupKeyInUseWhenOnlyTheBackupPinMatches() async throws {
         let k = try PKIPins.shared()
         let file = try policy("backup", host: "backup", pins: [.spki(k.leaf("valid"), role: "primary"),
                                                               .spki(k.backupSpare, role: "backup")])
-        let (r, json) = try probe("backup", policies: [file])
+        let (r, json) = try await probe("backup", policies: [file])
         XCTAssertEqual(r.status, 0, "\(r)")
         let e = try evaluation(json, "backup")
         assertDecision(e, "accept", "pin_match")

@@ -33,9 +33,9 @@ final class ProbeCommandTests: XCTestCase {
         return try XCTUnwrap(list.first { $0["policy_set"] as? String == set }, "\(list)")
     }
 
-    func testAPinOfTheLeafKeyIsAcceptedWithTheChainAndItsPins() throws {
+    func testAPinOfTheLeafKeyIsAcceptedWithTheChainAndItsPins() async throws {
         let file = try policy("leaf-pin", host: "valid", pins: [.spki(try PKIPins.shared().leaf("valid")), .spki(try PKIPins.shared().reserve, role: "backup")])
-        let r = ProbeCommand.run(try options("valid", policies: [file]))
+        let r = await ProbeCommand.run(try options("valid", policies: [file]))
         XCTAssertEqual(r.status, 0, r.description)
         XCTAssertTrue(r.stdout.hasSuffix("}\n"), "one JSON object and a newline")
         let json = try json(r)
@@ -50,45 +50,46 @@ final class ProbeCommandTests: XCTestCase {
         XCTAssertEqual(e["reserve_pins"] as? Int, 1)
     }
 
-    func testARotatedKeyIsRejectedByAStrictPolicyAndAcceptedByAPermissiveOne() throws {
+    func testARotatedKeyIsRejectedByAStrictPolicyAndAcceptedByAPermissiveOne() async throws {
         let pins: [PinSpec] = [.spki(try PKIPins.shared().leaf("valid")), .spki(try PKIPins.shared().reserve, role: "backup")]
         let strict = try policy("strict", host: "rotated", pins: pins)
-        let r = ProbeCommand.run(try options("rotated", policies: [strict]))
+        let r = await ProbeCommand.run(try options("rotated", policies: [strict]))
         XCTAssertEqual(r.status, 1, r.description)
         XCTAssertEqual(try evaluation(try json(r), "strict")["reason"] as? String, "pin_mismatch")
         let permissive = try policy("permissive", host: "rotated", pins: pins, failStrategy: "permissive")
-        let p = ProbeCommand.run(try options("rotated", policies: [permissive]))
+        let p = await ProbeCommand.run(try options("rotated", policies: [permissive]))
         XCTAssertEqual(p.status, 0, p.description)
         XCTAssertEqual(try evaluation(try json(p), "permissive")["verdict"] as? String, "accept")
     }
 
-    func testWithoutPoliciesTheStatusFollowsTrust() throws {
-        let trusted = ProbeCommand.run(try options("valid"))
+    func testWithoutPoliciesTheStatusFollowsTrust() async throws {
+        let trusted = await ProbeCommand.run(try options("valid"))
         XCTAssertEqual(trusted.status, 0, trusted.description)
         XCTAssertEqual((try json(trusted)["evaluations"] as? [Any])?.count, 0)
-        XCTAssertEqual(ProbeCommand.run(try options("selfsigned")).status, 1)
+        let untrusted = await ProbeCommand.run(try options("selfsigned"))
+        XCTAssertEqual(untrusted.status, 1, untrusted.description)
     }
 
-    func testAClosedPortIsAFailedProbeWithNoVerdict() throws {
+    func testAClosedPortIsAFailedProbeWithNoVerdict() async throws {
         let file = try policy("closed", host: "valid", pins: [.spki(try PKIPins.shared().leaf("valid"))])
         let port = LoopbackPorts.closed()
-        let r = ProbeCommand.run(try options("valid", policies: [file], port: port))
+        let r = await ProbeCommand.run(try options("valid", policies: [file], port: port))
         XCTAssertEqual(r.status, 1, r.description)
         let json = try json(r)
         XCTAssertEqual((json["probe"] as? [String: Any])?["error"] as? String, "connect to 127.0.0.1:\(port): Connection refused")
         XCTAssertEqual(try evaluation(json, "closed")["verdict"] as? String, "none")
     }
 
-    func testTheTableIsTheDefaultReport() throws {
+    func testTheTableIsTheDefaultReport() async throws {
         var o = try options("valid")
         o.json = false
-        let r = ProbeCommand.run(o)
+        let r = await ProbeCommand.run(o)
         XCTAssertEqual(r.status, 0, r.description)
         XCTAssertTrue(r.stdout.contains("valid.pinguard.test"), r.stdout)
         XCTAssertNil(try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)), "a table, not JSON")
     }
 
-    func testAMalformedPolicyFileIsStatusTwoNamingFileAndLineWithNothingProbed() throws {
+    func testAMalformedPolicyFileIsStatusTwoNamingFileAndLineWithNothingProbed() async throws {
         let bad = try PolicyYAML.write("""
             name: broken
             environments:
@@ -100,16 +101,16 @@ final class ProbeCommandTests: XCTestCase {
                         - {type: spki, hash: "not-a-hash"}
 
             """, to: try TemporaryDirectory.make("pinguard-probe-bad"), as: "broken.yml")
-        let r = ProbeCommand.run(try options("valid", policies: [bad]))
+        let r = await ProbeCommand.run(try options("valid", policies: [bad]))
         XCTAssertEqual(r.status, 2, r.description)
         XCTAssertEqual(r.stdout, "")
         XCTAssertTrue(r.stderrText.contains("\(bad):8:"), r.stderrText)
     }
 
-    func testAClientIdentityThatCannotBeReadIsStatusTwo() throws {
+    func testAClientIdentityThatCannotBeReadIsStatusTwo() async throws {
         var o = try options("valid")
         o.clientIdentity = .pem(certificate: "/nonexistent/client.pem", key: "/nonexistent/client.pem")
-        let r = ProbeCommand.run(o)
+        let r = await ProbeCommand.run(o)
         XCTAssertEqual(r.status, 2, r.description)
         XCTAssertEqual(r.stdout, "")
         XCTAssertTrue(r.stderrText.contains("/nonexistent/client.pem"), r.stderrText)

@@ -43,8 +43,8 @@ class ProbeEvaluationTestCase: XCTestCase {
 
     /// Probes leaf `leaf` in-process (see `options`) and parses its JSON.
     func probe(_ leaf: String, policies: [String], caFile: Bool = true, port: Int? = nil,
-                       parseJSON: Bool = true) throws -> (CommandOutcome, [String: Any]) {
-        let r = ProbeCommand.run(try options(leaf, policies: policies, caFile: caFile, port: port))
+                       parseJSON: Bool = true) async throws -> (CommandOutcome, [String: Any]) {
+        let r = await ProbeCommand.run(try options(leaf, policies: policies, caFile: caFile, port: port))
         guard parseJSON else { return (r, [:]) }
         return (r, try XCTUnwrap(try r.json() as? [String: Any], "\(r)"))
     }

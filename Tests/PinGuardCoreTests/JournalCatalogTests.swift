@@ -33,6 +33,7 @@ final class JournalCatalogTests: XCTestCase {
         "PINGUARD_ISSUER", "PINGUARD_OLD_ISSUER", "PINGUARD_STATE_FILE",
         "PINGUARD_NEXT_RENEWAL", "PINGUARD_REJECT_RATIO", "PINGUARD_NEXT_KEY", "PINGUARD_KEY_BASIS",
         "PINGUARD_ISSUER_BASIS", "PINGUARD_UNCOVERED_ISSUERS", "PINGUARD_CT_REASON", "PINGUARD_FILE",
+        "PINGUARD_WINDOW_START", "PINGUARD_WINDOW_END", "PINGUARD_EXPLANATION_URL", "PINGUARD_POLICY_SETS",
     ]
 
     /// The catalog found from this file's place in the repository, parsed as journalctl reads it:

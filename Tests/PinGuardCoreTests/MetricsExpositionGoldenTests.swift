@@ -75,9 +75,12 @@ final class MetricsExpositionGoldenTests: XCTestCase {
         let ca = F.facts().evaluatedChain[1]
         var other = ca
         other.spkiSHA256 = F.h(42)
-        let outlook = RenewalOutlook(nextRenewal: F.day(60), key: .rotate, keyBasis: .declared,
+        var outlook = RenewalOutlook(nextRenewal: F.day(60), key: .rotate, keyBasis: .declared,
                                      issuers: [IssuerOption(name: "R11", chain: [ca]), IssuerOption(name: "R13", chain: [other])],
                                      issuerBasis: .pool)
+        // The CA's renewal window (ACME Renewal Information) gives the date.
+        outlook.window = RenewalWindow(start: F.day(60), end: F.day(62))
+        outlook.whenBasis = .ari
         s.results[1].forecast(with: outlook, sets: [app, staging])
         // Signed pin bundles: one verified, one whose signature fails (clients keep the previously verified pins).
         let signed = PolicyBundle(name: "remote-ios", environment: "prod", file: "/etc/pinguard/remote-ios.json",

@@ -21,8 +21,11 @@ public final class InProcessService: Sendable {
     /// The path of `pinguard.yml`.
     public var configPath: String { directory.appendingPathComponent("pinguard.yml").path }
 
-    /// Writes `config` (YAML) and `policies` (file name -> YAML) and starts a runtime on them.
-    public init(config: String, policies: [String: String], loader: (@Sendable (String) throws(ConfigError) -> LoadedConfiguration)? = nil) throws {
+    /// Writes `config` (YAML) and `policies` (file name -> YAML) and starts a runtime on them, downloading with
+    /// `fetcher` into `documents` when given.
+    public init(config: String, policies: [String: String], loader: (@Sendable (String) throws(ConfigError) -> LoadedConfiguration)? = nil,
+                fetcher: (@Sendable (FetchSettings) throws -> any DocumentFetching)? = nil, documents: (any FetchedDocumentStore)? = nil,
+                memory: ChainMemory? = nil) throws {
         directory = try TemporaryDirectory.make("pinguard-inprocess")
         clock = ManualClock()
         executor = ScriptedProbeExecutor(clock: clock)
@@ -31,10 +34,11 @@ public final class InProcessService: Sendable {
         try Self.write(config, to: directory.appendingPathComponent("pinguard.yml"))
         let loaded = try ConfigurationLoader.load(path: directory.appendingPathComponent("pinguard.yml").path)
         if let loader {
-            runtime = try PinGuardRuntime(loaded: loaded, journal: JournalSink(enabled: false), clock: clock,
-                                          executor: executor, loader: loader)
+            runtime = try PinGuardRuntime(loaded: loaded, journal: JournalSink(enabled: false), clock: clock, executor: executor,
+                                          memory: memory, fetcher: fetcher, documents: documents, loader: loader)
         } else {
-            runtime = try PinGuardRuntime(loaded: loaded, journal: JournalSink(enabled: false), clock: clock, executor: executor)
+            runtime = try PinGuardRuntime(loaded: loaded, journal: JournalSink(enabled: false), clock: clock, executor: executor,
+                                          memory: memory, fetcher: fetcher, documents: documents)
         }
     }
 

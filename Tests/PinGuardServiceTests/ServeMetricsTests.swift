@@ -188,6 +188,8 @@ final class ServeMetricsTests: XCTestCase {
             "pinguard_target_distinct_chains": "only for targets with several addresses (AddressNodesTests)",
             "pinguard_target_addresses_skipped": "only for targets with several addresses or addresses skipped (AddressNodesTests)",
             "pinguard_mtls_client_certificate_requested": "only when a server asks or a target has a client identity (MTLSClientIdentityTests)",
+            "pinguard_ari_window_start_timestamp_seconds": "only while the CA gives a renewal window (RenewalInfoServiceTests)",
+            "pinguard_ari_window_end_timestamp_seconds": "only while the CA gives a renewal window (RenewalInfoServiceTests)",
         ].merging(["success", "chain_trusted", "cert_not_after_timestamp_seconds", "chain_earliest_expiry_timestamp_seconds",
                    "policy_accept", "pin_horizon_timestamp_seconds", "reserve_pins"].map { ("pinguard_file_" + $0, "only with files:") },
                   uniquingKeysWith: { a, _ in a })

@@ -12,8 +12,8 @@ final class StateFileSafetyTests: XCTestCase {
         let raw = try RawSQLite(path)
         XCTAssertEqual(try raw.query("PRAGMA journal_mode"), ["wal"])
         XCTAssertEqual(try raw.query("PRAGMA application_id"), ["\(0x7067_5374)"])
-        XCTAssertEqual(try raw.query("PRAGMA user_version"), ["1"])
-        XCTAssertEqual(try raw.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"), ["chain", "target"])
+        XCTAssertEqual(try raw.query("PRAGMA user_version"), ["2"])
+        XCTAssertEqual(try raw.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"), ["chain", "fetched_document", "target"])
         store.close()
     }
 
@@ -24,7 +24,7 @@ final class StateFileSafetyTests: XCTestCase {
         let store = try StateStore.open(path: path, readOnly: false)
         try commitRound(store, now: 100, [("t", "a1", testChain(leaf: 1))])
         store.close()
-        XCTAssertEqual(try RawSQLite(path).query("PRAGMA user_version"), ["1"])
+        XCTAssertEqual(try RawSQLite(path).query("PRAGMA user_version"), ["2"])
         XCTAssertEqual(try StateStore.open(path: path, readOnly: true).targetNames, ["t"])
     }
 

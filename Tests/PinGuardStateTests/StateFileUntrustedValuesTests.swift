@@ -14,7 +14,7 @@ final class StateFileUntrustedValuesTests: XCTestCase {
         try raw.query("PRAGMA user_version = -1")
         try raw.query("CREATE TABLE x (a)")
         let message = try assertRefusedAndUntouched(path, as: .corrupt)
-        XCTAssertTrue(message.hasSuffix("schema version -1 is not a version pinguard writes (1 to 1)"), message)
+        XCTAssertTrue(message.hasSuffix("schema version -1 is not a version pinguard writes (1 to 2)"), message)
     }
 
     func testATimeOutsideWhatPinguardWritesIsDamageNotAnOverflow() throws {

@@ -141,6 +141,15 @@ POOLS = [  # (pool dir/name, operator, source kind, description)
     ("sectigo-rsa", "Sectigo", "ccadb", "Sectigo/USERTrust public TLS issuing CAs (RSA keys)"),
     ("sectigo-ecdsa", "Sectigo", "ccadb", "Sectigo/USERTrust public TLS issuing CAs (ECDSA keys)"),
 ]
+# The ACME directory of each operator that serves ACME Renewal Information (RFC 9773), for the forecast's
+# renewal window. ZeroSSL (https://acme.zerossl.com/v2/DV90) and Buypass (https://api.buypass.com/acme/directory)
+# have no pool here; ISSUER_CATALOG.md names them for renewal.acme_directory.
+ACME_DIRECTORIES = {
+    "Let's Encrypt": "https://acme-v02.api.letsencrypt.org/directory",
+    "Google Trust Services": "https://dv.acme-v02.api.pki.goog/directory",
+    "DigiCert": "https://acme.digicert.com/v2/acme/directory/",
+    "Sectigo": "https://acme.sectigo.com/v2/DV",
+}
 ROOT_DIRS = [  # (dir, operator, source kind)
     ("letsencrypt-roots", "Let's Encrypt (ISRG)", "le"),
     ("google-trust-services-roots", "Google Trust Services", "ccadb"),
@@ -382,6 +391,8 @@ def build():
         pool = {"name": name, "operator": operator, "description": desc,
                 "source": LE_SOURCE if kind == "le" else CCADB_SOURCE,
                 "active_basis": LE_BASIS if kind == "le" else CCADB_BASIS, "issuers": issuers}
+        if operator in ACME_DIRECTORIES:
+            pool["acme_directory"] = ACME_DIRECTORIES[operator]
         pools.append(pool)
     root_entries = []
     for g in roots:

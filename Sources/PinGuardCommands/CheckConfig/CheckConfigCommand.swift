@@ -52,7 +52,8 @@ struct CheckConfigRun: CommandRun {
         out.write("\(file): ok: \(loaded.config.targets.count) targets, \(loaded.policySets.count) policy sets "
                   + "(\(loaded.policySets.map { EchoedInput.bare($0.name, limit: 80) }.joined(separator: ", ")))\n")
         stateFile(loaded)
-        let ct = loaded.config.ct
+        var ct = loaded.config.ct
+        for line in CommandCT.fetchedLists(loaded, ct: &ct) { out.write(line + "\n") }
         for w in ct.staleListWarnings(at: options.now, sets: loaded.policySets) { out.error("pinguard: warning: \(w)") }
         return CommandStatus.ok
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardARI
 import PinGuardConfig
 import PinGuardCore
 import PinGuardCrypto
@@ -37,6 +38,11 @@ public enum ProbeCommand {
         public var renewal = RenewalSettings()
         /// A catalog of public issuer pools replacing the bundled one.
         public var issuerCatalog: String?
+        /// The ACME directory asked for the leaf's renewal window, or `none`; nil: the configuration's
+        /// `renewal.acme_directory`, else the issuer catalog's for the leaf's issuer.
+        public var acmeDirectory: String?
+        /// How the renewal window is asked; nil: it is not.
+        public var lookups: (any ProbeLookups)?
         /// Whether to print the JSON object instead of a table.
         public var json = false
         /// The time the chain is judged at.
@@ -52,23 +58,23 @@ public enum ProbeCommand {
 
     /// What each client decides, as a table (or JSON) on stdout; status 0 when every client accepts (without
     /// policies: when the chain is trusted), 1 when any rejects or the probe fails, 2 on a configuration error.
-    public static func run(_ options: Options) -> CommandOutcome {
+    public static func run(_ options: Options) async -> CommandOutcome {
         var run = ProbeRun(options: options)
-        return run.outcome()
+        return await run.outcome()
     }
 }
 
 /// One `probe` run and the output it writes.
-struct ProbeRun: CommandRun {
+struct ProbeRun: AsyncCommandRun {
     let options: ProbeCommand.Options
     var out = CommandOutput()
 
     init(options: ProbeCommand.Options) { self.options = options }
 
-    mutating func perform() throws(CommandStop) -> Int32 {
+    mutating func perform() async throws(CommandStop) -> Int32 {
         let o = options
         let sets = try PolicyFiles.load(o.policies, format: o.inputFormat, out: &out)
-        let (prober, ct) = try proberAndCT(sets: sets)
+        let (prober, ct, loaded) = try proberAndCT(sets: sets)
         let identity: ClientIdentity?
         do { identity = try o.clientIdentity.map { source throws(ProbeError) in try ClientIdentity(source: source) } } catch {
             throw out.fail("pinguard: \(error)")
@@ -77,19 +83,25 @@ struct ProbeRun: CommandRun {
                                                     resolve: o.resolve, maxAddresses: o.maxAddresses, clientIdentity: identity))
         let target = Target(host: HostPattern.normalize(o.host), port: o.port, connect: o.connect, environment: o.environment,
                             policySets: sets.isEmpty ? nil : sets.map(\.name), resolve: o.resolve, maxAddresses: o.maxAddresses)
-        let result = Judge(sets: sets, ct: ct, renewals: try declaredOutlook()).judge(probe, target: target, now: o.now)
+        var outlook = try declaredOutlook()
+        var result = Judge(sets: sets, ct: ct, renewals: outlook).judge(probe, target: target, now: o.now)
+        if let window = try await renewalWindow(of: result, catalog: outlook.catalog, loaded: loaded) {
+            outlook.window = window
+            Judge(sets: sets, ct: ct, renewals: outlook).forecast(&result)
+        }
         let report = ProbeReport(target: target.name, result: result)
         out.write(o.json ? report.json() + "\n" : report.text())
         return report.exitStatus
     }
 
     /// The prober with the trust store of `caFile` (else the configuration's) and the CT settings it collects for `sets`.
-    mutating func proberAndCT(sets: [PolicySet]) throws(CommandStop) -> (TLSProber, CTSettings) {
+    mutating func proberAndCT(sets: [PolicySet]) throws(CommandStop) -> (TLSProber, CTSettings, LoadedConfiguration?) {
         do {
             let loaded = try options.config.map { path throws(ConfigError) in try ConfigurationLoader.load(path: path) }
             let caFile = options.caFile ?? loaded?.config.caFile
             let ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile), sets: sets, now: options.now, out: &out)
-            return (try TLSProber(caFile: caFile, ctLogs: try CTSettingsLoader.keyring(ct, path: options.config ?? "the bundled CT log lists")), ct)
+            let keyring = try CTSettingsLoader.keyring(ct, path: options.config ?? "the bundled CT log lists")
+            return (try TLSProber(caFile: caFile, ctLogs: keyring), ct, loaded)
         } catch {
             throw out.fail("pinguard: \(error)")
         }
@@ -105,6 +117,29 @@ struct ProbeRun: CommandRun {
             return DeclaredRenewalOutlook(settings: options.renewal, catalog: catalog)
         } catch {
             throw out.fail("pinguard: \(error)")
+        }
+    }
+
+    /// The CA's renewal window for the probed leaf, asked once through the lookups (the configuration's `fetch`
+    /// settings, else the defaults): from `acmeDirectory`, else the configuration's `renewal.acme_directory`, else
+    /// the catalog's directory for the leaf's issuer. Nil when none is known, or the CA knows no window; a failure
+    /// is said on stderr and leaves the forecast as it was.
+    mutating func renewalWindow(of result: TargetResult, catalog: IssuerCatalog,
+                                loaded: LoadedConfiguration?) async throws(CommandStop) -> RenewalWindow? {
+        guard let lookups = options.lookups else { return nil }
+        var defaults = loaded?.config.renewal ?? RenewalSettings()
+        if let directory = options.acmeDirectory { defaults.acmeDirectory = directory }
+        guard let watched = WatchedCertificate.serving(result, defaults: defaults, catalog: catalog) else { return nil }
+        let answer: RenewalInfoAnswer
+        do { answer = try await lookups.renewalInfo(of: watched, fetch: loaded?.config.fetch ?? FetchSettings(), now: options.now) } catch {
+            throw out.fail("pinguard: \(error)")
+        }
+        switch answer {
+        case .window(let window, _): return window
+        case .none: return nil
+        case .failed(let reason, _):
+            out.error("pinguard: renewal information of the leaf: \(reason)")
+            return nil
         }
     }
 }

@@ -81,3 +81,23 @@ extension CommandRun {
         }
     }
 }
+
+/// A run whose work awaits (a probe that asks the network beyond the handshake).
+protocol AsyncCommandRun {
+    /// The output written so far.
+    var out: CommandOutput { get set }
+    /// The command's work; a stop ends it early with the stop's status.
+    mutating func perform() async throws(CommandStop) -> Int32
+}
+
+extension AsyncCommandRun {
+    /// Performs the run and returns everything it wrote with its status.
+    mutating func outcome() async -> CommandOutcome {
+        do throws(CommandStop) {
+            let status = try await perform()
+            return out.outcome(status)
+        } catch {
+            return out.outcome(error.status)
+        }
+    }
+}

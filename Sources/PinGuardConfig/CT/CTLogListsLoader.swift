@@ -4,18 +4,19 @@ import PinGuardFiles
 import PinGuardReaders
 
 /// Loads the CT log lists judging uses: for each of Apple's and Chrome's, a replacement file when one is
-/// given, else the copy bundled with pinguard (`Resources/ct_log_list_<name>.json`; see CT_LOG_LISTS.md).
+/// given, else the copy bundled with pinguard (`Resources/ct_log_list_<name>.json`; see CT_LOG_LISTS.md). A list
+/// given by URL loads as the bundled copy: the service puts the fetched one in force (`LogListRefresher`).
 public enum CTLogListsLoader {
     /// The bundled copy's file name for list `name`.
     public static func bundledFileName(_ name: CTLogListName) -> String { "ct_log_list_\(name.rawValue).json" }
 
-    /// Every list: `replacements[name]` (resolved against `folder` when relative) or the bundled copy.
-    /// `executable` is where the bundled copies are looked for (see `BundledResource`).
+    /// Every list: the file `replacements[name]` (resolved against `folder` when relative) or the bundled
+    /// copy, also for a URL. `executable` is where the bundled copies are looked for (see `BundledResource`).
     public static func load(replacements: [CTLogListName: String], relativeTo folder: String?,
                             executable: URL? = Bundle.main.executableURL) throws(ConfigError) -> [CTLogListName: CTLogList] {
         var lists: [CTLogListName: CTLogList] = [:]
         for name in CTLogListName.allCases {
-            if let file = replacements[name] {
+            if case .file(let file) = CTLogListSource(configured: replacements[name]) {
                 lists[name] = try replacement(name, file: ConfigurationLoader.resolve(file, against: folder ?? ""))
             } else {
                 lists[name] = try bundled(name, executable: executable)

@@ -14,8 +14,14 @@ public struct ServiceConfig: Sendable, Equatable {
     public var environment: String = "prod"
     /// CA bundle instead of the system trust store (resolved against the config's folder).
     public var caFile: String?
-    /// Log lists replacing the bundled ones (`ct.log_lists`), as written (relative to the config's folder).
+    /// Log lists replacing the bundled ones (`ct.log_lists`), as written: a file (relative to the config's
+    /// folder) or the publisher's `https://` URL (`CTLogListSource`).
     public var ctLogLists: [CTLogListName: String] = [:]
+    /// PEM files of the keys that sign a fetched list (`ct.log_list_keys`), as written; Chrome's defaults to
+    /// Google's published key, bundled.
+    public var ctLogListKeys: [CTLogListName: String] = [:]
+    /// Seconds between fetches of a log list given by URL (`ct.refresh`).
+    public var ctRefresh: Double = 86_400
     /// CA roots treated as publicly trusted for Certificate Transparency (`ct.public_roots`), as written;
     /// nil: the roots of the system trust store when `trust.ca_file` is not set, none when it is.
     public var ctPublicRoots: String?

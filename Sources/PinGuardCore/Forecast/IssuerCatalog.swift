@@ -11,6 +11,9 @@ public struct IssuerCatalog: Sendable, Equatable {
         public var operatorName: String
         /// The pool's intermediates.
         public var issuers: [Issuer]
+        /// The operator's ACME directory, whose renewal information gives a leaf's renewal window; nil when
+        /// the operator serves none.
+        public var acmeDirectory: String?
 
         /// Creates a pool.
         public init(name: String, operatorName: String, issuers: [Issuer]) {
@@ -79,6 +82,9 @@ public struct IssuerCatalog: Sendable, Equatable {
         guard let at = holders[spki] else { return nil }
         return (pools[at.pool], pools[at.pool].issuers[at.issuer])
     }
+
+    /// The ACME directory of the pool holding the intermediate `spki`; nil when none is known.
+    public func acmeDirectory(issuer spki: String) -> String? { pool(holding: spki)?.pool.acmeDirectory }
 
     /// The intermediates a renewal of a leaf signed by the intermediate `spki` may come from: the active ones
     /// of its pool; when the CA no longer issues from that pool (it moved on, as Let's Encrypt from R10-R14

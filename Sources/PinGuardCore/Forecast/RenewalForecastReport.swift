@@ -2,12 +2,17 @@ import Foundation
 
 /// The forecast of a target's next renewal as `probe` and `plan` show it: a JSON object and table lines.
 public enum RenewalForecastReport {
-    /// `{"next_renewal", "key", "key_basis", "issuer_basis", "issuers": [NAME...], "sets": [{"policy_set",
-    /// "environment", "reject_ratio", "uncovered_issuers": [NAME...], "next_key_pinned", "verdict", "safe_keys"}]}`; nil without a forecast.
+    /// `{"next_renewal", "when_basis", "ari_window": {"start", "end", "explanation_url"} or null, "key", "key_basis",
+    /// "issuer_basis", "issuers": [NAME...], "sets": [{"policy_set", "environment", "reject_ratio", "uncovered_issuers":
+    /// [NAME...], "next_key_pinned", "verdict", "safe_keys"}]}`; nil without a forecast.
     public static func object(_ outlook: RenewalOutlook?, _ forecasts: [SetForecast]) -> [String: Any]? {
         guard let o = outlook else { return nil }
         return [
-            "next_renewal": RFC3339.format(o.nextRenewal), "key": o.key.rawValue, "key_basis": o.keyBasis.rawValue,
+            "next_renewal": RFC3339.format(o.nextRenewal), "when_basis": o.whenBasis.rawValue,
+            "ari_window": o.window.map { w -> Any in
+                ["start": RFC3339.format(w.start), "end": RFC3339.format(w.end), "explanation_url": w.explanationURL ?? NSNull()] as [String: Any]
+            } ?? NSNull(),
+            "key": o.key.rawValue, "key_basis": o.keyBasis.rawValue,
             "issuer_basis": o.issuerBasis.rawValue, "issuers": o.issuers.map(\.name),
             "sets": forecasts.map { f -> [String: Any] in
                 ["policy_set": f.policySet, "environment": f.environment, "reject_ratio": f.rejectRatio,
@@ -23,8 +28,12 @@ public enum RenewalForecastReport {
         guard let o = outlook else { return "" }
         let names = o.issuers.map(\.name)
         let shown = names.count > 6 ? names.prefix(6).joined(separator: ", ") + ", …" : names.joined(separator: ", ")
-        var out = "next renewal \(RFC3339.format(o.nextRenewal).prefix(10)): key \(o.key.rawValue) (\(o.keyBasis.rawValue)), "
+        var out = "next renewal \(RFC3339.format(o.nextRenewal).prefix(10)) (\(o.whenBasis.rawValue)): key \(o.key.rawValue) (\(o.keyBasis.rawValue)), "
             + "\(names.count) possible issuer\(names.count == 1 ? "" : "s") (\(o.issuerBasis.rawValue)): \(shown)\n"
+        if let w = o.window {
+            out += "  ari window: \(RFC3339.format(w.start)) to \(RFC3339.format(w.end))"
+                + (w.explanationURL.map { ", explanation \($0)" } ?? "") + "\n"
+        }
         for f in forecasts {
             let percent = Int((f.rejectRatio * 100).rounded())
             out += "  \(f.policySet)/\(f.environment): rejects \(percent)% of plausible renewals (assuming key \(o.key.rawValue)): "

@@ -39,8 +39,22 @@ public struct RenewalOutlook: Sendable, Equatable {
         case current
     }
 
+    /// Where the date of the next renewal comes from.
+    public enum WhenBasis: String, Sendable {
+        /// The start of the renewal window the CA suggests (ACME Renewal Information, RFC 9773).
+        case ari
+        /// `renewal.before` before notAfter.
+        case before
+        /// A third of the leaf's lifetime before notAfter.
+        case lifetime
+    }
+
     /// When the next renewal is expected.
     public var nextRenewal: Date
+    /// Why then.
+    public var whenBasis: WhenBasis = .lifetime
+    /// The CA's renewal window for the served leaf, when its renewal information gave one.
+    public var window: RenewalWindow?
     /// The next leaf's key.
     public var key: Key
     /// Why that key.

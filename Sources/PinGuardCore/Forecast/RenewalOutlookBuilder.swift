@@ -8,17 +8,32 @@ public struct RenewalSettings: Sendable, Equatable {
     public var key: RenewalOutlook.Key?
     /// `renewal.issuers`: the name of an `issuer_pools` pool; nil when not declared.
     public var issuers: String?
+    /// `renewal.acme_directory`: the ACME directory whose renewal information gives the window, or
+    /// `none` (`RenewalSettings.noDirectory`) to ask none; nil: the issuer catalog's, when it knows one.
+    public var acmeDirectory: String?
+
+    /// The `renewal.acme_directory` value that turns renewal information off.
+    public static let noDirectory = "none"
 
     /// No declaration.
-    public init(before: Double? = nil, key: RenewalOutlook.Key? = nil, issuers: String? = nil) {
+    public init(before: Double? = nil, key: RenewalOutlook.Key? = nil, issuers: String? = nil, acmeDirectory: String? = nil) {
         self.before = before
         self.key = key
         self.issuers = issuers
+        self.acmeDirectory = acmeDirectory
     }
 
     /// This target's settings over the config-wide ones: each declared value wins.
     public func over(_ defaults: RenewalSettings) -> RenewalSettings {
-        RenewalSettings(before: before ?? defaults.before, key: key ?? defaults.key, issuers: issuers ?? defaults.issuers)
+        RenewalSettings(before: before ?? defaults.before, key: key ?? defaults.key, issuers: issuers ?? defaults.issuers,
+                        acmeDirectory: acmeDirectory ?? defaults.acmeDirectory)
+    }
+
+    /// The ACME directory to ask for the renewal window of a leaf issued by the intermediate `issuerSPKI`:
+    /// `acme_directory` when declared (nil for `none`), else the catalog's for that issuer.
+    public func renewalInfoDirectory(issuerSPKI: String?, catalog: IssuerCatalog) -> String? {
+        if let acmeDirectory { return acmeDirectory == Self.noDirectory ? nil : acmeDirectory }
+        return issuerSPKI.flatMap { catalog.acmeDirectory(issuer: $0) }
     }
 }
 
@@ -40,18 +55,21 @@ public struct ObservedRenewals: Sendable, Equatable {
 /// (docs/reference.md, Forecast).
 public enum RenewalOutlookBuilder {
     /// The outlook of the served chain `chain` (leaf first, verified when possible); nil without a chain. `stagedFile`
-    /// names the file of `files:` that `staged` was read from.
+    /// names the file of `files:` that `staged` was read from; `window` is the CA's renewal window for the leaf,
+    /// whose start is then the next renewal.
     public static func outlook(chain: [ChainCertificate], settings: RenewalSettings, staged: [ChainCertificate]?,
                                stagedFile: String? = nil, observed: ObservedRenewals?, pools: [String: [IssuerOption]],
-                               catalog: IssuerCatalog) -> RenewalOutlook? {
+                               catalog: IssuerCatalog, window: RenewalWindow? = nil) -> RenewalOutlook? {
         guard let leaf = chain.first else { return nil }
-        let next = RenewalForecaster.nextRenewal(of: leaf, before: settings.before)
+        let next = window?.start ?? RenewalForecaster.nextRenewal(of: leaf, before: settings.before)
         let newer = staged.flatMap { s in s.first.map { $0.notBefore > leaf.notBefore } == true ? s : nil }
         let (key, keyBasis) = nextKey(leaf, staged: newer, settings: settings, observed: observed)
         let (issuers, issuerBasis) = nextIssuers(chain, staged: newer, settings: settings, observed: observed, pools: pools, catalog: catalog)
         var outlook = RenewalOutlook(nextRenewal: next, key: key, keyBasis: keyBasis, stagedLeaf: newer?.first, issuers: issuers,
                                      issuerBasis: issuerBasis)
         outlook.stagedFile = newer == nil ? nil : stagedFile
+        outlook.window = window
+        outlook.whenBasis = window != nil ? .ari : settings.before != nil ? .before : .lifetime
         return outlook
     }
 

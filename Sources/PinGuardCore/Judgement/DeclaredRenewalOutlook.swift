@@ -10,6 +10,8 @@ public struct DeclaredRenewalOutlook: RenewalOutlookSource {
     public var pools: [String: [IssuerOption]]
     /// The issuer catalog.
     public var catalog: IssuerCatalog
+    /// The CA's renewal window for the leaf, when it was asked for one.
+    public var window: RenewalWindow?
 
     /// An outlook source from declarations alone.
     public init(settings: RenewalSettings, pools: [String: [IssuerOption]] = [:], catalog: IssuerCatalog) {
@@ -21,6 +23,6 @@ public struct DeclaredRenewalOutlook: RenewalOutlookSource {
     /// The outlook of `result`'s next renewal from its first address's chain.
     public func outlook(for result: TargetResult) -> RenewalOutlook? {
         RenewalOutlookBuilder.outlook(chain: result.forecastChain, settings: (result.target.renewal ?? RenewalSettings()).over(settings),
-                                      staged: nil, observed: nil, pools: pools, catalog: catalog)
+                                      staged: nil, observed: nil, pools: pools, catalog: catalog, window: window)
     }
 }

@@ -246,7 +246,7 @@ public enum PinGuardMetrics {
         targetInfo, targetAddresses, targetAddressesSkipped, targetDistinctChains, addressPolicyAccept,
         policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
         mtlsClientCertificateRequested, mtlsClientCertificatePresented, clientCertificateNotAfter,
-        nextRenewal, renewalRejectRatio, pinBreakage, renewalForecastInfo,
+        nextRenewal, ariWindowStart, ariWindowEnd, renewalRejectRatio, pinBreakage, renewalForecastInfo,
         tlsCipherInfo, tlsGroupInfo, ctSCTs, ctCompliant, situationInfo, caCertInfo, caCertNotAfter, caCertNotBefore,
         renewalsObserved, lastRenewalTimestamp, lastRenewalKeyReused, lastRenewalIssuerChanged, leafKeyFirstSeen, stateWritable,
         fileSuccess, fileChainTrusted, fileCertNotAfter, fileChainEarliestExpiry, filePolicyAccept, filePinHorizon, fileReservePins,

@@ -17,6 +17,7 @@ final class CertificateFacts: @unchecked Sendable {
     var certSHA256: String
     var rawKeySHA256: String?
     var spkiSHA1: String?
+    var authorityKeyID: String?
     var keyType: String
     var isCA: Bool
     var selfIssued: Bool
@@ -39,15 +40,17 @@ final class CertificateFacts: @unchecked Sendable {
 
     /// A new instance with the same facts (the copy of copy-on-write).
     func copy() -> CertificateFacts {
-        CertificateFacts(subject: subject, issuer: issuer, serial: serial, notBefore: notBefore, notAfter: notAfter,
-                         spkiSHA256: spkiSHA256, certSHA256: certSHA256, rawKeySHA256: rawKeySHA256, spkiSHA1: spkiSHA1,
-                         keyType: keyType, isCA: isCA, selfIssued: selfIssued)
+        let copied = CertificateFacts(subject: subject, issuer: issuer, serial: serial, notBefore: notBefore, notAfter: notAfter,
+                                      spkiSHA256: spkiSHA256, certSHA256: certSHA256, rawKeySHA256: rawKeySHA256, spkiSHA1: spkiSHA1,
+                                      keyType: keyType, isCA: isCA, selfIssued: selfIssued)
+        copied.authorityKeyID = authorityKeyID
+        return copied
     }
 
     /// Whether `other` holds the same facts (the same instance, or equal fields).
     func sameFacts(as other: CertificateFacts) -> Bool {
         self === other || (certSHA256 == other.certSHA256 && spkiSHA256 == other.spkiSHA256 && subject == other.subject
             && issuer == other.issuer && serial == other.serial && notBefore == other.notBefore && notAfter == other.notAfter
-            && rawKeySHA256 == other.rawKeySHA256 && spkiSHA1 == other.spkiSHA1 && keyType == other.keyType && isCA == other.isCA && selfIssued == other.selfIssued)
+            && rawKeySHA256 == other.rawKeySHA256 && spkiSHA1 == other.spkiSHA1 && authorityKeyID == other.authorityKeyID && keyType == other.keyType && isCA == other.isCA && selfIssued == other.selfIssued)
     }
 }

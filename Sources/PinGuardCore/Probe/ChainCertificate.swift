@@ -71,6 +71,12 @@ public struct ChainCertificate: Sendable, Equatable {
         get { facts.spkiSHA1 }
         set { unique().spkiSHA1 = newValue }
     }
+    /// The keyIdentifier of the Authority Key Identifier extension, uppercase hex; nil when the certificate
+    /// has none. With `serial` it names the certificate to its CA's renewal information (`RenewalInfoID`).
+    public var authorityKeyID: String? {
+        get { facts.authorityKeyID }
+        set { unique().authorityKeyID = newValue }
+    }
     /// Key algorithm and size as OpenSSL names them, e.g. `RSA-2048`, `RSA-PSS-2048`, `EC-256`, `ED25519-256`.
     public var keyType: String {
         get { facts.keyType }

@@ -19,6 +19,9 @@ public struct Situation: Sendable, Equatable {
         case breaksAtRenewal = "breaks_at_renewal"
         /// The next renewal breaks the app if it brings a fresh key, and no key plan is known; safe ways exist.
         case renewalAtRisk = "renewal_at_risk"
+        /// The CA asks for the certificate to be renewed now (ACME Renewal Information): critical for an app
+        /// that renewal breaks, a warning for the certificate otherwise.
+        case earlyRenewalRequested = "early_renewal_requested"
         /// A chain staged in `files:` would be rejected once served, while the served chain is accepted.
         case stagedRejected = "staged_rejected"
         /// The renewal is past its expected time and the old certificate is still served.

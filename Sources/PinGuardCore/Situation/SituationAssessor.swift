@@ -41,6 +41,8 @@ public enum SituationAssessor {
         guard let s = schedule(r) else { return nil }
         let staged = r.outlook?.stagedLeaf != nil
         if s.isCritical(at: now) && !staged { return words.expiresUnrenewed(s) }
+        // The CA moved the window: the renewal is asked for, not overdue.
+        if let w = r.outlook?.window, w.asksEarlyRenewal(now: now) { return words.earlyRenewalRequested(w) }
         if s.isOverdue(at: now) { return words.renewalOverdue(s) }
         return nil
     }
@@ -60,6 +62,7 @@ public enum SituationAssessor {
     /// renewal approaches (docs/prometheus.md).
     static func forecastSituation(_ words: SituationWords, _ e: Evaluation, _ f: SetForecast, _ o: RenewalOutlook,
                                   now: Date) -> Situation {
+        if let w = o.window, w.asksEarlyRenewal(now: now) { return words.earlyRenewalBreaks(e, f, o, w) }
         let severity = renewalSeverity(o.nextRenewal, now: now)
         if o.keyBasis == .staged, let file = o.stagedFile {
             return severity == .upcoming ? words.stagedRejected(e, f, o, file: file) : words.breaksAtRenewal(e, f, o, severity: severity)

@@ -34,6 +34,11 @@ public struct ResolvedAddress: Sendable {
 
     /// `ip:port`, or `[ip]:port` for IPv6.
     public func description(port: Int) -> String {
+        isIPv6 ? "[\(ipText)]:\(port)" : "\(ipText):\(port)"
+    }
+
+    /// The address alone, as text (`192.0.2.1`, `2001:db8::1`).
+    public var ipText: String {
         var buf = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         var copy = storage
         if family == AF_INET6 {
@@ -41,12 +46,12 @@ public struct ResolvedAddress: Sendable {
                 var a = p.pointee.sin6_addr
                 _ = inet_ntop(AF_INET6, &a, &buf, socklen_t(buf.count))
             } }
-            return "[\(cText(buf))]:\(port)"
+            return cText(buf)
         }
         withUnsafePointer(to: &copy) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { p in
             var a = p.pointee.sin_addr
             _ = inet_ntop(AF_INET, &a, &buf, socklen_t(buf.count))
         } }
-        return "\(cText(buf)):\(port)"
+        return cText(buf)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import PinGuardCore
 
-/// Reads the issuer catalog (JSON: `{"version": 1, "generated", "pools": [{"name", "operator", "issuers":
+/// Reads the issuer catalog (JSON: `{"version": 1, "generated", "pools": [{"name", "operator", "acme_directory", "issuers":
 /// [{"name", "subject", "issuer", "spki_sha256", "certificate_sha256", "not_before", "not_after", "active",
 /// "chains_to": [ROOT NAME...]}]}], "roots": [{"name", "subject", "spki_sha256", "certificate_sha256",
 /// "not_before", "not_after"}]}`); an error names the first entry that does not read.
@@ -36,7 +36,11 @@ public enum IssuerCatalogReader {
                 issuers.append(IssuerCatalog.Issuer(name: issuerName, chain: [c] + above, active: e["active"] as? Bool,
                                                     keyFamily: IssuerCatalog.keyFamily(e["key"] as? String ?? "")))
             }
-            pools.append(IssuerCatalog.Pool(name: name, operatorName: p["operator"] as? String ?? "", issuers: issuers))
+            var pool = IssuerCatalog.Pool(name: name, operatorName: p["operator"] as? String ?? "", issuers: issuers)
+            if let directory = p["acme_directory"] as? String, directory.hasPrefix("https://"), directory.utf8.count <= 2048 {
+                pool.acmeDirectory = directory
+            }
+            pools.append(pool)
         }
         return IssuerCatalog(generated: root["generated"] as? String ?? "", pools: pools)
     }

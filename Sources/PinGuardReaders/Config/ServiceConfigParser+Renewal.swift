@@ -2,9 +2,9 @@ import Foundation
 import PinGuardCore
 
 extension ServiceConfigParser {
-    /// `renewal: {before: DURATION, key: reuse|rotate, issuers: POOL}` (config-wide or per target).
+    /// `renewal: {before: DURATION, key: reuse|rotate, issuers: POOL, acme_directory: URL|none}` (config-wide or per target).
     static func renewal(_ v: YAMLValue) throws(ConfigError) -> RenewalSettings {
-        let m = try v.mapping(allowed: ["before", "key", "issuers"])
+        let m = try v.mapping(allowed: ["before", "key", "issuers", "acme_directory"])
         var r = RenewalSettings()
         if let b = m["before"] { r.before = try b.duration(max: 10 * 365 * 86_400) }
         if let k = m["key"] {
@@ -13,6 +13,13 @@ extension ServiceConfigParser {
             r.key = text == "reuse" ? .reuse : .rotate
         }
         if let i = m["issuers"] { r.issuers = try i.nonEmptyString() }
+        if let d = m["acme_directory"] {
+            let text = try d.nonEmptyString()
+            guard text == RenewalSettings.noDirectory || (text.hasPrefix("https://") && URL(string: text)?.host != nil && text.utf8.count <= 2048) else {
+                throw d.error("\(EchoedInput.quoted(text)) is not an https URL of an ACME directory, or none")
+            }
+            r.acmeDirectory = text
+        }
         return r
     }
 

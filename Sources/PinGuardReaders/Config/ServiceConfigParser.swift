@@ -32,6 +32,7 @@ public enum ServiceConfigParser {
         Section("resolve") { v, c throws(ConfigError) in c.resolve = try resolveMode(v) },
         Section("max_addresses") { v, c throws(ConfigError) in c.maxAddresses = try v.int(in: 1...Target.maxAddressesLimit) },
         Section("probe_allow", nullIsDefault: true) { v, c throws(ConfigError) in c.probeAllow = try probeAllowlist(v) },
+        Section("fetch", nullIsDefault: true, fetch),
         Section("files") { v, c throws(ConfigError) in
             c.files = try v.sequence().map { item throws(ConfigError) in try parseFileTarget(item, defaults: c, lines: &c.lines) }
         },

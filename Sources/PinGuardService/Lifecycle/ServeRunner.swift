@@ -93,6 +93,8 @@ public enum ServeRunner {
         }
         for event in memory.startEvents { journal.send(event) }
         if options.once {
+            // One round judged with the lists as fresh as they can be had now.
+            await runtime.refreshDueLogLists()
             let round = await runtime.runRound(spread: false)
             let results = round.results
             print(OnceSummary.render(results, files: runtime.snapshot().files, duration: round.duration), terminator: "")
@@ -110,7 +112,8 @@ public enum ServeRunner {
             notifier.ready(status: "serving on \(shown); first round running")
         }
         let services: [any Service] = [server, ProbeScheduler(runtime: runtime), ReloadOnHangup(runtime: runtime),
-                                        TargetFileWatcher(runtime: runtime),
+                                        TargetFileWatcher(runtime: runtime), RenewalInfoScheduler(runtime: runtime),
+                                        LogListRefresh(runtime: runtime),
                                        WatchdogPinger(notifier: notifier)]
         let serviceGroup = ServiceGroup(configuration: .init(
             services: services.map { .init(service: $0) },

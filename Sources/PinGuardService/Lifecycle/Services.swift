@@ -17,6 +17,19 @@ public struct ProbeScheduler: Service {
     }
 }
 
+/// Checks the CAs' renewal information (RFC 9773) for the certificates served, on its own schedule.
+public struct RenewalInfoScheduler: Service {
+    let runtime: PinGuardRuntime
+
+    /// Creates the scheduler.
+    public init(runtime: PinGuardRuntime) { self.runtime = runtime }
+
+    /// Checks until shutdown.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await runtime.watchRenewalInfo() }
+    }
+}
+
 /// Reloads the configuration on SIGHUP.
 public struct ReloadOnHangup: Service {
     let runtime: PinGuardRuntime
@@ -42,6 +55,19 @@ public struct TargetFileWatcher: Service {
     /// Watches until shutdown.
     public func run() async throws {
         await cancelWhenGracefulShutdown { await runtime.watchTargetFiles() }
+    }
+}
+
+/// Keeps the log lists given by URL fresh (`ct.log_lists.NAME: URL`, every `ct.refresh`).
+public struct LogListRefresh: Service {
+    let runtime: PinGuardRuntime
+
+    /// Creates the refresher service.
+    public init(runtime: PinGuardRuntime) { self.runtime = runtime }
+
+    /// Refreshes until shutdown.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await runtime.refreshLogLists() }
     }
 }
 

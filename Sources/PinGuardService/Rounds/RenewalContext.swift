@@ -1,4 +1,5 @@
 import Foundation
+import PinGuardARI
 import PinGuardConfig
 import PinGuardCore
 
@@ -11,8 +12,10 @@ struct RenewalContext: RenewalOutlookSource {
     /// Staged chains by host (the judged `files:` results), with the file each was read from.
     let staged: [String: (file: String, chain: [ChainCertificate])]
     let memory: ChainMemory
+    /// The CAs' renewal windows of the served leaves, when renewal information is watched.
+    let renewalInfo: RenewalInfoWatch?
 
-    init(_ loaded: LoadedConfiguration, files: [TargetResult], memory: ChainMemory) {
+    init(_ loaded: LoadedConfiguration, files: [TargetResult], memory: ChainMemory, renewalInfo: RenewalInfoWatch? = nil) {
         defaults = loaded.config.renewal
         pools = loaded.issuerPools
         catalog = loaded.issuerCatalog
@@ -25,6 +28,7 @@ struct RenewalContext: RenewalOutlookSource {
         }
         self.staged = staged
         self.memory = memory
+        self.renewalInfo = renewalInfo
     }
 
     /// The outlook of `result`'s next renewal; nil when it served no chain.
@@ -36,6 +40,13 @@ struct RenewalContext: RenewalOutlookSource {
         return RenewalOutlookBuilder.outlook(chain: chain, settings: settings, staged: staged[result.target.host]?.chain,
                                              stagedFile: staged[result.target.host]?.file,
                                              observed: memory.observed(target: result.target.name, anchor: anchor),
-                                             pools: pools, catalog: catalog)
+                                             pools: pools, catalog: catalog, window: window(for: result))
+    }
+
+    /// The CA's window for `result`'s served leaf, when one is known for the directory its settings name.
+    private func window(for result: TargetResult) -> RenewalWindow? {
+        guard let renewalInfo, let watched = WatchedCertificate.serving(result, defaults: defaults, catalog: catalog),
+              renewalInfo.status(certID: watched.certID)?.directory == watched.directory else { return nil }
+        return renewalInfo.window(certID: watched.certID)
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import NIOConcurrencyHelpers
+import PinGuardARI
 import PinGuardConfig
 import PinGuardCore
+import PinGuardFetch
 import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe
@@ -29,8 +31,8 @@ public final class PinGuardRuntime: Sendable {
         /// What is remembered of each file (by path), so a staged chain's rejection is reported once, as staged.
         var fileMemories: [String: StagedChainEvents.Memory] = [:]
         var lastReloadOK = true
-        /// Whether the old bundled log list was warned about (once per process).
-        var staleListsWarned = false
+        /// The stale log lists warned about (origin and date): each once per process.
+        var staleListsWarned: Set<String> = []
         var lastReloadSuccess: Date
         var lastStatus = Date.distantPast
     }
@@ -50,7 +52,13 @@ public final class PinGuardRuntime: Sendable {
     public let journal: JournalSink
     /// systemd notifications go here.
     public let notifier: SystemdNotifier
-    private let reloader: ConfigurationReloader
+    /// The CAs' renewal windows of the served leaves (ACME Renewal Information), checked off the probe path.
+    public let renewalInfo: RenewalInfoWatch
+    /// Says each refused download once per host.
+    let fetchRefusals: RefusalNotices
+    let reloader: ConfigurationReloader
+    /// Keeps the log lists given by URL fresh.
+    let logLists: LogListRefresher
     private let wake = RoundWake()
     /// `GET /probe` requests in progress.
     let probeRequests = ClientSlots(total: PinGuardRuntime.maxProbeRequests, perClient: PinGuardRuntime.maxProbeRequestsPerClient)
@@ -62,22 +70,35 @@ public final class PinGuardRuntime: Sendable {
     ///     cannot be loaded).
     ///   - loader: reads a configuration file on reload.
     ///   - memory: the memory of served chains; by default one in memory only.
-    public init(loaded: LoadedConfiguration, journal: JournalSink, notifier: SystemdNotifier = SystemdNotifier(),
+    ///   - fetcher: makes the fetcher of `fetch` settings that downloads the log lists given by URL; by default
+    ///     the guarded fetcher.
+    ///   - documents: where fetched lists are kept across restarts; by default the memory's state file.
+    public init(loaded configured: LoadedConfiguration, journal: JournalSink, notifier: SystemdNotifier = SystemdNotifier(),
                 clock: any ServiceClock = WallClock(), executor: (any ProbeExecutor)? = nil, memory: ChainMemory? = nil,
+                fetcher: (@Sendable (FetchSettings) throws -> any DocumentFetching)? = nil,
+                documents: (any FetchedDocumentStore)? = nil,
                 loader: @escaping @Sendable (String) throws(ConfigError) -> LoadedConfiguration
                     = { (path) throws(ConfigError) in try ConfigurationLoader.load(path: path) })
         throws(ProbeError) {
+        let memory = memory ?? ChainMemory(memoryOnly: "no state file given", configured: Set(configured.config.targets.map(\.name)))
+        let notices = RefusalNotices { StandardError.write("pinguard: \($0)") }
+        fetchRefusals = notices
+        logLists = LogListRefresher(makeFetcher: fetcher ?? { try GuardedFetcher(settings: $0, notices: notices) },
+                                    documents: documents ?? memory.documents)
+        let loaded = logLists.inForce(configured, now: clock.now)
         if let executor {
             self.executor = executor
         } else {
             self.executor = try ThreadPoolProbeExecutor(config: loaded.config, clock: clock)
         }
         self.clock = clock
-        self.memory = memory ?? ChainMemory(memoryOnly: "no state file given", configured: Set(loaded.config.targets.map(\.name)))
+        self.memory = memory
         self.journal = journal
         self.notifier = notifier
+        renewalInfo = RenewalInfoWatch(client: Self.renewalInfoClient(loaded.config.fetch, memory: self.memory, notices: fetchRefusals))
         store = ResultStore(config: loaded.config, judge: Judge(sets: loaded.policySets, ct: loaded.config.ct,
-                                                                renewals: RenewalContext(loaded, files: [], memory: self.memory)))
+                                                                renewals: RenewalContext(loaded, files: [], memory: self.memory,
+                                                                                         renewalInfo: renewalInfo)))
         exposition = ExpositionCache(store: store)
         state = NIOLockedValueBox(State(loaded: loaded, lastReloadSuccess: clock.now))
         reloader = ConfigurationReloader(loader: loader)
@@ -144,13 +165,7 @@ public final class PinGuardRuntime: Sendable {
     }
 
     private func announceLoad(_ loaded: LoadedConfiguration) {
-        // Once per process: a reload of the same old list says nothing new.
-        let warnings = loaded.config.ct.staleListWarnings(at: clock.now, sets: loaded.policySets)
-        let first = state.withLockedValue { s -> Bool in
-            defer { if !warnings.isEmpty { s.staleListsWarned = true } }
-            return !s.staleListsWarned
-        }
-        if first { for w in warnings { StandardError.write("pinguard: warning: \(w)") } }
+        warnStaleLists()
         journal.send(.configLoaded(path: loaded.path, targets: loaded.config.targets.count,
                                    policySets: loaded.policySets.map(\.name)))
         for b in loaded.bundles where b.state != .valid { journal.send(.policyBundleRejected(b)) }
@@ -180,13 +195,17 @@ public final class PinGuardRuntime: Sendable {
         defer { notifier.notify("READY=1") }
         let path = configuration.path
         let executor = executor
-        let outcome = await reloader.reload(path: path, prepare: { (loaded) throws(ConfigError) in
+        let logLists = logLists, clock = clock
+        let outcome = await reloader.reload(path: path, prepare: { (read) throws(ConfigError) in
+            // The lists fetched from URLs the new configuration still names stay in force.
+            let loaded = logLists.inForce(read, now: clock.now)
             do { try executor.reconfigure(for: loaded.config) } catch {
                 // A client identity error names its target in the message; anything else is the trust store.
                 let identity = (error as? ProbeError)?.code == .clientIdentity
                 throw ConfigError(file: path, line: identity ? nil : loaded.config.lines["trust.ca_file"],
                                   key: identity ? nil : "trust.ca_file", message: "\(error)")
             }
+            return loaded
         }, apply: { loaded in self.apply(loaded) })
         if case .failure(let error) = outcome {
             state.withLockedValue { $0.lastReloadOK = false }
@@ -215,6 +234,10 @@ public final class PinGuardRuntime: Sendable {
         }
         // The staged chains first: the forecast judged again below reads them.
         judgeFiles()
+        if previous.config.fetch != loaded.config.fetch {
+            fetchRefusals.forget()
+            renewalInfo.use(Self.renewalInfoClient(loaded.config.fetch, memory: memory, notices: fetchRefusals))
+        }
         let outlookChanged = previous.config.renewal != loaded.config.renewal || previous.config.files != loaded.config.files
             || previous.issuerPools != loaded.issuerPools || previous.issuerCatalog != loaded.issuerCatalog
         let events = store.apply(config: loaded.config, judge: judge(loaded), outlookChanged: outlookChanged,
@@ -231,7 +254,7 @@ public final class PinGuardRuntime: Sendable {
     /// `files:` as last judged and the memory of served chains as it stands).
     func judge(_ loaded: LoadedConfiguration) -> Judge {
         Judge(sets: loaded.policySets, ct: loaded.config.ct,
-              renewals: RenewalContext(loaded, files: state.withLockedValue { $0.files }, memory: memory))
+              renewals: RenewalContext(loaded, files: state.withLockedValue { $0.files }, memory: memory, renewalInfo: renewalInfo))
     }
 
     /// Judges the certificate files of `files:` again (each round, and at once after a reload).

@@ -18,6 +18,7 @@ enum TargetPage {
             }
             html += "</table>\n"
         }
+        if let w = r.outlook?.window { html += window(w) }
         html += "<h2>Decisions</h2>\n<table><tr><th>app</th><th>verdict</th><th>reason</th><th>matched pins</th><th>reserve pins</th></tr>\n"
         for d in r.evaluations {
             let matched = d.matchedPins.map { "<code>\(e($0.pin.hash))</code> (\(e($0.pin.role.rawValue)), depth \($0.depths.map(String.init).joined(separator: ",")))" }
@@ -32,6 +33,14 @@ enum TargetPage {
         }
         html += "<h2>Last probe</h2>\n<pre>\(e(ProbeLog.text(r)))</pre>\n"
         return html + "</body></html>\n"
+    }
+
+    /// The CA's renewal window for the served leaf (ACME Renewal Information).
+    static func window(_ w: RenewalWindow) -> String {
+        let e = StatusPage.escape
+        let explained = w.explanationURL.map { " The CA explains: <a href=\"\(e($0))\">\(e($0))</a>." } ?? ""
+        return "<h2>Renewal window</h2>\n<p>The CA suggests renewing between \(e(RFC3339.format(w.start))) and \(e(RFC3339.format(w.end))) "
+            + "(ACME Renewal Information); the forecast's next renewal is its start.\(explained)</p>\n"
     }
 
     /// One address and the chain it served.

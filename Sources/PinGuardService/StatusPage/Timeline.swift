@@ -2,15 +2,15 @@ import Foundation
 import PinGuardCore
 
 /// A target's time at a glance, as an inline SVG (no script): the leaf's life from notBefore to notAfter,
-/// now, the expected renewal coloured by the forecast's verdict, the critical last part of the lifetime, and
-/// the pin set's expiry when it falls inside.
+/// now, the expected renewal coloured by the forecast's verdict, the CA's renewal window when ARI gives one, the
+/// critical last part of the lifetime, and the pin set's expiry when it falls inside.
 enum Timeline {
     static let width = 240.0
     static let height = 30.0
 
     /// Colours of the renewal marker by the forecast's verdict, and of the other marks.
     static let safe = "#2a8a2a", atRisk = "#e08a00", breaks = "#c00000", now = "#111111", critical = "#f6b3b3", pinExpiry = "#7a3db8",
-        expiry = "#6b0000"
+        expiry = "#6b0000", ariWindow = "#7fb3e0"
 
     /// The SVG of `r` judged at `now`, its renewal coloured by the forecast of `app` (`set/environment`; nil: the
     /// worst over the apps); "" without a served chain.
@@ -25,6 +25,10 @@ enum Timeline {
         svg += "<rect x=\"4\" y=\"11\" width=\"\(Int(width - 8))\" height=\"8\" fill=\"#e4e4e4\"/>"
         svg += rect(from: x(s.criticalAt), to: x(s.notAfter), fill: critical, title: "last \(Int((s.criticalWindow / 86_400).rounded())) days: critical with nothing in place")
         svg += rect(from: 4, to: x(now), fill: "#9aa7b8", title: "elapsed")
+        if let w = r.outlook?.window {
+            svg += rect(from: x(w.start), to: max(x(w.end), x(w.start) + 2), fill: ariWindow,
+                        title: "the CA's renewal window \(day(w.start)) to \(day(w.end))")
+        }
         if let pinsExpire = r.evaluations.compactMap({ $0.policy?.expires }).min(), pinsExpire.timeIntervalSince1970 <= end {
             svg += mark(x(pinsExpire), colour: pinExpiry, y: 4, title: "pin set expires \(day(pinsExpire))")
         }

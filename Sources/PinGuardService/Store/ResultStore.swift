@@ -11,7 +11,7 @@ import PinGuardReaders
 /// results in one pass (one name lookup per target, the judging on every core) under the lock that
 /// `/metrics` also takes.
 public final class ResultStore: Sendable {
-    private struct State {
+    struct State {
         /// Targets of the configuration in force (the configuration's own array, not a copy), found by name
         /// through `position`.
         var targets: [Target] = []
@@ -103,7 +103,7 @@ public final class ResultStore: Sendable {
         }
     }
 
-    private let state: NIOLockedValueBox<State>
+    let state: NIOLockedValueBox<State>
 
     /// Creates an empty store for `config` and `sets`.
     public convenience init(config: ServiceConfig, sets: [PolicySet]) {
@@ -194,6 +194,7 @@ public final class ResultStore: Sendable {
                 p = same
             }
             let forecastEvents = ForecastEvents.changes(from: s.results[p], to: result)
+                + EarlyRenewalEvents.changes(from: s.results[p], to: result)
             s.results[p] = result
             s.touch(p)
             return s.detector.observe(result, memory: &s.memories[p]) + forecastEvents

@@ -1,0 +1,111 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOSSL
+import PinGuardCore
+import PinGuardFiles
+
+/// The one way pinguard downloads anything (ACME renewal information, CRLs, CT log lists).
+///
+/// Every hop resolves its host here, checks every resolved address with `FetchSettings.permits` and only
+/// then connects, to an address it checked (the client's DNS override pins the name to that address, so a
+/// second lookup cannot rebind it). Redirects are followed by hand, at most `maxRedirects`, each hop checked
+/// again. Bodies are capped by `FetchPurpose.maxBytes` while they stream; HTTPS is verified against the
+/// system store or `fetch.ca_file`; plain http is allowed for CRLs only (they are signed, and RFC 5280
+/// distribution points are http). The whole fetch, redirects included, gets `FetchSettings.timeout`.
+///
+/// The other halves: `FetchSettings` and `FetchOutcome` in PinGuardCore/Fetch, the cache in
+/// PinGuardState (`StateStore` as a `FetchedDocumentStore`) or `MemoryDocumentStore` here.
+public struct GuardedFetcher: DocumentFetching {
+    /// How many redirects one fetch follows.
+    public static let maxRedirects = 5
+
+    /// The rules every fetch follows.
+    public let settings: FetchSettings
+    let tls: TLSConfiguration
+    let notices: RefusalNotices?
+
+    /// A fetcher for `settings`; throws when `fetch.ca_file` cannot be read or holds no certificate.
+    /// `notices`, when given, hears each refusal once per host.
+    public init(settings: FetchSettings, notices: RefusalNotices? = nil) throws(FetchSetupError) {
+        self.settings = settings
+        self.notices = notices
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv12
+        if let caFile = settings.caFile { tls.trustRoots = .certificates(try Self.certificates(caFile)) }
+        self.tls = tls
+    }
+
+    /// Makes one fetch; never throws: a refusal or failure is an outcome with its reason.
+    public func fetch(_ request: FetchRequest) async -> FetchOutcome {
+        let timeout = settings.timeout
+        let outcome: FetchOutcome
+        do {
+            outcome = try await withThrowingTaskGroup(of: FetchOutcome.self) { group in
+                group.addTask { await self.follow(request) }
+                group.addTask {
+                    try await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
+                    return .failed("\(request.url): no answer within fetch.timeout (\(PromDuration.format(timeout)))")
+                }
+                let first = try await group.next() ?? .failed("\(request.url): no outcome")
+                group.cancelAll()
+                return first
+            }
+        } catch {
+            outcome = .failed("\(request.url): \(error)")
+        }
+        if case .refused(let reason) = outcome { notices?.note(host: FetchURL.hostOf(request.url), reason: reason) }
+        return outcome
+    }
+
+    /// Follows `request.url` through at most `maxRedirects` redirects, each hop checked.
+    func follow(_ request: FetchRequest) async -> FetchOutcome {
+        var url = request.url
+        for _ in 0...Self.maxRedirects {
+            let outcome = await hop(url, purpose: request.purpose)
+            guard case .fetched(var document) = outcome else { return outcome }
+            guard let next = FetchURL.redirectTarget(document, from: url) else {
+                document.url = request.url
+                return .fetched(document)
+            }
+            url = next
+        }
+        return .refused("\(request.url): more than \(Self.maxRedirects) redirects")
+    }
+
+    /// One request, no redirect followed: the scheme rule, every address checked, then the connection.
+    func hop(_ text: String, purpose: FetchPurpose) async -> FetchOutcome {
+        let url: FetchURL
+        switch FetchURL.parse(text, purpose: purpose) {
+        case .success(let parsed): url = parsed
+        case .failure(let refusal): return .refused(refusal.reason)
+        }
+        let resolved = await FetchAddresses.resolve(url, settings: settings)
+        let address: String
+        switch resolved {
+        case .refused(let reason): return .refused(reason)
+        case .failed(let reason): return .failed(reason)
+        case .checked(let first): address = first
+        }
+        return await FetchExchange(url: url, address: address, purpose: purpose, settings: settings, tls: tls).run()
+    }
+
+    /// The certificates of a CA bundle, read as a regular file of bounded size.
+    static func certificates(_ path: String) throws(FetchSetupError) -> [NIOSSLCertificate] {
+        let bytes: [UInt8]
+        do { bytes = try RegularFile.read(path, maxBytes: 16 * 1024 * 1024) } catch {
+            throw FetchSetupError("fetch.ca_file \(error)")
+        }
+        let found = (try? NIOSSLCertificate.fromPEMBytes(bytes)) ?? []
+        guard !found.isEmpty else { throw FetchSetupError("fetch.ca_file \(path): no PEM certificate in it") }
+        return found
+    }
+}
+
+/// Why a fetcher could not be set up (its CA file).
+public struct FetchSetupError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, naming the configuration key.
+    public let description: String
+
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,73 @@
+import PinGuardCore
+
+/// Fetched documents (ACME renewal information, CRLs, log lists) in the state file's `fetched_document`
+/// table, so a restart does not fetch again what is still fresh. Each `keep` is its own small transaction;
+/// the table stays within `FetchedDocumentBounds` (the least recently fetched rows go first). A row read
+/// back is untrusted: one that fails `FetchedDocumentBounds.isSound` is ignored, as if never kept. A store
+/// without a writable file (read-only, in memory, closed) keeps nothing and finds nothing.
+extension StateStore: FetchedDocumentStore {
+    /// The last good copy of `url` in the file, if any.
+    public func document(url: String) -> CachedDocument? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let connection = documentConnection else { return nil }
+        do {
+            let s = try connection.cached("SELECT body, fetched_at, fresh_until FROM fetched_document WHERE url = ?1")
+            defer { s.reset() }
+            try s.bind(url, at: 1)
+            guard try s.step(), s.byteCount(0) <= FetchedDocumentBounds.maxTotalBytes,
+                  let fetchedAt = s.number(1), let freshUntil = s.number(2) else { return nil }
+            let found = CachedDocument(url: url, body: s.blob(0), fetchedAt: fetchedAt, freshUntil: freshUntil)
+            return FetchedDocumentBounds.isSound(found, for: url) ? found : nil
+        } catch {
+            return nil
+        }
+    }
+
+    /// Keeps `document` in the file, replacing an older copy of the same URL, then trims the table to its
+    /// bounds. A document over the bounds, or a write that fails, is not kept (the next fetch tries again).
+    public func keep(_ document: CachedDocument) {
+        guard document.url.utf8.count <= FetchedDocumentBounds.maxURLBytes,
+              FetchedDocumentBounds.isSound(document, for: document.url) else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard let connection = documentConnection else { return }
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+            let s = try connection.cached("INSERT OR REPLACE INTO fetched_document (url, body, fetched_at, fresh_until) VALUES (?1, ?2, ?3, ?4)")
+            defer { s.reset() }
+            try s.bind(document.url, at: 1)
+            try s.bind(document.body, at: 2)
+            try s.bind(document.fetchedAt, at: 3)
+            try s.bind(document.freshUntil, at: 4)
+            try s.run()
+            try trimDocuments(connection)
+            try connection.execute("COMMIT")
+        } catch {
+            if connection.inTransaction { try? connection.execute("ROLLBACK") }
+        }
+    }
+
+    /// The writer's connection when documents may be read and written through it now.
+    private var documentConnection: SQLiteConnection? {
+        guard !isClosed, !isReadOnly, let connection, !connection.isReadOnly else { return nil }
+        return connection
+    }
+
+    /// Deletes the least recently fetched rows beyond `FetchedDocumentBounds`.
+    private func trimDocuments(_ connection: SQLiteConnection) throws(SQLiteFailure) {
+        let rows = try connection.prepare("SELECT url, length(body) FROM fetched_document ORDER BY fetched_at DESC, url")
+        var kept = 0, bytes = 0
+        var doomed: [String] = []
+        while try rows.step() {
+            kept += 1
+            bytes += Int(clamping: rows.int64(1))
+            if kept > FetchedDocumentBounds.maxDocuments || bytes > FetchedDocumentBounds.maxTotalBytes { doomed.append(rows.text(0)) }
+        }
+        let delete = try connection.cached("DELETE FROM fetched_document WHERE url = ?1")
+        for url in doomed {
+            try delete.bind(url, at: 1)
+            try delete.run()
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import PinGuardCore
+import PinGuardState
+import XCTest
+
+/// Fetched documents in the state file: kept across restarts, bounded, read back as untrusted input.
+final class StateDocumentStoreTests: XCTestCase {
+    private let crl = CachedDocument(url: "http://crl.example/ca.crl", body: [0x30, 0x03, 1, 2, 3], fetchedAt: 1_000, freshUntil: 90_000)
+
+    func testARestartFindsWhatWasFetched() throws {
+        let path = try makeDirectory() + "/state.db"
+        let store = try StateStore.open(path: path, readOnly: false)
+        store.keep(crl)
+        store.keep(CachedDocument(url: crl.url, body: [9], fetchedAt: 2_000, freshUntil: 95_000))
+        store.close()
+
+        let reopened = try StateStore.open(path: path, readOnly: false)
+        XCTAssertEqual(reopened.document(url: crl.url), CachedDocument(url: crl.url, body: [9], fetchedAt: 2_000, freshUntil: 95_000))
+        XCTAssertNil(reopened.document(url: "http://crl.example/other.crl"))
+        XCTAssertEqual(try RawSQLite(path).query("SELECT count(*) FROM fetched_document"), ["1"])
+    }
+
+    func testAFileOfTheFirstSchemaIsMigratedWithItsChainsKept() throws {
+        let path = try makeDirectory() + "/state.db"
+        let store = try StateStore.open(path: path, readOnly: false)
+        try commitRound(store, now: 100, [("t", "a1", testChain(leaf: 1, key: 1, notBefore: 1_000))])
+        store.close()
+        let raw = try RawSQLite(path, readOnly: false)
+        try raw.query("DROP TABLE fetched_document")
+        try raw.query("PRAGMA user_version = 1")
+
+        let migrated = try StateStore.open(path: path, readOnly: false)
+        migrated.keep(crl)
+
+        XCTAssertEqual(migrated.history(target: "t").count, 1)
+        XCTAssertEqual(migrated.document(url: crl.url), crl)
+        XCTAssertEqual(try RawSQLite(path).query("PRAGMA user_version"), ["2"])
+    }
+
+    func testRowsThatCannotBeTrueAreIgnored() throws {
+        let path = try makeDirectory() + "/state.db"
+        let store = try StateStore.open(path: path, readOnly: false)
+        store.keep(crl)
+        store.close()
+        let raw = try RawSQLite(path, readOnly: false)
+        try raw.query("INSERT INTO fetched_document VALUES ('https://a.example/backwards', x'00', 5000, 10)")
+        try raw.query("INSERT INTO fetched_document VALUES ('https://a.example/text-times', x'00', 'soon', 'later')")
+        try raw.query("UPDATE fetched_document SET fresh_until = 1e300 WHERE url = '\(crl.url)'")
+
+        let reopened = try StateStore.open(path: path, readOnly: false)
+        XCTAssertNil(reopened.document(url: "https://a.example/backwards"))
+        XCTAssertNil(reopened.document(url: crl.url), "fresh for longer than any certificate lives")
+        XCTAssertNil(reopened.document(url: "https://a.example/text-times"))
+    }
+
+    func testTheTableKeepsTheMostRecentWithinItsRowBound() throws {
+        let path = try makeDirectory() + "/state.db"
+        let store = try StateStore.open(path: path, readOnly: false)
+        let limit = FetchedDocumentBounds.maxDocuments
+        for i in 0...limit {
+            store.keep(CachedDocument(url: "https://a.example/\(i)", body: [1], fetchedAt: Double(i), freshUntil: Double(i) + 1))
+        }
+        XCTAssertNil(store.document(url: "https://a.example/0"))
+        XCTAssertNotNil(store.document(url: "https://a.example/\(limit)"))
+        XCTAssertEqual(try RawSQLite(path).query("SELECT count(*) FROM fetched_document"), ["\(limit)"])
+    }
+
+    func testReadOnlyAndInMemoryStoresKeepNothing() throws {
+        let path = try makeDirectory() + "/state.db"
+        let writer = try StateStore.open(path: path, readOnly: false)
+        writer.keep(crl)
+        writer.close()
+        let reader = try StateStore.open(path: path, readOnly: true)
+        reader.keep(CachedDocument(url: "https://a.example/", body: [], fetchedAt: 1, freshUntil: 2))
+        XCTAssertNil(reader.document(url: "https://a.example/"))
+        let memory = StateStore.inMemory()
+        memory.keep(crl)
+        XCTAssertNil(memory.document(url: crl.url))
+    }
+}
