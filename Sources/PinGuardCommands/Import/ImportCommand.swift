@@ -5,7 +5,7 @@ import PinGuardReaders
 /// `pinguard import`: turns the pin configuration an app ships into a policy file.
 public enum ImportCommand {
     /// What `import` is asked to do.
-    public struct Options {
+    public struct Options: Sendable {
         /// The file the app ships.
         public var file: String
         /// Its format; nil: named from the file, as `lint` names it.

@@ -8,7 +8,7 @@ import PinGuardReaders
 /// `pinguard lint`: the offline audit of policy files and of the pin configurations apps ship.
 public enum LintCommand {
     /// What `lint` is asked to do.
-    public struct Options {
+    public struct Options: Sendable {
         /// Policy files or native pin configurations to audit.
         public var files: [String]
         /// A pinguard.yml whose policy files are audited too.
