@@ -123,8 +123,8 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Tests/PinGuardServiceTestSupport"),
         .testTarget(name: "PinGuardServiceTests", dependencies: [
-            "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
-            "PinGuardServiceTestSupport", "PinGuardCoreTestSupport", "PinGuardCTTestSupport", "PinGuardFetch", "PinGuardFetchTestSupport",
+            "PinGuardService", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
+            "PinGuardServiceTestSupport", "PinGuardCoreTestSupport", "PinGuardCTTestSupport", "PinGuardFetch", "PinGuardFetchTestSupport", "PinGuardState",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -10,7 +10,7 @@
 #   scripts/fuzz.sh [--smoke] [SECONDS] [TARGET...]
 #     --smoke      20 s per reader unless SECONDS is given (scripts/fuzz-smoke.sh)
 #     TARGET       config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle defines probe-target
-#                  webconfig ct-log-list sct-list renewal-info (default: all)
+#                  webconfig ct-log-list sct-list renewal-info crl (default: all)
 #   FUZZ_JOBS=N    run N readers at once (default 1)
 #   FUZZ_NO_REPRO=1  leave Tests/Fixtures/repro out of the seeds (to fuzz past a known, unfixed crash)
 #   FUZZ_TIMEOUT=S seconds one input may take (default 2); raise it when many readers share few cores,
@@ -29,7 +29,7 @@ if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 seconds=3600
 [ $smoke = 1 ] && seconds=20
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
-all_targets=(config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle defines probe-target webconfig ct-log-list sct-list renewal-info)
+all_targets=(config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle defines probe-target webconfig ct-log-list sct-list renewal-info crl)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 

@@ -70,4 +70,19 @@ static inline SCT *pg_sk_SCT_value(const STACK_OF(SCT) *sk, int i) { return sk_S
 /* SSL_get_negotiated_group is a macro over SSL_ctrl: the NID (or TLSEXT_nid_unknown | id) of the group. */
 static inline int pg_SSL_get_negotiated_group(SSL *ssl) { return (int)SSL_get_negotiated_group(ssl); }
 static inline int pg_TLSEXT_nid_unknown(void) { return TLSEXT_nid_unknown; }
+/* CRLs: stacks of revoked entries, distribution points and general names (macros over OPENSSL_sk_*). */
+static inline int pg_sk_X509_REVOKED_num(const STACK_OF(X509_REVOKED) *sk) { return sk_X509_REVOKED_num(sk); }
+static inline X509_REVOKED *pg_sk_X509_REVOKED_value(const STACK_OF(X509_REVOKED) *sk, int i) { return sk_X509_REVOKED_value(sk, i); }
+static inline int pg_sk_DIST_POINT_num(const STACK_OF(DIST_POINT) *sk) { return sk_DIST_POINT_num(sk); }
+static inline DIST_POINT *pg_sk_DIST_POINT_value(const STACK_OF(DIST_POINT) *sk, int i) { return sk_DIST_POINT_value(sk, i); }
+static inline int pg_sk_GENERAL_NAME_num(const STACK_OF(GENERAL_NAME) *sk) { return sk_GENERAL_NAME_num(sk); }
+static inline GENERAL_NAME *pg_sk_GENERAL_NAME_value(const STACK_OF(GENERAL_NAME) *sk, int i) { return sk_GENERAL_NAME_value(sk, i); }
+/* The URI of a general name, NULL when it is another form (the union is awkward from Swift). */
+static inline const ASN1_IA5STRING *pg_GENERAL_NAME_uri(const GENERAL_NAME *n) {
+    return n != NULL && n->type == GEN_URI ? n->d.uniformResourceIdentifier : NULL;
+}
+/* The fullName of a distribution point name, NULL when it is a relative name or absent. */
+static inline GENERAL_NAMES *pg_DIST_POINT_NAME_fullname(const DIST_POINT_NAME *n) {
+    return n != NULL && n->type == 0 ? n->name.fullname : NULL;
+}
 #endif

@@ -27,8 +27,17 @@ public enum CertificateReader {
             source: source)
         facts.rawKeySHA256 = (try? DER.subjectPublicKeyBits(ofSPKI: spki)).map(sha256Base64)
         facts.spkiSHA1 = sha1Base64(spki)
+        facts.crlDistributionPoints = CRLExtensions.distributionPoints(of: x509)
+        if signsCRLs(x509) { facts.publicKeyDER = Array(spki) }
         facts.authorityKeyID = authorityKeyID(x509)
         return facts
+    }
+
+    /// Whether the certificate may sign CRLs: a CA whose key usage, when present, includes cRLSign. Only
+    /// such a certificate keeps its key in the facts (`ChainCertificate.publicKeyDER`).
+    static func signsCRLs(_ x509: OpaquePointer) -> Bool {
+        guard X509_check_ca(x509) > 0 else { return false }
+        return X509_get_extension_flags(x509) & UInt32(EXFLAG_KUSAGE) == 0 || X509_get_key_usage(x509) & UInt32(KU_CRL_SIGN) != 0
     }
 
     /// Parses a PEM bundle or a single DER certificate into facts (depth = order in the file).

@@ -28,17 +28,18 @@ public final class DemoCertificate: @unchecked Sendable {
     ///   - organization: the subject's `O`, none when nil.
     ///   - extendedKeyUsage: e.g. `serverAuth`, none when nil.
     ///   - authorityKeyID: whether an issued certificate names its issuer's key identifier (RFC 5280 §4.2.1.1).
+    ///   - crlDistributionPoint: the URI of a CRL distribution point, none when nil.
     public static func issue(commonName: String, dnsName: String?, key: DemoKey, issuer: DemoCertificate?, isCA: Bool,
                              validFrom: TimeInterval, validUntil: TimeInterval, serial: Int, organization: String? = "pinguard demo",
                              extendedKeyUsage: String? = nil, subjectAltName: String? = nil,
-                             authorityKeyID: Bool = false) throws(ProbeError) -> DemoCertificate {
+                             authorityKeyID: Bool = false, crlDistributionPoint: String? = nil) throws(ProbeError) -> DemoCertificate {
         OpenSSLErrorQueue.clear()
         let signer = issuer?.key ?? key
         guard let x = CertificateBuilder.make(key: key.pointer, issuerKey: signer.pointer, issuer: issuer?.pointer, commonName: commonName,
                                               subjectAltName: subjectAltName ?? dnsName.map { "DNS:\($0)" }, isCA: isCA,
                                               notBefore: Int(validFrom), notAfter: Int(validUntil), serial: serial,
                                               organization: organization, extendedKeyUsage: extendedKeyUsage,
-                                              authorityKeyID: authorityKeyID) else {
+                                              authorityKeyID: authorityKeyID, crlDistributionPoint: crlDistributionPoint) else {
             throw ProbeError.openSSL("issuing \(commonName)")
         }
         return DemoCertificate(pointer: x, key: key)

@@ -33,4 +33,16 @@ extension FuzzTarget {
                                                          at: Date(timeIntervalSince1970: 1_800_000_000)) else { return }
         if scts.count > SCTVerifier.maxSCTs { fatalError("read \(scts.count) SCTs, more than \(SCTVerifier.maxSCTs)") }
     }
+
+    /// The key a fuzzed CRL is verified with: the fuzzer's self-signed certificate's.
+    static let crlIssuerKey: [UInt8] = (try? CertificateReader.load(sctLeaf, file: "fuzz.pem"))?.first?.publicKeyDER ?? []
+
+    /// A CRL as downloaded from a distribution point: read and verified, and its facts read without
+    /// verification too (so the entry and extension readers are fuzzed whatever the signature); it may be
+    /// refused, never trap, hang or balloon.
+    func runCRL(_ bytes: [UInt8]) {
+        if case .success = CRLReader.read(bytes, issuerPublicKeyDER: Self.crlIssuerKey) { fatalError("a fuzzed CRL verified") }
+        guard let list = CRLReader.unverifiedFacts(bytes) else { return }
+        if list.revoked.count > bytes.count { fatalError("\(list.revoked.count) entries from \(bytes.count) bytes") }
+    }
 }

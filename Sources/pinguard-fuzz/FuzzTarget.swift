@@ -24,6 +24,7 @@ enum FuzzTarget: String, CaseIterable {
     case webconfig
     case ctLogList = "ct-log-list"
     case sctList = "sct-list"
+    case crl
     case renewalInfo = "renewal-info"
 
     /// The target named by `PINGUARD_FUZZ_TARGET`; libFuzzer runs one target per process.
@@ -63,6 +64,8 @@ enum FuzzTarget: String, CaseIterable {
             runServiceInput(bytes)
         case .sctList:
             runSCTList(bytes)
+        case .crl:
+            runCRL(bytes)
         case .ctLogList:
             // Both names: Apple's list is dated from its logs' states when it has no timestamp.
             for name in CTLogListName.allCases {

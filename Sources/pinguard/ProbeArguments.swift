@@ -69,6 +69,9 @@ struct ProbeArguments: AsyncParsableCommand {
     @Flag(help: "Print the JSON object described in docs/reference.md (probe --json) instead of a table.")
     var json = false
 
+    @Flag(inversion: .prefixedNo, help: "Check each certificate's CRL distribution points (fetched as --config's fetch settings allow; reported, never a verdict).")
+    var crl = true
+
     func validate() throws {
         guard (1...Target.maxAddressesLimit).contains(maxAddresses) else {
             throw ValidationError("--max-addresses must be 1...\(Target.maxAddressesLimit)")
@@ -95,6 +98,7 @@ struct ProbeArguments: AsyncParsableCommand {
                                           key: renewalKey.map { $0 == .reuse ? .reuse : .rotate })
         options.issuerCatalog = issuerCatalog
         options.acmeDirectory = acmeDirectory
+        options.crl = crl
         options.lookups = GuardedProbeLookups()
         options.json = json
         try await ProbeCommand.run(options).emit()

@@ -21,10 +21,10 @@ final class CLIFuzzSeedsTests: XCTestCase {
     }
 
     /// Readers only the running service uses (a /probe query string, a web configuration re-read per request, a
-    /// CT log list, a server's SCT list, an ACME server's answers): their seeds are replayed by the fuzz targets, and
-    /// their refusals tested by ProbeRequestAdmissionTests, WebConfigParserTests, CTLogListReaderTests,
-    /// SCTExtensionListTests and RenewalInfoReaderTests.
-    private static let serviceOnlyReaders: Set<String> = ["probe-target", "webconfig", "ct-log-list", "sct-list", "renewal-info"]
+    /// CT log list, a server's SCT list, an ACME server's answers, a downloaded CRL): their seeds are replayed by the
+    /// fuzz targets, and their refusals tested by ProbeRequestAdmissionTests, WebConfigParserTests,
+    /// CTLogListReaderTests, SCTExtensionListTests, RenewalInfoReaderTests and CRLReaderTests.
+    private static let serviceOnlyReaders: Set<String> = ["probe-target", "webconfig", "ct-log-list", "sct-list", "renewal-info", "crl"]
 
     func testEveryCrashSeedEndsWithAnExitStatus() throws {
         let seeds = Repository.root.appendingPathComponent("fuzz/seeds")

@@ -24,6 +24,17 @@ final class ProbeRenewalWindowTests: XCTestCase {
 
         var asked: [WatchedCertificate] { lock.withLock { questions } }
 
+        /// How many times revocation was asked.
+        var revocationChecks: Int { lock.withLock { checks } }
+        private var checks = 0
+
+        func revocation(of probe: TargetProbe, fetch settings: FetchSettings,
+                        notice: @escaping @Sendable (String) -> Void) async throws -> TargetProbe {
+            lock.withLock { checks += 1 }
+            notice("fetch refused: crl.example resolves to 127.0.0.1, outside fetch.networks")
+            return probe
+        }
+
         func renewalInfo(of certificate: WatchedCertificate, fetch settings: FetchSettings, now: Date) async throws -> RenewalInfoAnswer {
             lock.withLock { questions.append(certificate) }
             guard let answer else { throw CannotFetch() }
@@ -75,7 +86,7 @@ final class ProbeRenewalWindowTests: XCTestCase {
     func testAFailureIsOneLineAndTheForecastStaysAsDeclared() async throws {
         let (r, forecast) = try await probe(ScriptedLookups(.failed("HTTP 503", recheck: Date())))
         XCTAssertEqual(r.status, 0, r.description)
-        XCTAssertEqual(r.stderr, ["pinguard: renewal information of the leaf: HTTP 503"])
+        XCTAssertEqual(r.stderr.last, "pinguard: renewal information of the leaf: HTTP 503")
         XCTAssertEqual(forecast["when_basis"] as? String, "lifetime")
     }
 
@@ -87,11 +98,28 @@ final class ProbeRenewalWindowTests: XCTestCase {
         XCTAssertEqual(forecast["when_basis"] as? String, "lifetime")
     }
 
+    func testCRLsAreCheckedUnlessTurnedOffAndRefusalsAreSaid() async throws {
+        let lookups = ScriptedLookups(.none(recheck: Date()))
+        let (r, _) = try await probe(lookups)
+        XCTAssertEqual(lookups.revocationChecks, 1)
+        XCTAssertEqual(r.stderr, ["pinguard: fetch refused: crl.example resolves to 127.0.0.1, outside fetch.networks"])
+        var o = ProbeCommand.Options(host: "api.example", port: server.port, now: Date())
+        o.connect = ["127.0.0.1"]
+        o.caFile = issuerFile
+        o.crl = false
+        o.lookups = lookups
+        let off = await ProbeCommand.run(o)
+        XCTAssertEqual(off.status, 0, off.description)
+        XCTAssertEqual(lookups.revocationChecks, 1, "--no-crl asks nothing")
+        XCTAssertEqual(off.stderr, [])
+    }
+
     func testAFetcherThatCannotBeMadeIsStatusTwoWithNothingOnStdout() async throws {
         var o = ProbeCommand.Options(host: "api.example", port: server.port, now: Date())
         o.connect = ["127.0.0.1"]
         o.caFile = issuerFile
         o.acmeDirectory = "https://acme.example/directory"
+        o.crl = false
         o.lookups = ScriptedLookups(nil)
         let r = await ProbeCommand.run(o)
         XCTAssertEqual(r.status, 2, r.description)

@@ -82,6 +82,14 @@ final class MetricsExpositionGoldenTests: XCTestCase {
         outlook.window = RenewalWindow(start: F.day(60), end: F.day(62))
         outlook.whenBasis = .ari
         s.results[1].forecast(with: outlook, sets: [app, staging])
+        // CRLs of "api": the leaf listed as not revoked, the intermediate revoked by the root's list; a third list failed.
+        s.results[1].nodes[0].facts.revocation = [
+            CertificateRevocation(depth: 0, url: "http://ca.example/int.crl", state: .notRevoked(nextUpdate: F.day(5))),
+            CertificateRevocation(depth: 1, url: "http://ca.example/root.crl", state: .revoked(at: F.day(-1), reason: .keyCompromise)),
+        ]
+        s.crls = [CRLStatus(url: "http://ca.example/int.crl", nextUpdate: F.day(5), lastFetchSucceeded: true),
+                  CRLStatus(url: "http://ca.example/root.crl", nextUpdate: F.day(20), lastFetchSucceeded: true),
+                  CRLStatus(url: "http://ca.example/bad.crl", nextUpdate: nil, lastFetchSucceeded: false, lastFailure: .badSignature)]
         // Signed pin bundles: one verified, one whose signature fails (clients keep the previously verified pins).
         let signed = PolicyBundle(name: "remote-ios", environment: "prod", file: "/etc/pinguard/remote-ios.json",
                                   hmacSecrets: ["key-v1": "/etc/pinguard/key-v1"])

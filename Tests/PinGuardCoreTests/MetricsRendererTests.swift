@@ -26,6 +26,7 @@ final class MetricsRendererTests: XCTestCase {
         ("pinguard_pin_breakage_timestamp_seconds", "gauge"), ("pinguard_renewal_forecast_info", "gauge"),
         ("pinguard_tls_cipher_info", "gauge"), ("pinguard_tls_group_info", "gauge"), ("pinguard_ct_scts", "gauge"),
         ("pinguard_ct_compliant", "gauge"), ("pinguard_situation_info", "gauge"), ("pinguard_ct_log_list_timestamp_seconds", "gauge"),
+        ("pinguard_certificate_revoked", "gauge"), ("pinguard_crl_next_update_timestamp_seconds", "gauge"), ("pinguard_crl_fetch_success", "gauge"),
         ("pinguard_renewals_observed_total", "counter"), ("pinguard_last_renewal_timestamp_seconds", "gauge"),
         ("pinguard_last_renewal_key_reused", "gauge"), ("pinguard_last_renewal_issuer_changed", "gauge"),
         ("pinguard_leaf_key_first_seen_timestamp_seconds", "gauge"), ("pinguard_state_writable", "gauge"), ("pinguard_backup_pin_coverage_ratio", "gauge"),

@@ -41,7 +41,9 @@ public enum ProbeCommand {
         /// The ACME directory asked for the leaf's renewal window, or `none`; nil: the configuration's
         /// `renewal.acme_directory`, else the issuer catalog's for the leaf's issuer.
         public var acmeDirectory: String?
-        /// How the renewal window is asked; nil: it is not.
+        /// Whether each certificate's CRL distribution points are checked (reported, never a verdict).
+        public var crl = true
+        /// How CRLs and the renewal window are asked; nil: they are not.
         public var lookups: (any ProbeLookups)?
         /// Whether to print the JSON object instead of a table.
         public var json = false
@@ -79,8 +81,9 @@ struct ProbeRun: AsyncCommandRun {
         do { identity = try o.clientIdentity.map { source throws(ProbeError) in try ClientIdentity(source: source) } } catch {
             throw out.fail("pinguard: \(error)")
         }
-        let probe = prober.probeTarget(ProbeRequest(host: o.host, port: o.port, connect: o.connect, timeout: o.timeout,
-                                                    resolve: o.resolve, maxAddresses: o.maxAddresses, clientIdentity: identity))
+        let probed = prober.probeTarget(ProbeRequest(host: o.host, port: o.port, connect: o.connect, timeout: o.timeout,
+                                                     resolve: o.resolve, maxAddresses: o.maxAddresses, clientIdentity: identity))
+        let probe = try await checked(probed, loaded: loaded)
         let target = Target(host: HostPattern.normalize(o.host), port: o.port, connect: o.connect, environment: o.environment,
                             policySets: sets.isEmpty ? nil : sets.map(\.name), resolve: o.resolve, maxAddresses: o.maxAddresses)
         var outlook = try declaredOutlook()
@@ -117,6 +120,17 @@ struct ProbeRun: AsyncCommandRun {
             return DeclaredRenewalOutlook(settings: options.renewal, catalog: catalog)
         } catch {
             throw out.fail("pinguard: \(error)")
+        }
+    }
+
+    /// `probe` with its certificates' revocation from their CRLs when `crl` (the default), fetched with the
+    /// configuration's `fetch` settings (else the defaults: public addresses only); refusals are said on stderr.
+    mutating func checked(_ probe: TargetProbe, loaded: LoadedConfiguration?) async throws(CommandStop) -> TargetProbe {
+        guard options.crl, let lookups = options.lookups else { return probe }
+        let notices = NoticeLines()
+        defer { for line in notices.lines { out.error("pinguard: \(line)") } }
+        do { return try await lookups.revocation(of: probe, fetch: loaded?.config.fetch ?? FetchSettings(), notice: { notices.add($0) }) } catch {
+            throw out.fail("pinguard: fetch.ca_file: \(error)")
         }
     }
 

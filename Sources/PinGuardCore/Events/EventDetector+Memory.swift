@@ -38,6 +38,8 @@ extension EventDetector {
         var expirySoon: Bool?
         var clientAuth: String?
         var sets: [SetMemory] = []
+        /// The certificates (`depth:cert_sha256`) a valid CRL listed as revoked in the last result.
+        var revoked: [String] = []
 
         init(address: String) { self.address = address }
 

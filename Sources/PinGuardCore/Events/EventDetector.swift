@@ -65,6 +65,7 @@ public struct EventDetector: Sendable {
         Self.reportChainChange(f, who: who, fields: withLeaf, memory: &m, into: &out)
         reportExpiry(f, who: who, fields: withLeaf, memory: &m, into: &out)
         reportSets(node, of: t, who: who, fields: withLeaf, memory: &m, into: &out)
+        Self.reportRevocation(node, who: who, fields: base + [("PINGUARD_ADDRESS", node.address)], memory: &m, into: &out)
         return out
     }
 }

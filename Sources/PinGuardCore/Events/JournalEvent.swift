@@ -39,6 +39,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
     case ctNotCompliant = "ct_not_compliant"
     case stagedChainRejected = "staged_chain_rejected"
     case stagedChainUnreadable = "staged_chain_unreadable"
+    case certificateRevoked = "certificate_revoked"
     case earlyRenewalRequested = "early_renewal_requested"
 
     /// The event's one declaration.
@@ -116,6 +117,8 @@ public enum JournalEvent: String, Sendable, CaseIterable {
             fields: .none("PINGUARD_FILE", "PINGUARD_HOST", "PINGUARD_POLICY_SET", "PINGUARD_ENVIRONMENT", "PINGUARD_REASON"))
         case .stagedChainUnreadable: JournalEventDeclaration("d426cee0430a46c5a41c78ed4681093a", 4, "A certificate file of files: cannot be judged", reports: nil,
             fields: .none("PINGUARD_FILE", "PINGUARD_HOST", "PINGUARD_ERROR"))
+        case .certificateRevoked: JournalEventDeclaration("6c1d0f3e8a2b4f47b9e5a07d2c93e1f4", 3, "A certificate of the served chain is revoked by its CA's CRL", reports: nil,
+            fields: .address("PINGUARD_DEPTH", "PINGUARD_SUBJECT", "PINGUARD_SERIAL", "PINGUARD_REVOKED_AT", "PINGUARD_REVOCATION_REASON", "PINGUARD_CRL_URL", "PINGUARD_PINNED_BY"))
         case .earlyRenewalRequested: JournalEventDeclaration("4894f266411a4cf4b52f4a125a4a3938", 4, "The CA asks for the certificate to be renewed before its plan", reports: nil,
             fields: .target("PINGUARD_WINDOW_START", "PINGUARD_WINDOW_END", "PINGUARD_EXPLANATION_URL", "PINGUARD_POLICY_SETS"))
         }

@@ -56,15 +56,17 @@ public struct ObservedRenewals: Sendable, Equatable {
 public enum RenewalOutlookBuilder {
     /// The outlook of the served chain `chain` (leaf first, verified when possible); nil without a chain. `stagedFile`
     /// names the file of `files:` that `staged` was read from; `window` is the CA's renewal window for the leaf,
-    /// whose start is then the next renewal.
+    /// whose start is then the next renewal. An issuer whose certificate's `cert_sha256` is in `revoked` (a valid
+    /// CRL lists it) issues no renewal: it is dropped from the plausible next issuers.
     public static func outlook(chain: [ChainCertificate], settings: RenewalSettings, staged: [ChainCertificate]?,
                                stagedFile: String? = nil, observed: ObservedRenewals?, pools: [String: [IssuerOption]],
-                               catalog: IssuerCatalog, window: RenewalWindow? = nil) -> RenewalOutlook? {
+                               catalog: IssuerCatalog, window: RenewalWindow? = nil, revoked: Set<String> = []) -> RenewalOutlook? {
         guard let leaf = chain.first else { return nil }
         let next = window?.start ?? RenewalForecaster.nextRenewal(of: leaf, before: settings.before)
         let newer = staged.flatMap { s in s.first.map { $0.notBefore > leaf.notBefore } == true ? s : nil }
         let (key, keyBasis) = nextKey(leaf, staged: newer, settings: settings, observed: observed)
-        let (issuers, issuerBasis) = nextIssuers(chain, staged: newer, settings: settings, observed: observed, pools: pools, catalog: catalog)
+        let (plausible, issuerBasis) = nextIssuers(chain, staged: newer, settings: settings, observed: observed, pools: pools, catalog: catalog)
+        let issuers = plausible.filter { !revoked.contains($0.chain.first?.certSHA256 ?? "") }
         var outlook = RenewalOutlook(nextRenewal: next, key: key, keyBasis: keyBasis, stagedLeaf: newer?.first, issuers: issuers,
                                      issuerBasis: issuerBasis)
         outlook.stagedFile = newer == nil ? nil : stagedFile

@@ -17,4 +17,15 @@ extension TargetResult {
     public var forecastChain: [ChainCertificate] {
         nodes.first(where: { $0.facts.success })?.facts.evaluatedChain ?? []
     }
+
+    /// The `cert_sha256` of every certificate a valid CRL lists as revoked on any address: issuers the
+    /// forecast drops.
+    public var revokedCertificates: Set<String> {
+        var out = Set<String>()
+        for n in nodes {
+            let chain = n.facts.evaluatedChain
+            for r in n.facts.revocation where r.state.isRevoked && r.depth < chain.count { out.insert(chain[r.depth].certSHA256) }
+        }
+        return out
+    }
 }

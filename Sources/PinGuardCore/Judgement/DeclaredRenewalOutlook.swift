@@ -23,6 +23,7 @@ public struct DeclaredRenewalOutlook: RenewalOutlookSource {
     /// The outlook of `result`'s next renewal from its first address's chain.
     public func outlook(for result: TargetResult) -> RenewalOutlook? {
         RenewalOutlookBuilder.outlook(chain: result.forecastChain, settings: (result.target.renewal ?? RenewalSettings()).over(settings),
-                                      staged: nil, observed: nil, pools: pools, catalog: catalog, window: window)
+                                      staged: nil, observed: nil, pools: pools, catalog: catalog, window: window,
+                                      revoked: result.revokedCertificates)
     }
 }

@@ -49,7 +49,7 @@ public enum MetricsRenderer {
 
     /// The families whose series grow with the targets, with how a result writes each, in exposition order.
     static let targetSeries: [TargetSeries] = TargetSeries.probe + TargetSeries.judgement + TargetSeries.clientAuth
-        + TargetSeries.forecast + TargetSeries.ct + TargetSeries.situation
+        + TargetSeries.forecast + TargetSeries.ct + TargetSeries.revocation + TargetSeries.situation
 
     /// The families whose series grow with the targets, in exposition order (the order of
     /// `renderTargetFamilies`' buffers).
@@ -115,6 +115,7 @@ public enum MetricsRenderer {
         for client in [CTClient.ios, .chrome, .android] {
             if let t = s.ctLogListTimestamps[client.logList] { w.begin(); w.label(client.rawValue); w.end(t) }
         }
+        writeCRLs(s.crls, into: &w)
         w.start(M.buildInfo)
         w.begin(); w.label(s.version); w.label(s.openSSLVersion); w.end(1)
         w.start(M.configLastReloadSuccessful)

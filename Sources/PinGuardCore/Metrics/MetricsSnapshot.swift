@@ -46,5 +46,8 @@ public struct MetricsSnapshot: Sendable {
 
     /// When each log list in force was published (`log_list_timestamp`).
     public var ctLogListTimestamps: [CTLogListName: Date] = [:]
+
+    /// The CRL distribution points of the served chains, by URL.
+    public var crls: [CRLStatus] = []
     public init() {}
 }

@@ -247,10 +247,10 @@ public enum PinGuardMetrics {
         policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
         mtlsClientCertificateRequested, mtlsClientCertificatePresented, clientCertificateNotAfter,
         nextRenewal, ariWindowStart, ariWindowEnd, renewalRejectRatio, pinBreakage, renewalForecastInfo,
-        tlsCipherInfo, tlsGroupInfo, ctSCTs, ctCompliant, situationInfo, caCertInfo, caCertNotAfter, caCertNotBefore,
+        tlsCipherInfo, tlsGroupInfo, ctSCTs, ctCompliant, certificateRevoked, situationInfo, caCertInfo, caCertNotAfter, caCertNotBefore,
         renewalsObserved, lastRenewalTimestamp, lastRenewalKeyReused, lastRenewalIssuerChanged, leafKeyFirstSeen, stateWritable,
         fileSuccess, fileChainTrusted, fileCertNotAfter, fileChainEarliestExpiry, filePolicyAccept, filePinHorizon, fileReservePins,
-        backupPinCoverage, policyBundleValid, policyBundleInfo, policyLintFindings, ctLogListTimestamp, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,
+        backupPinCoverage, policyBundleValid, policyBundleInfo, policyLintFindings, ctLogListTimestamp, crlNextUpdate, crlFetchSuccess, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,
         targets, probesTotal, probeFailuresTotal, journalWriteFailuresTotal, roundDuration, roundTimestamp, roundInterval, roundLateness,
         processCPU, processOpenFDs, processMaxFDs, processVirtualMemory, processResidentMemory, processStartTime, processThreads,
     ]

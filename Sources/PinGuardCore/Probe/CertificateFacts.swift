@@ -21,6 +21,8 @@ final class CertificateFacts: @unchecked Sendable {
     var keyType: String
     var isCA: Bool
     var selfIssued: Bool
+    var crlDistributionPoints: [String] = []
+    var publicKeyDER: [UInt8]?
 
     init(subject: String, issuer: String, serial: String, notBefore: Date, notAfter: Date, spkiSHA256: String,
          certSHA256: String, rawKeySHA256: String?, spkiSHA1: String? = nil, keyType: String, isCA: Bool, selfIssued: Bool) {
@@ -44,6 +46,8 @@ final class CertificateFacts: @unchecked Sendable {
                                       spkiSHA256: spkiSHA256, certSHA256: certSHA256, rawKeySHA256: rawKeySHA256, spkiSHA1: spkiSHA1,
                                       keyType: keyType, isCA: isCA, selfIssued: selfIssued)
         copied.authorityKeyID = authorityKeyID
+        copied.crlDistributionPoints = crlDistributionPoints
+        copied.publicKeyDER = publicKeyDER
         return copied
     }
 

@@ -93,6 +93,18 @@ public struct ChainCertificate: Sendable, Equatable {
         set { unique().selfIssued = newValue }
     }
 
+    /// The http and https URIs of the certificate's CRL distribution points, in the certificate's order.
+    public var crlDistributionPoints: [String] {
+        get { facts.crlDistributionPoints }
+        set { unique().crlDistributionPoints = newValue }
+    }
+    /// The DER SubjectPublicKeyInfo, kept for CA certificates only (the key that verifies the CRLs they
+    /// sign); nil for leaves, so 100,000 results do not hold 100,000 keys.
+    public var publicKeyDER: [UInt8]? {
+        get { facts.publicKeyDER }
+        set { unique().publicKeyDER = newValue }
+    }
+
     /// The facts, copied first when another value shares them (copy-on-write).
     private mutating func unique() -> CertificateFacts {
         if !isKnownUniquelyReferenced(&facts) { facts = facts.copy() }

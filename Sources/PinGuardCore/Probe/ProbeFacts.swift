@@ -35,6 +35,9 @@ public struct ProbeFacts: Sendable, Equatable {
     public var clientAuth = ClientAuthFacts()
     /// Certificate Transparency: the SCTs served and each client policy's verdict.
     public var ct = CTObservation()
+    /// Revocation from CRLs of the evaluated chain's certificates that name a distribution point (the anchor
+    /// excepted), by depth; empty when not checked. Filled after the probe, from cached or fetched CRLs.
+    public var revocation: [CertificateRevocation] = []
 
     /// Creates probe facts.
     public init(host: String, port: Int, address: String? = nil, error: String? = nil, duration: Double = 0,

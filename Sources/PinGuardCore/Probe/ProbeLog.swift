@@ -31,6 +31,7 @@ public enum ProbeLog {
         }
         out += f.trusted ? "  verification: trusted (\(f.verifiedChain.count) certificates to the anchor)\n"
                          : "  verification: NOT trusted: \(f.trustError ?? "unknown")\n"
+        out += f.revocationText
         for e in node.evaluations {
             out += "  \(e.policySet)/\(e.environment): \(e.verdict.rawValue.uppercased()) (\(e.reason.rawValue))"
             let matched = e.matchedPins.map { "\($0.pin.hash) (\($0.pin.role.rawValue)) at depth \($0.depths.map(String.init).joined(separator: ","))" }

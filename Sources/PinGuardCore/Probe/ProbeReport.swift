@@ -67,6 +67,7 @@ public struct ProbeReport: Sendable {
             "trust_error": facts.trustError ?? NSNull(),
             "evaluations": node.evaluations.map(Self.evaluationObject),
             "ct": Self.ctObject(facts.ct),
+            "revocation": facts.revocation.map(\.jsonObject),
             "client_auth": [
                 "requested": facts.clientAuth.requested,
                 "presented": facts.clientAuth.presented,
@@ -80,7 +81,7 @@ public struct ProbeReport: Sendable {
         ["depth": c.depth, "subject": c.subject, "issuer": c.issuer, "serial": c.serial,
          "not_before": RFC3339.format(c.notBefore), "not_after": RFC3339.format(c.notAfter),
          "spki_sha256": c.spkiSHA256, "cert_sha256": c.certSHA256, "key_type": c.keyType,
-         "source": c.source.rawValue]
+         "source": c.source.rawValue, "crl_distribution_points": c.crlDistributionPoints]
     }
 
     static func pinObject(_ p: Pin) -> [String: Any] {
@@ -162,6 +163,7 @@ public struct ProbeReport: Sendable {
             }
             out += TextTable.render(header: ["depth", "source", "key", "not_after", "spki_sha256", "subject"], rows: rows)
             out += ctText(facts)
+            out += facts.revocationText
         }
         return out
     }

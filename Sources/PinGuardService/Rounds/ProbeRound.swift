@@ -10,6 +10,8 @@ struct ProbeRound {
     let judge: Judge
     let generation: Int
     let executor: any ProbeExecutor
+    /// Attaches the revocation state of each chain's certificates before it is judged; nil: not checked.
+    let revocation: RevocationChecker?
     let store: ResultStore
     /// Remembers each recorded result's chains (renewals, rollbacks).
     let memory: ChainMemory
@@ -54,14 +56,15 @@ struct ProbeRound {
         var counts = (rejects: 0, failed: 0, addresses: 0)
         // Decisions on every core as probes finish; the forecast once the memory has observed the result, so a
         // renewal seen in this round is what the forecast of this round knows.
-        let executor = executor, deciding = Judge(sets: judge.sets, ct: judge.ct), clock = clock, timeout = config.timeout
+        let executor = executor, revocation = revocation, deciding = Judge(sets: judge.sets, ct: judge.ct), clock = clock, timeout = config.timeout
         await withTaskGroup(of: TargetResult?.self) { group in
             var next = 0
             func launch() {
                 let target = targets[next]
                 next += 1
                 group.addTask {
-                    guard let probe = await executor.probe(target, timeout: timeout) else { return nil }
+                    guard let probed = await executor.probe(target, timeout: timeout) else { return nil }
+                    let probe = await revocation?.attach(to: probed) ?? probed
                     return deciding.judge(probe, target: target, now: clock.now)
                 }
             }

@@ -40,7 +40,8 @@ struct RenewalContext: RenewalOutlookSource {
         return RenewalOutlookBuilder.outlook(chain: chain, settings: settings, staged: staged[result.target.host]?.chain,
                                              stagedFile: staged[result.target.host]?.file,
                                              observed: memory.observed(target: result.target.name, anchor: anchor),
-                                             pools: pools, catalog: catalog, window: window(for: result))
+                                             pools: pools, catalog: catalog, window: window(for: result),
+                                             revoked: result.revokedCertificates)
     }
 
     /// The CA's window for `result`'s served leaf, when one is known for the directory its settings name.

@@ -29,12 +29,13 @@ extension PinGuardRuntime {
             return .refused(503, "too many /probe requests in progress")
         }
         defer { probeRequests.give(client: client) }
-        guard let probe = await executor.probe(target, timeout: config.timeout, allow: allow) else {
+        guard let probed = await executor.probe(target, timeout: config.timeout, allow: allow) else {
             return .refused(503, "shutting down")
         }
-        if let refused = probe.resolution.refusedAddress {
+        if let refused = probed.resolution.refusedAddress {
             return .refused(403, "address \(refused) of \(target.host) is not allowed by probe_allow.networks")
         }
+        let probe = await revocation?.attach(to: probed, scheduled: false) ?? probed
         let result = judge(loaded).judge(probe, target: target, now: clock.now)
         if query.debug { return .log(ProbeLog.text(result)) }
         var snapshot = MetricsSnapshot()

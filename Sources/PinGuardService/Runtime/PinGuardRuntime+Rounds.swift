@@ -59,11 +59,15 @@ extension PinGuardRuntime {
         let loaded = configuration
         let round = ProbeRound(
             config: config, judge: judge(loaded), generation: store.generation, executor: executor,
-            store: store, memory: memory,
+            revocation: revocation, store: store, memory: memory,
             clock: clock, emit: { [journal] events in for e in events { journal.send(e) } },
             progress: { done, total in self.reportProgress(done, of: total) })
         let outcome = await round.run(spread: spread)
         send(memory.commit(now: clock.now))
+        if let revocation {
+            let crls = await revocation.cache.currentStatuses()
+            state.withLockedValue { $0.crls = crls }
+        }
         if !Task.isCancelled {
             // Only a round that probed every target counts as one (readiness, round metrics); a catch-up
             // that probed all it should completes the full round it follows, when that was cut short.

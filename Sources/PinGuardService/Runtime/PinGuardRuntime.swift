@@ -35,6 +35,8 @@ public final class PinGuardRuntime: Sendable {
         var staleListsWarned: Set<String> = []
         var lastReloadSuccess: Date
         var lastStatus = Date.distantPast
+        /// The CRL distribution points as the cache reported them after the last round.
+        var crls: [CRLStatus] = []
     }
 
     let state: NIOLockedValueBox<State>
@@ -46,6 +48,8 @@ public final class PinGuardRuntime: Sendable {
     public let executor: any ProbeExecutor
     /// The memory of served chains (renewals, key ages), kept across restarts when it has a file.
     public let memory: ChainMemory
+    /// Attaches each chain's revocation state from CRLs; nil when CRLs are not checked.
+    public let revocation: RevocationChecker?
     /// Every time the runtime reads or waits for.
     public let clock: any ServiceClock
     /// Journal events go here.
@@ -93,6 +97,7 @@ public final class PinGuardRuntime: Sendable {
         }
         self.clock = clock
         self.memory = memory
+        revocation = Self.revocationChecker(loaded.config.fetch, memory: self.memory, notices: fetchRefusals, clock: clock)
         self.journal = journal
         self.notifier = notifier
         renewalInfo = RenewalInfoWatch(client: Self.renewalInfoClient(loaded.config.fetch, memory: self.memory, notices: fetchRefusals))
@@ -158,6 +163,7 @@ public final class PinGuardRuntime: Sendable {
             m.roundLateness = s.roundLateness
             m.files = s.files
             m.ctLogListTimestamps = s.loaded.config.ct.lists.mapValues(\.timestamp)
+            m.crls = s.crls
         }
         m.memory = memory.facts
         m.process = ProcessStatsReader.read()
@@ -237,6 +243,7 @@ public final class PinGuardRuntime: Sendable {
         if previous.config.fetch != loaded.config.fetch {
             fetchRefusals.forget()
             renewalInfo.use(Self.renewalInfoClient(loaded.config.fetch, memory: memory, notices: fetchRefusals))
+            reconfigureFetch(loaded.config.fetch)
         }
         let outlookChanged = previous.config.renewal != loaded.config.renewal || previous.config.files != loaded.config.files
             || previous.issuerPools != loaded.issuerPools || previous.issuerCatalog != loaded.issuerCatalog

@@ -21,6 +21,7 @@ enum StatusPage {
         """
         html += filters(s.results, query)
         html += problems(s.results, query: query)
+        html += revocation(s.results, crls: s.crls)
         html += verdicts(s.results, reference: reference, query: query)
         html += stagedFiles(s.files)
         html += renewals(s.memory)

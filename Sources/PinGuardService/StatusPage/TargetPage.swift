@@ -48,11 +48,25 @@ enum TargetPage {
         let e = StatusPage.escape
         var html = "<h2>Address \(e(node.address.isEmpty ? "-" : node.address))</h2>\n"
         guard node.facts.success else { return html + "<p class=\"reject\">probe failed: \(e(node.facts.error ?? "no chain"))</p>\n" }
-        html += "<table><tr><th>depth</th><th>subject</th><th>issuer</th><th>SPKI SHA-256</th><th>valid from</th><th>to</th></tr>\n"
+        html += "<table><tr><th>depth</th><th>subject</th><th>issuer</th><th>SPKI SHA-256</th><th>valid from</th><th>to</th><th>revocation (CRL)</th></tr>\n"
         for c in node.facts.evaluatedChain {
             html += "<tr><td>\(c.depth)</td><td>\(e(c.subject))</td><td>\(e(c.issuer))</td><td><code>\(e(c.spkiSHA256))</code></td>"
-                + "<td>\(e(RFC3339.format(c.notBefore)))</td><td>\(e(RFC3339.format(c.notAfter)))</td></tr>\n"
+                + "<td>\(e(RFC3339.format(c.notBefore)))</td><td>\(e(RFC3339.format(c.notAfter)))</td>"
+                + revocationCell(node.facts.revocation.first { $0.depth == c.depth }) + "</tr>\n"
         }
         return html + "</table>\n"
+    }
+
+    /// The revocation cell of a certificate: revoked (marked as a rejection is), not revoked, unknown with
+    /// why, or `-` when it names no distribution point (or CRLs are not checked).
+    static func revocationCell(_ r: CertificateRevocation?) -> String {
+        guard let r else { return "<td>-</td>" }
+        let e = StatusPage.escape
+        switch r.state {
+        case .revoked(let at, let reason):
+            return "<td class=\"reject\">REVOKED \(e(RFC3339.format(at))) (\(e((reason ?? .unspecified).name)))</td>"
+        case .notRevoked(let next): return "<td>not revoked (CRL until \(e(RFC3339.format(next))))</td>"
+        case .unknown(let why): return "<td>unknown: \(e(why.rawValue))</td>"
+        }
     }
 }

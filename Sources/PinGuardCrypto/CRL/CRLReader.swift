@@ -1,0 +1,101 @@
+import COpenSSL
+import Foundation
+import PinGuardCore
+
+// The CRL's other halves: PinGuardCore/Revocation judges a certificate by the list read here;
+// PinGuardService/Revocation fetches and caches the lists.
+
+/// Reads a certificate revocation list (DER, or one PEM `X509 CRL` block) as untrusted input and verifies
+/// its signature with the issuer's key: a `RevocationList` when it parses and verifies, the reason otherwise.
+public enum CRLReader {
+    /// The largest list read: the fetcher's cap for CRLs.
+    public static let maximumSize = FetchPurpose.crl.maxBytes
+
+    /// The verified list of `bytes`, signed by the key of `issuerPublicKeyDER` (a DER SubjectPublicKeyInfo).
+    ///
+    /// `.unparseable` when the bytes are no CRL (or larger than `maximumSize`), `.badSignature` when the
+    /// signature does not verify with that key (or the key cannot be read).
+    public static func read(_ bytes: [UInt8], issuerPublicKeyDER: [UInt8]) -> Result<RevocationList, RevocationUnknown> {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        guard let crl = parse(bytes) else { return .failure(.unparseable) }
+        defer { X509_CRL_free(crl) }
+        guard let key = publicKey(issuerPublicKeyDER) else { return .failure(.badSignature) }
+        defer { EVP_PKEY_free(key) }
+        guard X509_CRL_verify(crl, key) == 1 else { return .failure(.badSignature) }
+        return .success(facts(of: crl))
+    }
+
+    /// The list's facts without verifying it: what the fuzz target exercises, and nothing else may believe.
+    package static func unverifiedFacts(_ bytes: [UInt8]) -> RevocationList? {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        guard let crl = parse(bytes) else { return nil }
+        defer { X509_CRL_free(crl) }
+        return facts(of: crl)
+    }
+
+    /// An owned `X509_CRL` from DER or PEM bytes; nil when neither parses.
+    static func parse(_ bytes: [UInt8]) -> OpaquePointer? {
+        guard !bytes.isEmpty, bytes.count <= maximumSize else { return nil }
+        if bytes.first == 0x30 {
+            return bytes.withUnsafeBufferPointer { buf in
+                var p: UnsafePointer<UInt8>? = buf.baseAddress
+                return d2i_X509_CRL(nil, &p, buf.count)
+            }
+        }
+        guard let bio = bytes.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else { return nil }
+        defer { BIO_free(bio) }
+        return PEM_read_bio_X509_CRL(bio, nil, nil, nil)
+    }
+
+    static func publicKey(_ der: [UInt8]) -> OpaquePointer? {
+        der.withUnsafeBufferPointer { buf in
+            var p: UnsafePointer<UInt8>? = buf.baseAddress
+            return d2i_PUBKEY(nil, &p, buf.count)
+        }
+    }
+
+    /// The facts of a parsed list.
+    static func facts(of crl: OpaquePointer) -> RevocationList {
+        let next = X509_CRL_get0_nextUpdate(crl)
+        return RevocationList(
+            issuer: CertificateReader.name(X509_CRL_get_issuer(crl)),
+            thisUpdate: CertificateReader.time(X509_CRL_get0_lastUpdate(crl)),
+            nextUpdate: next.map { CertificateReader.time($0) },
+            revoked: entries(of: crl),
+            scope: CRLExtensions.issuingDistributionPoint(of: crl),
+            isDelta: X509_CRL_get_ext_by_NID(crl, NID_delta_crl, -1) >= 0,
+            unknownCriticalExtensions: CRLExtensions.unknownCritical(of: crl))
+    }
+
+    /// The revoked serials with their dates and reasons; a later entry for the same serial replaces an earlier one.
+    static func entries(of crl: OpaquePointer) -> [String: RevokedEntry] {
+        guard let stack = X509_CRL_get_REVOKED(crl) else { return [:] }
+        let count = pg_sk_X509_REVOKED_num(stack)
+        var out: [String: RevokedEntry] = [:]
+        out.reserveCapacity(Int(max(count, 0)))
+        for i in 0..<count {
+            guard let entry = pg_sk_X509_REVOKED_value(stack, i), let serial = serialHex(X509_REVOKED_get0_serialNumber(entry)) else { continue }
+            out[serial] = RevokedEntry(revokedAt: CertificateReader.time(X509_REVOKED_get0_revocationDate(entry)), reason: reason(of: entry))
+        }
+        return out
+    }
+
+    /// The entry's reasonCode; nil when absent or unreadable.
+    static func reason(of entry: OpaquePointer) -> RevocationReason? {
+        guard let raw = X509_REVOKED_get_ext_d2i(entry, NID_crl_reason, nil, nil) else { return nil }
+        let code = raw.assumingMemoryBound(to: ASN1_ENUMERATED.self)
+        defer { ASN1_ENUMERATED_free(code) }
+        return RevocationReason(rawValue: ASN1_ENUMERATED_get(code))
+    }
+
+    /// A serial number as uppercase hex, as `CertificateReader.serial` writes a certificate's.
+    static func serialHex(_ serial: UnsafePointer<ASN1_INTEGER>?) -> String? {
+        guard let serial, let bn = ASN1_INTEGER_to_BN(serial, nil) else { return nil }
+        defer { BN_free(bn) }
+        guard let hex = BN_bn2hex(bn) else { return nil }
+        defer { pg_OPENSSL_free(hex) }
+        return String(cString: hex)
+    }
+}
