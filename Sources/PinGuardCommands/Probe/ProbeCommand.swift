@@ -74,16 +74,30 @@ struct ProbeRun: AsyncCommandRun {
     init(options: ProbeCommand.Options) { self.options = options }
 
     mutating func perform() async throws(CommandStop) -> Int32 {
-        let o = options
-        let sets = try PolicyFiles.load(o.policies, format: o.inputFormat, out: &out)
+        let sets = try PolicyFiles.load(options.policies, format: options.inputFormat, out: &out)
         let (prober, ct, loaded) = try proberAndCT(sets: sets)
+        let probe = try await checked(prober.probeTarget(try request()), loaded: loaded)
+        let result = try await judged(probe, sets: sets, ct: ct, loaded: loaded)
+        let report = ProbeReport(target: result.target.name, result: result)
+        out.write(options.json ? report.json() + "\n" : report.text())
+        return report.exitStatus
+    }
+
+    /// What to dial, with the client identity read as the service reads `client_cert` / `client_pkcs12`.
+    mutating func request() throws(CommandStop) -> ProbeRequest {
+        let o = options
         let identity: ClientIdentity?
         do { identity = try o.clientIdentity.map { source throws(ProbeError) in try ClientIdentity(source: source) } } catch {
             throw out.fail("pinguard: \(error)")
         }
-        let probed = prober.probeTarget(ProbeRequest(host: o.host, port: o.port, connect: o.connect, timeout: o.timeout,
-                                                     resolve: o.resolve, maxAddresses: o.maxAddresses, clientIdentity: identity))
-        let probe = try await checked(probed, loaded: loaded)
+        return ProbeRequest(host: o.host, port: o.port, connect: o.connect, timeout: o.timeout, resolve: o.resolve,
+                            maxAddresses: o.maxAddresses, clientIdentity: identity)
+    }
+
+    /// The one judgement of `probe` as a target of its own, forecast with the CA's renewal window when it gives one.
+    mutating func judged(_ probe: TargetProbe, sets: [PolicySet], ct: CTSettings,
+                         loaded: LoadedConfiguration?) async throws(CommandStop) -> TargetResult {
+        let o = options
         let target = Target(host: HostPattern.normalize(o.host), port: o.port, connect: o.connect, environment: o.environment,
                             policySets: sets.isEmpty ? nil : sets.map(\.name), resolve: o.resolve, maxAddresses: o.maxAddresses)
         var outlook = try declaredOutlook()
@@ -92,9 +106,7 @@ struct ProbeRun: AsyncCommandRun {
             outlook.window = window
             Judge(sets: sets, ct: ct, renewals: outlook).forecast(&result)
         }
-        let report = ProbeReport(target: target.name, result: result)
-        out.write(o.json ? report.json() + "\n" : report.text())
-        return report.exitStatus
+        return result
     }
 
     /// The prober with the trust store of `caFile` (else the configuration's) and the CT settings it collects for `sets`.
