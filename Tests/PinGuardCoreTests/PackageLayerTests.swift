@@ -63,4 +63,20 @@ final class PackageLayerTests: XCTestCase {
         // The commands run in-process in their tests and link no event loop.
         XCTAssertFalse(try dependencies(of: "PinGuardCommands").contains("swift-nio"), "the commands do not link NIO")
     }
+
+    /// The commands run in-process in their tests: nothing they depend on, however indirectly, is the service, the
+    /// guarded fetcher or an event loop, though they read the state file.
+    func testTheCommandsReachNeitherTheServiceNorNIO() throws {
+        let declared = Dictionary(try PackageImportsTests.targets().map { ($0.name, $0.dependencies) }, uniquingKeysWith: { a, _ in a })
+        var reached: Set<String> = []
+        var queue = ["PinGuardCommands"]
+        while let next = queue.popLast() {
+            if reached.insert(next).inserted { queue += declared[next] ?? [] }
+        }
+        XCTAssertTrue(reached.isSuperset(of: ["PinGuardState", "PinGuardConfig", "PinGuardProbe"]), "\(reached.sorted())")
+        for name in reached {
+            XCTAssertFalse(name.hasPrefix("NIO") || ["PinGuardService", "PinGuardFetch", "AsyncHTTPClient"].contains(name),
+                           "PinGuardCommands reaches \(name)")
+        }
+    }
 }
