@@ -79,4 +79,21 @@ final class PackageLayerTests: XCTestCase {
                            "PinGuardCommands reaches \(name)")
         }
     }
+
+    /// A command returns what it would print and the status it would exit with, at the `now` and in the environment
+    /// it is given: the executable prints, exits and reads the clock and the environment.
+    func testTheCommandsPrintNothingExitNowhereAndReadNoClockOrEnvironment() throws {
+        let dir = Self.root.appendingPathComponent("Sources/PinGuardCommands")
+        let files = try XCTUnwrap(FileManager.default.enumerator(atPath: dir.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        XCTAssertGreaterThan(files.count, 10)
+        let forbidden = ["print(", "exit(", "FileHandle.standard", "Date()", "Date.now", "ProcessInfo", "CommandLine"]
+        for file in files {
+            let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                for word in forbidden where line.contains(word) {
+                    XCTFail("Sources/PinGuardCommands/\(file): a command returns its outcome (\(word)): \(line)")
+                }
+            }
+        }
+    }
 }
