@@ -75,9 +75,13 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The commands but serve as library functions: options in, an outcome (stdout, stderr lines, exit status) out.
+        // No service, no NIO: the commands that read the state file open it through PinGuardState.
+        .target(name: "PinGuardCommands", dependencies: [
+            "PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "PinGuardARI",
+        ]),
         .executableTarget(name: "pinguard", dependencies: [
-            "PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardDemo", "PinGuardService", "PinGuardFiles", "PinGuardState",
-            "PinGuardFetch", "PinGuardARI",
+            "PinGuardCommands", "PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardCrypto", "PinGuardDemo", "PinGuardService", "PinGuardFetch", "PinGuardARI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pinguard-bench", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardService"]),
@@ -88,11 +92,14 @@ let package = Package(
         .executableTarget(name: "pinguard-fuzz", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardConfig"]),
         // The test process installs the built-in key methods before its first test, as the executable does in main.
         .target(name: "PinGuardTestKeyDecoding", dependencies: ["CKeyDecoding"], path: "Tests/PinGuardTestKeyDecoding"),
-        .target(name: "PinGuardTestSupport", dependencies: ["PinGuardCore", "PinGuardDemo", "PinGuardTestKeyDecoding"], path: "Tests/PinGuardTestSupport"),
+        .target(name: "PinGuardTestSupport", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardDemo", "PinGuardTestKeyDecoding"],
+                path: "Tests/PinGuardTestSupport"),
         // In-memory targets, chains, policies and results: what tests of anything above the core judge.
         .target(name: "PinGuardCoreTestSupport", dependencies: ["PinGuardCore"], path: "Tests/PinGuardCoreTestSupport"),
         .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardTestSupport", "PinGuardCoreTestSupport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "PinGuardCommandsTests", dependencies: ["PinGuardCommands", "PinGuardCore", "PinGuardReaders", "PinGuardState",
+                                                                  "PinGuardARI", "PinGuardDemo", "PinGuardTestSupport"]),
         .testTarget(name: "PinGuardStateTests", dependencies: ["PinGuardState", "PinGuardCore", "CSQLite"]),
         // Certificate Transparency made in the test: logs, precertificates, SCTs, log lists, serverinfo files.
         .target(name: "PinGuardCTTestSupport", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardDemo", "PinGuardTestSupport", "COpenSSL"],

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
+import PinGuardCommands
 import PinGuardCore
 import PinGuardReaders
 import PinGuardCrypto
-import PinGuardProbe
 import PinGuardService
 
 /// `pinguard`: watches the TLS keys that shipped apps pin.
@@ -13,8 +13,8 @@ struct PinGuardCommand: AsyncParsableCommand {
         commandName: "pinguard",
         abstract: "Watch the TLS keys that shipped apps pin, and page before a rotation bricks an app.",
         version: PinGuardVersion.current,
-        subcommands: [ServeCommand.self, ProbeCommand.self, PinCommand.self, CheckConfigCommand.self,
-                      LintCommand.self, ImportCommand.self, PlanCommand.self, HistoryCommand.self])
+        subcommands: [ServeCommand.self, ProbeArguments.self, PinArguments.self, CheckConfigArguments.self,
+                      LintArguments.self, ImportArguments.self, PlanArguments.self, HistoryArguments.self])
 
     /// The most times one option may be repeated on the command line: the argument parser's time grows with
     /// the square of the repetitions (2,000 `--define` flags: 2 s), so more is refused before parsing, in one
@@ -42,6 +42,20 @@ enum Exit {
     static let ok = ExitCode(0)
     static let rejected = ExitCode(1)
     static let configuration = ExitCode(2)
+}
+
+extension CommandOutcome {
+    /// Writes the outcome as the commands always have (stdout through `print`, each stderr line at once, in the
+    /// order the command wrote them) and ends the command with its status.
+    func emit() throws {
+        for piece in pieces {
+            switch piece {
+            case .stdout(let text): print(text, terminator: "")
+            case .stderr(let line): printError(line)
+            }
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
 }
 
 /// Writes a line to standard error.

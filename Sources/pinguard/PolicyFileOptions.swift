@@ -1,8 +1,5 @@
 import ArgumentParser
-import PinGuardConfig
-import PinGuardCore
 import PinGuardReaders
-
 
 /// `--policy FILE` (repeatable) and `--input-format`, as `probe` and `plan` take them: a pinguard policy or any
 /// pin configuration `import` reads, imported on the fly with its findings printed.
@@ -14,19 +11,4 @@ struct PolicyFileOptions: ParsableArguments {
     @Option(name: .customLong("input-format"),
             help: "What every --policy file is: policy, plist, trustkit, android-nsc, okhttp, hpkp (default: detected per file).")
     var inputFormat: LintInputFormat?
-
-    /// The policy sets of every `--policy` file; the importers' findings go to stderr, a file that does not read
-    /// is exit 2 naming it.
-    func load() throws -> [PolicySet] {
-        do {
-            let loaded = try PolicyFilesLoader.load(policies, format: inputFormat) {
-                AndroidResources.resolve(xml: $0, xmlPath: $1, resDir: nil)
-            }
-            for f in loaded.findings { printError(f.description) }
-            return loaded.sets
-        } catch {
-            printError("pinguard: \(error)")
-            throw Exit.configuration
-        }
-    }
 }

@@ -90,19 +90,4 @@ final class CLINativePolicyFilesTests: XCTestCase {
         XCTAssertEqual(refused.status, 2, "\(refused)")
         XCTAssertTrue(refused.stderr.contains("give the API level with --target-sdk N"), refused.stderr)
     }
-
-    func testImportNamesTheFormatWhenItIsLeftOut() throws {
-        let dir = try TemporaryDirectory.make("pinguard-native-policy")
-        let r = try runPinguard(args: ["import", try nsc(in: dir)])
-        XCTAssertEqual(r.status, 0, "\(r)")
-        XCTAssertTrue(r.stderr.contains("read as android-nsc"), r.stderr)
-        XCTAssertTrue(r.stdout.contains("- pattern: \"**.pinguard.test\""), r.stdout)
-        let same = try runPinguard(args: ["import", "--input-format", "android-nsc", try nsc(in: dir)])
-        XCTAssertEqual(same.stdout, r.stdout)
-        let unnamed = dir.appendingPathComponent("pins.txt").path
-        try "nothing here\n".write(toFile: unnamed, atomically: true, encoding: .utf8)
-        let refused = try runPinguard(args: ["import", unnamed])
-        XCTAssertEqual(refused.status, 2, "\(refused)")
-        XCTAssertTrue(refused.stderr.contains("give --input-format"), refused.stderr)
-    }
 }

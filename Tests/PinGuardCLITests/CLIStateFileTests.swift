@@ -42,18 +42,4 @@ final class CLIStateFileTests: XCTestCase {
         XCTAssertFalse(out.contains("still running"), "SIGTERM stops it: \(out)")
         XCTAssertTrue(out.contains("state file \"state.db\": not a regular file (a FIFO)"), out)
     }
-
-    func testHistoryRefusesAFIFOAtOnceWithOneLine() throws {
-        let dir = try TemporaryDirectory.make("pinguard-state-fifo")
-        let fifo = dir.appendingPathComponent("state.db").path
-        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        let config = dir.appendingPathComponent("c.yml").path
-        try "policies: []\ntargets: []\nstate: {path: state.db}\n".write(toFile: config, atomically: true, encoding: .utf8)
-        guard let binary = PinguardCLI.binary else { throw HarnessError("pinguard is not built") }
-        let r = try MeasuredCommand.run(binary, ["history", "t", "--config", config], timeout: 10)
-        XCTAssertFalse(r.timedOut)
-        XCTAssertLessThan(r.seconds, 2)
-        XCTAssertEqual(r.status, 2, r.stderr)
-        XCTAssertEqual(r.stderr, "pinguard: state file \"\(fifo)\": not a regular file (a FIFO)\n")
-    }
 }

@@ -68,8 +68,43 @@ final class PackageLayerTests: XCTestCase {
         XCTAssertFalse(try dependencies(of: "PinGuardCore").contains("dependencies"), "the core depends on nothing")
         XCTAssertFalse(try dependencies(of: "PinGuardConfig").contains("\"PinGuardProbe\""), "the configuration reader does not need the network probe")
         XCTAssertFalse(try dependencies(of: "PinGuardCrypto").contains("\"PinGuardProbe\""), "OpenSSL's non-network uses stand alone")
-        for target in ["PinGuardConfig", "PinGuardState", "PinGuardFiles", "PinGuardReaders", "PinGuardCrypto"] {
+        for target in ["PinGuardConfig", "PinGuardState", "PinGuardFiles", "PinGuardReaders", "PinGuardCrypto", "PinGuardCommands"] {
             XCTAssertFalse(try dependencies(of: target).contains("\"PinGuardService\""), "\(target) does not depend on the service")
+        }
+        // The commands run in-process in their tests and link no event loop.
+        XCTAssertFalse(try dependencies(of: "PinGuardCommands").contains("swift-nio"), "the commands do not link NIO")
+    }
+
+    /// The commands run in-process in their tests: nothing they depend on, however indirectly, is the service, the
+    /// guarded fetcher or an event loop, though they read the state file.
+    func testTheCommandsReachNeitherTheServiceNorNIO() throws {
+        let declared = Dictionary(try PackageImportsTests.targets().map { ($0.name, $0.dependencies) }, uniquingKeysWith: { a, _ in a })
+        var reached: Set<String> = []
+        var queue = ["PinGuardCommands"]
+        while let next = queue.popLast() {
+            if reached.insert(next).inserted { queue += declared[next] ?? [] }
+        }
+        XCTAssertTrue(reached.isSuperset(of: ["PinGuardState", "PinGuardConfig", "PinGuardProbe"]), "\(reached.sorted())")
+        for name in reached {
+            XCTAssertFalse(name.hasPrefix("NIO") || ["PinGuardService", "PinGuardFetch", "AsyncHTTPClient"].contains(name),
+                           "PinGuardCommands reaches \(name)")
+        }
+    }
+
+    /// A command returns what it would print and the status it would exit with, at the `now` and in the environment
+    /// it is given: the executable prints, exits and reads the clock and the environment.
+    func testTheCommandsPrintNothingExitNowhereAndReadNoClockOrEnvironment() throws {
+        let dir = Self.root.appendingPathComponent("Sources/PinGuardCommands")
+        let files = try XCTUnwrap(FileManager.default.enumerator(atPath: dir.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        XCTAssertGreaterThan(files.count, 10)
+        let forbidden = ["print(", "exit(", "FileHandle.standard", "Date()", "Date.now", "ProcessInfo", "CommandLine"]
+        for file in files {
+            let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                for word in forbidden where line.contains(word) {
+                    XCTFail("Sources/PinGuardCommands/\(file): a command returns its outcome (\(word)): \(line)")
+                }
+            }
         }
     }
 }
