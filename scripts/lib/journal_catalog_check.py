@@ -20,26 +20,20 @@ Prints "N entries" and one line per problem; exits 1 if there is any, else 0.
 import argparse
 import re
 import sys
+from pathlib import Path
 
-FIELDS = {"MESSAGE", "PRIORITY", "PINGUARD_EVENT", "PINGUARD_TARGET", "PINGUARD_HOST",
-          "PINGUARD_PORT", "PINGUARD_POLICY_SET", "PINGUARD_ENVIRONMENT", "PINGUARD_REASON",
-          "PINGUARD_MATCHED_PINS", "PINGUARD_RESERVE_PINS", "PINGUARD_LEAF_SPKI_SHA256",
-          "PINGUARD_DAYS_TO_EXPIRY", "PINGUARD_DAYS_TO_PIN_BREAKAGE", "PINGUARD_ERROR",
-          # per-address events (JournalCatalogTests.substitutableFields has the same list)
-          "PINGUARD_ADDRESS", "PINGUARD_ADDRESSES", "PINGUARD_PREVIOUS_ADDRESSES", "PINGUARD_ADDRESS_COUNT",
-          "PINGUARD_MAX_ADDRESSES", "PINGUARD_NOT_AFTER", "PINGUARD_OTHER_ADDRESS",
-          "PINGUARD_OTHER_LEAF_SPKI_SHA256", "PINGUARD_OTHER_NOT_AFTER", "PINGUARD_DISTINCT_CHAINS",
-          # signed policy bundles
-          "PINGUARD_BUNDLE", "PINGUARD_KEPT_PINS",
-          # raw-key pins
-          "PINGUARD_PIN", "PINGUARD_DEPTH", "PINGUARD_SPKI_SHA256",
-          # the memory of served chains
-          "PINGUARD_KEY_REUSED", "PINGUARD_ISSUER_CHANGED", "PINGUARD_OLD_SERIAL", "PINGUARD_NEW_SERIAL",
-          "PINGUARD_ISSUER", "PINGUARD_OLD_ISSUER", "PINGUARD_STATE_FILE",
-          # the renewal forecast
-          "PINGUARD_NEXT_RENEWAL", "PINGUARD_REJECT_RATIO", "PINGUARD_NEXT_KEY", "PINGUARD_KEY_BASIS",
-          "PINGUARD_ISSUER_BASIS", "PINGUARD_UNCOVERED_ISSUERS", "PINGUARD_CT_REASON", "PINGUARD_FILE",
-          "PINGUARD_WINDOW_START", "PINGUARD_WINDOW_END", "PINGUARD_EXPLANATION_URL", "PINGUARD_POLICY_SETS"}
+REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "reference.md"
+
+
+def journal_fields():
+    """MESSAGE, PRIORITY and every PINGUARD_* field the reference's Journal events section names."""
+    text = REFERENCE.read_text(encoding="utf-8")
+    start = text.index("## Journal events")
+    section = text[start:text.index("\n## ", start + 1)]
+    return {"MESSAGE", "PRIORITY"} | set(re.findall(r"PINGUARD_[A-Z0-9_]+", section))
+
+
+FIELDS = journal_fields()
 
 
 def parse(text, errors):
