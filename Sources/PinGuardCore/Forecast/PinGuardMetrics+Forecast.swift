@@ -8,7 +8,7 @@ extension PinGuardMetrics {
     /// Share of plausible next chains the set's client rejects.
     public static let renewalRejectRatio = MetricFamily(
         "pinguard_renewal_reject_ratio", .gauge, labels: ["target", "policy_set"],
-        help: "Share of the plausible chains of the next renewal (next key x each issuer of the pool) the set's client rejects: 0 survives every one, 1 breaks on all.")
+        help: "Share of the plausible chains of the next renewal (next key x each issuer of the pool) the set's client rejects, when above 0 (1 breaks on all); absent for a forecast set that survives every one.")
     /// When pins break: the next renewal, when the ratio is above 0.
     public static let pinBreakage = MetricFamily(
         "pinguard_pin_breakage_timestamp_seconds", .gauge, labels: ["target", "policy_set"],
@@ -16,7 +16,7 @@ extension PinGuardMetrics {
     /// What the forecast assumed.
     public static let renewalForecastInfo = MetricFamily(
         "pinguard_renewal_forecast_info", .gauge, labels: ["target", "key", "key_basis", "issuers", "issuer_basis"],
-        help: "1 per forecast target: the next key (reuse, rotate, unknown) and why, and the size of the issuer pool and why.")
+        help: "1 per forecast target that knows more than its served chain: the next key (reuse, rotate, unknown) and why, and the size of the issuer pool and why; absent: key unknown, the current issuer alone.")
 
     /// The forecast's families, in exposition order (after the other per-target families).
     public static let forecastFamilies: [MetricFamily] = [nextRenewal, renewalRejectRatio, pinBreakage, renewalForecastInfo]
@@ -28,7 +28,9 @@ extension TargetSeries {
         .perTarget(M.nextRenewal, bytesPerTarget: 96) { r in r.outlook?.nextRenewal.timeIntervalSince1970 },
         TargetSeries(M.renewalRejectRatio, bytesPerTarget: 160) { r, _, w in
             guard r.outlook != nil else { return }
-            for f in r.forecasts { w.begin(); w.label(r.target.name); w.label(f.policySet); w.end(f.rejectRatio) }
+            // 0 (survives every plausible renewal) is the forecast's usual answer: `renewal_forecast_info` says a
+            // forecast was made, so an absent ratio under it is 0.
+            for f in r.forecasts where f.rejectRatio > 0 { w.begin(); w.label(r.target.name); w.label(f.policySet); w.end(f.rejectRatio) }
         },
         TargetSeries(M.pinBreakage, bytesPerTarget: 64) { r, _, w in
             guard r.outlook != nil else { return }
@@ -38,7 +40,7 @@ extension TargetSeries {
             }
         },
         TargetSeries(M.renewalForecastInfo, bytesPerTarget: 160) { r, _, w in
-            guard let o = r.outlook else { return }
+            guard let o = r.outlook, !o.assumesNothing else { return }
             w.begin(); w.label(r.target.name); w.label(o.key.rawValue); w.label(o.keyBasis.rawValue); w.label(o.issuers.count)
             w.label(o.issuerBasis.rawValue); w.end(1)
         },

@@ -66,6 +66,12 @@ public struct RenewalOutlook: Sendable, Equatable {
     }
 }
 
+extension RenewalOutlook {
+    /// Whether the outlook knows nothing beyond the served chain: the next key unknown and the current issuer
+    /// alone (what `pinguard_renewal_forecast_info` leaves unsaid).
+    public var assumesNothing: Bool { key == .unknown && keyBasis == .unknown && issuerBasis == .current && issuers.count == 1 }
+}
+
 /// One issuer a renewal may come from: its name and the chain above the leaf (the issuing certificate
 /// first, then up to and including a root).
 public struct IssuerOption: Sendable, Equatable {
