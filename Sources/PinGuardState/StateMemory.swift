@@ -71,17 +71,19 @@ struct StateMemory {
     mutating func prune(configured: Set<String>, now: Int64, retention: Int64) -> [String] {
         var removed: [String] = []
         for slot in slots.indices {
-            guard let record = slots[slot] else { continue }
-            if configured.contains(record.name) {
-                guard now - record.lastConfigured >= lastSeenGranularity else { continue }
+            // Read the two fields in place: copying each record (its chains) would cost a reload of 100,000
+            // targets a retain and release per chain.
+            guard let name = slots[slot]?.name, let lastConfigured = slots[slot]?.lastConfigured else { continue }
+            if configured.contains(name) {
+                guard now - lastConfigured >= lastSeenGranularity else { continue }
                 slots[slot]!.lastConfigured = now
                 slots[slot]!.needsWrite = true
                 markDirty(slot)
-            } else if now - record.lastConfigured > retention {
+            } else if now - lastConfigured > retention, let id = slots[slot]?.id {
                 slots[slot] = nil
-                slotByName[record.name] = nil
-                deletedTargetIDs.insert(record.id)
-                removed.append(record.name)
+                slotByName[name] = nil
+                deletedTargetIDs.insert(id)
+                removed.append(name)
             }
         }
         return removed.sorted()

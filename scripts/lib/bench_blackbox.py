@@ -3,7 +3,7 @@
 """Side by side: pinguard `serve --once` and blackbox_exporter probing the same TLS fleet.
 
     bench_blackbox.py --pinguard BIN --config PINGUARD_YML --blackbox BIN --blackbox-config BB_YML
-                      --targets FILE [--rounds 5] [--concurrency 32]
+                      --targets FILE [--rounds 5] [--concurrency 32] [--warm-interval 20]
 
 FILE lists the fleet, one `host:port` a line. Each round runs pinguard once
 (`serve --once`, a fresh process: its start-up, probes and policy evaluation)
@@ -18,6 +18,14 @@ each round, the medians and the ratios pinguard/blackbox, then the memory of
 blackbox after its last round and of the live pinguard service after its
 first round over the fleet, split into anonymous and file-backed pages. Asserts nothing; it
 reports probes that did not succeed, since a failed probe costs less.
+
+Then the warm comparison, start-up excluded on both sides: the live pinguard service (`serve`, interval
+--warm-interval seconds) and its CPU from the end of one round to the end of the next (the round's probes,
+judging, state and the /metrics refresh that follows), read from /proc/PID/stat when the service tells
+its notify socket the round ended, ROUNDS rounds after the first; and one blackbox_exporter process
+answering the fleet's /probe once to warm up, then ROUNDS times, CPU per pass. And start-up alone: the CPU
+of `pinguard --version` (process and libraries) and of `check-config` of a one-target copy of the config
+(that plus loading the policies, the bundled issuer catalog, CT log lists and public suffix list), median of 10.
 """
 import argparse
 import concurrent.futures
@@ -106,32 +114,120 @@ def pinguard_steady(binary, config, n):
         p.wait()
 
 
+def warm_config(config, port, interval, targets=None):
+    """A copy of CONFIG listening on PORT with interval INTERVAL seconds (and only the first TARGETS targets)."""
+    out_path = f"{config}.{port}.yml"
+    with open(config) as f, open(out_path, "w") as out:
+        kept = 0
+        for line in f:
+            if line.startswith("listen:"):
+                line = f'listen: "127.0.0.1:{port}"\n'
+            elif line.startswith("interval:"):
+                line = f"interval: {interval}s\n"
+            elif line.startswith("  - {host:"):
+                kept += 1
+                if targets is not None and kept > targets:
+                    continue
+            out.write(line)
+    return out_path
+
+
+def pinguard_warm(binary, config, rounds, interval):
+    """CPU seconds of each round of the live service after its first: end of a round to the end of the next."""
+    live = warm_config(config, free_port(), interval)
+    path = live + ".notify"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(path)
+    sock.settimeout(interval * 4 + 120)
+    p = subprocess.Popen([binary, "serve", "--config", live], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         env={**os.environ, "NOTIFY_SOCKET": path})
+    ends = []
+    try:
+        while len(ends) < rounds + 1:
+            if "STATUS=last round" in sock.recv(65536).decode("utf-8", "replace"):
+                ends.append(proc_cpu(p.pid))
+    except socket.timeout:
+        pass
+    finally:
+        p.terminate()
+        p.wait()
+        sock.close()
+        os.unlink(path)
+    return [b - a for a, b in zip(ends, ends[1:])]
+
+
+def blackbox_warm(binary, config, targets, concurrency, rounds):
+    """CPU seconds of each pass over the fleet of one blackbox_exporter process, after a pass to warm it up."""
+    port = free_port()
+    p = subprocess.Popen([binary, f"--config.file={config}", f"--web.listen-address=127.0.0.1:{port}",
+                          "--log.level=error"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(port)
+        cpus = []
+        for i in range(rounds + 1):
+            before = proc_cpu(p.pid)
+            drive_probes(port, targets, concurrency)
+            if i > 0:
+                cpus.append(proc_cpu(p.pid) - before)
+        return cpus
+    finally:
+        p.terminate()
+        p.wait()
+
+
+def startup(binary, config, runs=10):
+    """Median CPU seconds of `--version` and of `check-config` of a one-target copy of CONFIG."""
+    one = warm_config(config, free_port(), 300, targets=1)
+
+    def cpu(args):
+        pid = os.fork()
+        if pid == 0:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            os.execv(binary, [binary] + args)
+        _, _, ru = os.wait4(pid, 0)
+        return ru.ru_utime + ru.ru_stime
+    return (statistics.median(cpu(["--version"]) for _ in range(runs)),
+            statistics.median(cpu(["check-config", one]) for _ in range(runs)))
+
+
+def wait_for_port(port):
+    for _ in range(200):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+
+
+def drive_probes(port, targets, concurrency):
+    """One /probe per target, CONCURRENCY in flight; returns the targets whose probe did not succeed."""
+    local = threading.local()
+    failures = []
+
+    def probe(target):
+        if not hasattr(local, "conn"):
+            local.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        query = urllib.parse.urlencode({"module": "tls", "target": target})
+        local.conn.request("GET", f"/probe?{query}")
+        body = local.conn.getresponse().read().decode()
+        if "\nprobe_success 1" not in body:
+            failures.append(target)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=concurrency) as pool:
+        list(pool.map(probe, targets))
+    return failures
+
+
 def run_blackbox(binary, config, targets, concurrency):
     port = free_port()
     p = subprocess.Popen([binary, f"--config.file={config}", f"--web.listen-address=127.0.0.1:{port}",
                           "--log.level=error"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(200):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                time.sleep(0.05)
-        local = threading.local()
-        failures = []
-
-        def probe(target):
-            if not hasattr(local, "conn"):
-                local.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            query = urllib.parse.urlencode({"module": "tls", "target": target})
-            local.conn.request("GET", f"/probe?{query}")
-            body = local.conn.getresponse().read().decode()
-            if "\nprobe_success 1" not in body:
-                failures.append(target)
-
+        wait_for_port(port)
         start = time.monotonic()
-        with concurrent.futures.ThreadPoolExecutor(max_workers=concurrency) as pool:
-            list(pool.map(probe, targets))
+        failures = drive_probes(port, targets, concurrency)
         wall = time.monotonic() - start
         cpu, memory = proc_cpu(p.pid), proc_memory(p.pid)
     finally:
@@ -154,10 +250,36 @@ def main():
     ap.add_argument("--targets", required=True)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--concurrency", type=int, default=32)
+    ap.add_argument("--warm-interval", type=int, default=20)
+    ap.add_argument("--skip-cold", action="store_true", help="only the warm comparison and start-up")
     args = ap.parse_args()
     with open(args.targets) as f:
         targets = [line.strip() for line in f if line.strip()]
     n = len(targets)
+    if not args.skip_cold:
+        cold(args, targets, n)
+    warm(args, targets, n)
+
+
+def warm(args, targets, n):
+    """The warm comparison and start-up alone."""
+    rounds = max(args.rounds, 1)
+    p = pinguard_warm(args.pinguard, args.config, rounds, args.warm_interval)
+    b = blackbox_warm(args.blackbox, args.blackbox_config, targets, args.concurrency, rounds)
+    per = lambda cpus: ", ".join(f"{c / n * 1000:.3f}" for c in cpus)
+    print(f"warm, start-up excluded: {rounds} rounds after the first, {n} targets, CPU per probe (ms)")
+    print(f"  pinguard  serve, a round every {args.warm_interval} s: {per(p)}")
+    print(f"  blackbox  one process, /probe, concurrency {args.concurrency}: {per(b)}")
+    if p and b:
+        print(f"ratio pinguard/blackbox, warm: CPU per probe {statistics.median(p) / statistics.median(b):.2f}x "
+              f"(medians {statistics.median(p) / n * 1000:.3f} / {statistics.median(b) / n * 1000:.3f} ms)")
+    version, check = startup(args.pinguard, args.config)
+    print(f"start-up alone (CPU, median of 10): pinguard --version {version * 1000:.1f} ms, "
+          f"check-config of one target {check * 1000:.1f} ms")
+
+
+def cold(args, targets, n):
+    """The cold comparison: a fresh pinguard `serve --once` against a fresh blackbox_exporter, ROUNDS each."""
     results = {"pinguard": [], "blackbox": []}
     for i in range(args.rounds):
         print(f"round {i + 1}/{args.rounds}", flush=True)

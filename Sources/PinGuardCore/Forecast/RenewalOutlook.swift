@@ -88,7 +88,7 @@ public struct IssuerOption: Sendable, Equatable {
 }
 
 /// One policy set's forecast for a target's next renewal.
-public struct SetForecast: Sendable, Equatable {
+public struct SetForecast: Sendable, Hashable {
     /// The policy set.
     public var policySet: String
     /// The environment it was judged in.
@@ -117,7 +117,7 @@ public struct SetForecast: Sendable, Equatable {
 }
 
 /// The next keys under which a set accepts every plausible next chain: what makes a renewal safe for it.
-public struct SafeKeys: Sendable, Equatable {
+public struct SafeKeys: Sendable, Hashable {
     /// Keeping the current leaf key (`renewal.key: reuse`, certbot `--reuse-key`) keeps the set accepting.
     public var keepCurrent: Bool
     /// SPKI pins of the set that no certificate carries today, under which the set accepts: pinned backup keys.

@@ -25,9 +25,11 @@ extension TargetResult {
         let fresh = RenewalForecaster.forecast(node.facts, outlook: outlook, environment: target.environment,
                                                namedSets: target.policySets, sets: sets.filter { !kept.contains($0.name) })
         let old = forecasts
-        forecasts = sets.compactMap { set in
+        let new = sets.compactMap { set in
             (kept.contains(set.name) ? old : fresh).first { $0.policySet == set.name }
         }
+        // An edit that changes no forecast keeps the array the result has (shared with other results).
+        if new != old { forecasts = new }
     }
 
     /// The chain the forecast starts from: the first address's evaluated chain.

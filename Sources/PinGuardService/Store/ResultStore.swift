@@ -40,6 +40,8 @@ public final class ResultStore: Sendable {
         var certificates: [String: ChainCertificate] = [:]
         /// The size of `certificates` after its last prune.
         var certificatesAfterPrune = 0
+        /// Forecast arrays and issuer pools that many results hold alike, held once.
+        var sharing = ForecastSharing()
 
         /// `chain` with each certificate's facts replaced by the shared copy of an equal certificate seen
         /// before (depth and source stay those of its position), the others remembered for the next chains.
@@ -194,6 +196,7 @@ public final class ResultStore: Sendable {
                 p = same
             }
             let forecastEvents = ForecastEvents.changes(from: s.results[p], to: result)
+            s.sharing.share(&result)
             s.results[p] = result
             s.touch(p)
             return s.detector.observe(result, memory: &s.memories[p]) + forecastEvents
@@ -258,6 +261,8 @@ public final class ResultStore: Sendable {
             let what = Rejudging(unchanged: unchanged, policiesChanged: policiesChanged, outlookChanged: outlookChanged, ctChanged: ctChanged)
             let events = ResultStore.judge(work, RejudgeInput(targets: s.targets, judge: judge, what: what, now: now, detector: s.detector),
                                            old: &oldResults, oldMemories: &oldMemories, results: &results, memories: &memories)
+            // Forecasts made again share the arrays equal ones hold (one pass, after the parallel judging).
+            for w in work { if results[w.position] != nil { s.sharing.share(&results[w.position]!) } }
             s.results = results
             s.memories = memories
             return (events, oldResults)
