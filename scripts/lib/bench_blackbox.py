@@ -114,84 +114,6 @@ def pinguard_steady(binary, config, n):
         p.wait()
 
 
-def warm_config(config, port, interval, targets=None):
-    """A copy of CONFIG listening on PORT with interval INTERVAL seconds (and only the first TARGETS targets)."""
-    out_path = f"{config}.{port}.yml"
-    with open(config) as f, open(out_path, "w") as out:
-        kept = 0
-        for line in f:
-            if line.startswith("listen:"):
-                line = f'listen: "127.0.0.1:{port}"\n'
-            elif line.startswith("interval:"):
-                line = f"interval: {interval}s\n"
-            elif line.startswith("  - {host:"):
-                kept += 1
-                if targets is not None and kept > targets:
-                    continue
-            out.write(line)
-    return out_path
-
-
-def pinguard_warm(binary, config, rounds, interval):
-    """CPU seconds of each round of the live service after its first: end of a round to the end of the next."""
-    live = warm_config(config, free_port(), interval)
-    path = live + ".notify"
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(path)
-    sock.settimeout(interval * 4 + 120)
-    p = subprocess.Popen([binary, "serve", "--config", live], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         env={**os.environ, "NOTIFY_SOCKET": path})
-    ends = []
-    try:
-        while len(ends) < rounds + 1:
-            if "STATUS=last round" in sock.recv(65536).decode("utf-8", "replace"):
-                ends.append(proc_cpu(p.pid))
-    except socket.timeout:
-        pass
-    finally:
-        p.terminate()
-        p.wait()
-        sock.close()
-        os.unlink(path)
-    return [b - a for a, b in zip(ends, ends[1:])]
-
-
-def blackbox_warm(binary, config, targets, concurrency, rounds):
-    """CPU seconds of each pass over the fleet of one blackbox_exporter process, after a pass to warm it up."""
-    port = free_port()
-    p = subprocess.Popen([binary, f"--config.file={config}", f"--web.listen-address=127.0.0.1:{port}",
-                          "--log.level=error"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_for_port(port)
-        cpus = []
-        for i in range(rounds + 1):
-            before = proc_cpu(p.pid)
-            drive_probes(port, targets, concurrency)
-            if i > 0:
-                cpus.append(proc_cpu(p.pid) - before)
-        return cpus
-    finally:
-        p.terminate()
-        p.wait()
-
-
-def startup(binary, config, runs=10):
-    """Median CPU seconds of `--version` and of `check-config` of a one-target copy of CONFIG."""
-    one = warm_config(config, free_port(), 300, targets=1)
-
-    def cpu(args):
-        pid = os.fork()
-        if pid == 0:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, 1)
-            os.dup2(devnull, 2)
-            os.execv(binary, [binary] + args)
-        _, _, ru = os.wait4(pid, 0)
-        return ru.ru_utime + ru.ru_stime
-    return (statistics.median(cpu(["--version"]) for _ in range(runs)),
-            statistics.median(cpu(["check-config", one]) for _ in range(runs)))
-
-
 def wait_for_port(port):
     for _ in range(200):
         try:
@@ -201,8 +123,9 @@ def wait_for_port(port):
             time.sleep(0.05)
 
 
-def drive_probes(port, targets, concurrency):
-    """One /probe per target, CONCURRENCY in flight; returns the targets whose probe did not succeed."""
+def drive_probes(port, targets, concurrency, spacing=0.0):
+    """One /probe per target, CONCURRENCY in flight (each started SPACING seconds after the one before);
+    returns the targets whose probe did not succeed."""
     local = threading.local()
     failures = []
 
@@ -216,7 +139,16 @@ def drive_probes(port, targets, concurrency):
             failures.append(target)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=concurrency) as pool:
-        list(pool.map(probe, targets))
+        if spacing <= 0:
+            list(pool.map(probe, targets))
+            return failures
+        start = time.monotonic()
+        futures = []
+        for k, target in enumerate(targets):
+            time.sleep(max(0.0, start + k * spacing - time.monotonic()))
+            futures.append(pool.submit(probe, target))
+        for f in futures:
+            f.result()
     return failures
 
 
@@ -258,24 +190,8 @@ def main():
     n = len(targets)
     if not args.skip_cold:
         cold(args, targets, n)
+    from bench_warm import warm  # noqa: E402 (it imports this module's helpers)
     warm(args, targets, n)
-
-
-def warm(args, targets, n):
-    """The warm comparison and start-up alone."""
-    rounds = max(args.rounds, 1)
-    p = pinguard_warm(args.pinguard, args.config, rounds, args.warm_interval)
-    b = blackbox_warm(args.blackbox, args.blackbox_config, targets, args.concurrency, rounds)
-    per = lambda cpus: ", ".join(f"{c / n * 1000:.3f}" for c in cpus)
-    print(f"warm, start-up excluded: {rounds} rounds after the first, {n} targets, CPU per probe (ms)")
-    print(f"  pinguard  serve, a round every {args.warm_interval} s: {per(p)}")
-    print(f"  blackbox  one process, /probe, concurrency {args.concurrency}: {per(b)}")
-    if p and b:
-        print(f"ratio pinguard/blackbox, warm: CPU per probe {statistics.median(p) / statistics.median(b):.2f}x "
-              f"(medians {statistics.median(p) / n * 1000:.3f} / {statistics.median(b) / n * 1000:.3f} ms)")
-    version, check = startup(args.pinguard, args.config)
-    print(f"start-up alone (CPU, median of 10): pinguard --version {version * 1000:.1f} ms, "
-          f"check-config of one target {check * 1000:.1f} ms")
 
 
 def cold(args, targets, n):
