@@ -12,8 +12,9 @@ struct ForecastSharing {
     /// Distinct arrays each table holds at most.
     static let capacity = 1_024
 
-    /// Replaces `result`'s forecasts and outlook issuers by the shared copies of equal ones.
-    mutating func share(_ result: inout TargetResult) {
+    /// Replaces `result`'s forecasts and, with `pools`, its outlook issuers by the shared copies of equal ones
+    /// (a reload that built no outlook leaves the pools as they are: already shared).
+    mutating func share(_ result: inout TargetResult, pools sharePools: Bool = true) {
         if !result.forecasts.isEmpty, result.forecasts.allSatisfy({ $0.breakage == nil }) {
             if let shared = forecasts[result.forecasts] {
                 result.forecasts = shared
@@ -22,7 +23,7 @@ struct ForecastSharing {
                 forecasts[result.forecasts] = result.forecasts
             }
         }
-        guard let issuers = result.outlook?.issuers, !issuers.isEmpty else { return }
+        guard sharePools, let issuers = result.outlook?.issuers, !issuers.isEmpty else { return }
         let key = Self.key(issuers)
         if let shared = pools[key], shared == issuers {
             result.outlook?.issuers = shared

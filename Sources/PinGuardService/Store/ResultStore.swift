@@ -277,7 +277,7 @@ public final class ResultStore: Sendable {
             let events = ResultStore.judge(work, RejudgeInput(targets: s.targets, judge: judge, what: what, now: now, detector: s.detector),
                                            old: &oldResults, oldMemories: &oldMemories, results: &results, memories: &memories)
             // Forecasts made again share the arrays equal ones hold (one pass, after the parallel judging).
-            for w in work { if results[w.position] != nil { s.sharing.share(&results[w.position]!) } }
+            for w in work where results[w.position] != nil { s.sharing.share(&results[w.position]!, pools: outlookChanged) }
             s.results = results
             s.memories = memories
             return (events, oldResults)
