@@ -9,7 +9,9 @@
 # Needs nginx, openssl, python3 and prometheus-blackbox-exporter (apt-get install -y nginx-light openssl
 # prometheus-blackbox-exporter). pinguard is built as the Debian package ships it (scripts/lib/shipped_build.sh:
 # the Swift runtime linked in); PINGUARD=path measures that binary instead (a plain release build, say);
-# PERF_OUT=FILE adds a pinguard round under `perf record` (ROUNDS=0 for that round alone).
+# PERF_OUT=FILE adds a pinguard round under `perf record` (ROUNDS=0 for that round alone). Then the warm side by
+# side (the live service's rounds against one warm blackbox_exporter, start-up excluded) and start-up alone;
+# SKIP_COLD=1 runs only those; WARM_INTERVAL (default 20) is the live service's interval in seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=${1:-1000}
@@ -64,7 +66,7 @@ echo "pinguard: $("$PINGUARD" --version 2>/dev/null | head -1); blackbox_exporte
 in_hosts() { unshare --mount --propagation private sh -c 'mount --bind "$0" /etc/hosts && exec "$@"' "$work/hosts" "$@"; }
 in_hosts python3 scripts/lib/bench_blackbox.py --pinguard "$PINGUARD" --config "$work/cfg/pinguard.yml" \
   --blackbox "$blackbox" --blackbox-config "$work/blackbox.yml" --targets "$work/targets.txt" \
-  --rounds "$rounds" --concurrency "$concurrency"
+  --rounds "$rounds" --concurrency "$concurrency" ${SKIP_COLD:+--skip-cold} --warm-interval "${WARM_INTERVAL:-20}"
 # PERF_OUT=FILE: one more pinguard round under `perf record` (DWARF call graphs), for `perf report -i FILE`.
 if [ -n "${PERF_OUT:-}" ]; then
   in_hosts perf record -q --call-graph dwarf,16384 -F "${PERF_FREQ:-250}" -o "$PERF_OUT" -- \

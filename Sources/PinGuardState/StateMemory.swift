@@ -21,6 +21,8 @@ struct StateMemory {
     private(set) var deletedChainIDs: Set<Int64> = []
     /// How stale a chain's `last_seen` on disk may get while it is served unchanged.
     let lastSeenGranularity: Int64
+    /// Issuing certificates' subjects, each held once (a fleet has a few issuers and 100,000 chains).
+    private var subjects: [String: String] = [:]
 
     init(lastSeenGranularity: Int64) {
         self.lastSeenGranularity = lastSeenGranularity
@@ -43,6 +45,8 @@ struct StateMemory {
 
     /// Adds a chain read from the file to the target in `slot` (as returned by `slot(of:)`).
     mutating func appendLoaded(_ chain: StoredChain, id: Int64, toSlot slot: Int) {
+        var chain = chain
+        chain.chain.issuerSubject = subject(chain.chain.issuerSubject)
         slots[slot]?.append(chain, row: .init(id: id, persisted: true, lastSeenWritten: chain.lastSeen))
         nextChainID = max(nextChainID, id + 1)
     }
@@ -55,6 +59,8 @@ struct StateMemory {
     /// Classifies `chain` served by `name` at `address` at `now`, records it and returns the classification.
     mutating func observe(_ chain: ServedChain, target name: String, address: String,
                           now: Int64) -> RenewalClassification {
+        var chain = chain
+        chain.issuerSubject = subject(chain.issuerSubject)
         let slot = slotByName[name] ?? addTarget(name, now: now)
         // The slot exists: it was found by name or just added.
         let (classification, changed, dropped) = slots[slot]!.observe(chain, at: address, now: now,
@@ -71,17 +77,19 @@ struct StateMemory {
     mutating func prune(configured: Set<String>, now: Int64, retention: Int64) -> [String] {
         var removed: [String] = []
         for slot in slots.indices {
-            guard let record = slots[slot] else { continue }
-            if configured.contains(record.name) {
-                guard now - record.lastConfigured >= lastSeenGranularity else { continue }
+            // Read the two fields in place: copying each record (its chains) would cost a reload of 100,000
+            // targets a retain and release per chain.
+            guard let name = slots[slot]?.name, let lastConfigured = slots[slot]?.lastConfigured else { continue }
+            if configured.contains(name) {
+                guard now - lastConfigured >= lastSeenGranularity else { continue }
                 slots[slot]!.lastConfigured = now
                 slots[slot]!.needsWrite = true
                 markDirty(slot)
-            } else if now - record.lastConfigured > retention {
+            } else if now - lastConfigured > retention, let id = slots[slot]?.id {
                 slots[slot] = nil
-                slotByName[record.name] = nil
-                deletedTargetIDs.insert(record.id)
-                removed.append(record.name)
+                slotByName[name] = nil
+                deletedTargetIDs.insert(id)
+                removed.append(name)
             }
         }
         return removed.sorted()
@@ -110,6 +118,13 @@ struct StateMemory {
         dirtySlots.removeAll()
         deletedTargetIDs.removeAll()
         deletedChainIDs.removeAll()
+    }
+
+    /// `text` as the copy held before (at most 4,096 distinct subjects are kept).
+    private mutating func subject(_ text: String) -> String {
+        if let shared = subjects[text] { return shared }
+        if subjects.count < 4_096 { subjects[text] = text }
+        return text
     }
 
     private mutating func addTarget(_ name: String, now: Int64) -> Int {

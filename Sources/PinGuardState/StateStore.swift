@@ -148,6 +148,9 @@ public final class StateStore: @unchecked Sendable {
         guard let connection else { return }
         do {
             try StateWriter(connection).write(memory)
+            // The pages the write cached (up to `cache_size`, 8 MiB) serve no reader: a steady round writes
+            // nothing, and the next write reads what it needs. Hand them back until then.
+            try? connection.execute("PRAGMA shrink_memory")
         } catch {
             let failure = StateError(error, path: path, doing: "writing")
             needsReconnect = failure.code != .diskFull

@@ -21,7 +21,7 @@ final class MetricsExpositionGoldenTests: XCTestCase {
     static func ctResult() -> TargetResult {
         var facts = F.facts(host: "ct.example.com")
         facts.tlsCipher = "TLS_AES_128_GCM_SHA256"
-        facts.tlsGroup = "X25519"
+        facts.tlsGroup = "secp384r1"
         facts.ct = CTObservation(collected: true, scts: [CTFixtures.sct(1), CTFixtures.sct(3, .embedded, .invalid), CTFixtures.sct(9, .tls, .unknownLog)])
         facts = CTSettings(lists: CTFixtures.lists(), collect: true).judged(facts, now: F.now)
         var ios = F.set("ios-app", [("ct.example.com", HostPolicy(pins: [F.leafPin, F.reservePin]))])

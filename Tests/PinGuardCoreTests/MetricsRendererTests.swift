@@ -129,7 +129,7 @@ final class MetricsRendererTests: XCTestCase {
         let trusted = render([F.result(F.target("t"), F.facts(), [set])])
         XCTAssertEqual((samples(trusted, "pinguard_cert_info") + samples(trusted, "pinguard_chain_cert_info")).map { $0.labels["source"] },
                        ["served", "served", "store"])
-        XCTAssertEqual(value(trusted, "pinguard_chain_trusted", ["target": "t"]), 1)
+        XCTAssertNil(value(trusted, "pinguard_chain_trusted", ["target": "t"]), "a trusted chain is the default: not written")
         XCTAssertEqual(value(trusted, "pinguard_chain_earliest_expiry_timestamp_seconds", ["target": "t"]), F.day(90).timeIntervalSince1970)
     }
 

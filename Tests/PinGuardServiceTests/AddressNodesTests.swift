@@ -161,7 +161,9 @@ final class AddressNodesTests: XCTestCase {
         try pool.resolve(to: ["127.0.0.2"])
         let serve = try serve(interval: "2s")
         defer { serve.stop() }
-        _ = try serve.waitForMetrics { $0.value("pinguard_target_addresses", ["target": "pool"]) == 1 }
+        // One address: no `pinguard_target_addresses` (its one `pinguard_probe_success` series says it).
+        let one = try serve.waitForMetrics { $0.value("pinguard_probe_success", ["target": "pool", "address": pool.label("127.0.0.2")]) == 1 }
+        XCTAssertNil(one.value("pinguard_target_addresses", ["target": "pool"]), serve.stderr)
 
         try pool.resolve(to: ["127.0.0.2", "127.0.0.3"])
         var m = try serve.waitForMetrics { $0.value("pinguard_target_addresses", ["target": "pool"]) == 2 }

@@ -89,7 +89,8 @@ final class RenewalInfoServiceTests: XCTestCase {
 
         XCTAssertEqual(authority.requests("/renewal-info/\(certID)"), 1, "asked, and told 404")
         XCTAssertFalse(body.contains("pinguard_ari_window_start_timestamp_seconds{"))
-        XCTAssertTrue(body.contains("when_basis=\"lifetime\"} 1"))
+        XCTAssertFalse(body.contains("when_basis=\"ari\""), "the date is not the CA's")
+        XCTAssertTrue(body.contains("pinguard_next_renewal_timestamp_seconds{"), "the forecast is made from the lifetime, as before")
         XCTAssertNil(s.runtime.renewalInfo.status(certID: certID)?.lastError)
         await authority.stop()
     }

@@ -17,8 +17,9 @@ final class ServeMetricsTests: XCTestCase {
         XCTAssertTrue(m.samples("pinguard_chain_trusted", ["target": "down"]).isEmpty, "no chain, no trust verdict")
         XCTAssertTrue(m.samples("pinguard_cert_info", ["target": "down"]).isEmpty)
 
-        XCTAssertEqual(m.value("pinguard_chain_trusted", ["target": "healthy"]), 1)
-        XCTAssertEqual(m.value("pinguard_chain_trusted", ["target": "rotated"]), 1, "trusted, yet a pinned client rejects")
+        // A trusted chain is not written: with probe_success 1, the absent series is 1.
+        XCTAssertNil(m.value("pinguard_chain_trusted", ["target": "healthy"]))
+        XCTAssertNil(m.value("pinguard_chain_trusted", ["target": "rotated"]), "trusted, yet a pinned client rejects")
         XCTAssertEqual(m.value("pinguard_chain_trusted", ["target": "uncovered"]), 0, "the default site's name does not match")
         let now = Date().timeIntervalSince1970
         for name in s.targetNames {
@@ -182,7 +183,15 @@ final class ServeMetricsTests: XCTestCase {
             "pinguard_last_renewal_timestamp_seconds": "only after a renewal was observed (scripts/test-renewals.sh)",
             "pinguard_last_renewal_key_reused": "only after a renewal was observed (scripts/test-renewals.sh)",
             "pinguard_last_renewal_issuer_changed": "only after a renewal was observed (scripts/test-renewals.sh)",
-            "pinguard_ct_scts": "only while a policy set checks CT (CTClientVerdictsTests)",
+            "pinguard_ct_scts": "only while a policy set checks CT, for public chains or chains with SCTs (CTClientVerdictsTests)",
+            "pinguard_chain_trusted": "only 0, for a chain that fails trust (SeriesAtTheirDefaultTests)",
+            "pinguard_target_addresses": "only for targets with no address or several (AddressNodesTests)",
+            "pinguard_renewals_observed_total": "only after a renewal was observed (scripts/test-renewals.sh)",
+            "pinguard_leaf_key_first_seen_timestamp_seconds": "only for a key kept across a renewal (scripts/test-renewals.sh)",
+            "pinguard_renewal_reject_ratio": "only for a set the next renewal may break (scripts/test-renewals.sh)",
+            "pinguard_renewal_forecast_info": "only for a forecast that knows more than the served chain (scripts/test-renewals.sh)",
+            "pinguard_tls_cipher_info": "only for a cipher other than TLS_AES_256_GCM_SHA384 (SeriesAtTheirDefaultTests)",
+            "pinguard_tls_group_info": "only for a group other than X25519 (SeriesAtTheirDefaultTests)",
             "pinguard_ct_compliant": "only while a policy set checks CT, for publicly anchored chains (CTClientVerdictsTests)",
             "pinguard_address_policy_accept": "only for targets with several addresses (AddressNodesTests)",
             "pinguard_target_distinct_chains": "only for targets with several addresses (AddressNodesTests)",

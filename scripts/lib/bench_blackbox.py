@@ -3,7 +3,7 @@
 """Side by side: pinguard `serve --once` and blackbox_exporter probing the same TLS fleet.
 
     bench_blackbox.py --pinguard BIN --config PINGUARD_YML --blackbox BIN --blackbox-config BB_YML
-                      --targets FILE [--rounds 5] [--concurrency 32]
+                      --targets FILE [--rounds 5] [--concurrency 32] [--warm-interval 20]
 
 FILE lists the fleet, one `host:port` a line. Each round runs pinguard once
 (`serve --once`, a fresh process: its start-up, probes and policy evaluation)
@@ -18,6 +18,14 @@ each round, the medians and the ratios pinguard/blackbox, then the memory of
 blackbox after its last round and of the live pinguard service after its
 first round over the fleet, split into anonymous and file-backed pages. Asserts nothing; it
 reports probes that did not succeed, since a failed probe costs less.
+
+Then the warm comparison, start-up excluded on both sides: the live pinguard service (`serve`, interval
+--warm-interval seconds) and its CPU from the end of one round to the end of the next (the round's probes,
+judging, state and the /metrics refresh that follows), read from /proc/PID/stat when the service tells
+its notify socket the round ended, ROUNDS rounds after the first; and one blackbox_exporter process
+answering the fleet's /probe once to warm up, then ROUNDS times, CPU per pass. And start-up alone: the CPU
+of `pinguard --version` (process and libraries) and of `check-config` of a one-target copy of the config
+(that plus loading the policies, the bundled issuer catalog, CT log lists and public suffix list), median of 10.
 """
 import argparse
 import concurrent.futures
@@ -106,32 +114,52 @@ def pinguard_steady(binary, config, n):
         p.wait()
 
 
+def wait_for_port(port):
+    for _ in range(200):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+
+
+def drive_probes(port, targets, concurrency, spacing=0.0):
+    """One /probe per target, CONCURRENCY in flight (each started SPACING seconds after the one before);
+    returns the targets whose probe did not succeed."""
+    local = threading.local()
+    failures = []
+
+    def probe(target):
+        if not hasattr(local, "conn"):
+            local.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        query = urllib.parse.urlencode({"module": "tls", "target": target})
+        local.conn.request("GET", f"/probe?{query}")
+        body = local.conn.getresponse().read().decode()
+        if "\nprobe_success 1" not in body:
+            failures.append(target)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=concurrency) as pool:
+        if spacing <= 0:
+            list(pool.map(probe, targets))
+            return failures
+        start = time.monotonic()
+        futures = []
+        for k, target in enumerate(targets):
+            time.sleep(max(0.0, start + k * spacing - time.monotonic()))
+            futures.append(pool.submit(probe, target))
+        for f in futures:
+            f.result()
+    return failures
+
+
 def run_blackbox(binary, config, targets, concurrency):
     port = free_port()
     p = subprocess.Popen([binary, f"--config.file={config}", f"--web.listen-address=127.0.0.1:{port}",
                           "--log.level=error"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(200):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                time.sleep(0.05)
-        local = threading.local()
-        failures = []
-
-        def probe(target):
-            if not hasattr(local, "conn"):
-                local.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            query = urllib.parse.urlencode({"module": "tls", "target": target})
-            local.conn.request("GET", f"/probe?{query}")
-            body = local.conn.getresponse().read().decode()
-            if "\nprobe_success 1" not in body:
-                failures.append(target)
-
+        wait_for_port(port)
         start = time.monotonic()
-        with concurrent.futures.ThreadPoolExecutor(max_workers=concurrency) as pool:
-            list(pool.map(probe, targets))
+        failures = drive_probes(port, targets, concurrency)
         wall = time.monotonic() - start
         cpu, memory = proc_cpu(p.pid), proc_memory(p.pid)
     finally:
@@ -154,10 +182,20 @@ def main():
     ap.add_argument("--targets", required=True)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--concurrency", type=int, default=32)
+    ap.add_argument("--warm-interval", type=int, default=20)
+    ap.add_argument("--skip-cold", action="store_true", help="only the warm comparison and start-up")
     args = ap.parse_args()
     with open(args.targets) as f:
         targets = [line.strip() for line in f if line.strip()]
     n = len(targets)
+    if not args.skip_cold:
+        cold(args, targets, n)
+    from bench_warm import warm  # noqa: E402 (it imports this module's helpers)
+    warm(args, targets, n)
+
+
+def cold(args, targets, n):
+    """The cold comparison: a fresh pinguard `serve --once` against a fresh blackbox_exporter, ROUNDS each."""
     results = {"pinguard": [], "blackbox": []}
     for i in range(args.rounds):
         print(f"round {i + 1}/{args.rounds}", flush=True)

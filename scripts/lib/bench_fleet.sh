@@ -5,7 +5,8 @@
 # bench_pki WORK: the test PKI of scripts/make-pki.sh in WORK/pki plus one wildcard leaf (P-256) under its
 #   intermediate for every bench name: WORK/pki/bench.key, bench.pem, bench-chain.pem (leaf + intermediate).
 # bench_nginx WORK TARGETS [ADDRESS...]: one nginx serving t1..tTARGETS.bench.pinguard.test on 127.0.0.1, a
-#   default server on each ADDRESS (default 127.0.0.1) refusing other names; sets $port and $nginx_pid.
+#   default server on each ADDRESS (default 127.0.0.1) refusing other names; sets $port and $nginx_pid. TLS 1.2
+#   and 1.3, nginx's default since 1.23.4 (Debian 12's 1.22 offers no TLS 1.3 unless told).
 
 bench_pki() {
   local pki=$1/pki
@@ -27,7 +28,7 @@ bench_nginx() {
   {
     echo "worker_processes 1; pid $work/nginx/nginx.pid; error_log $work/nginx/error.log;"
     echo "events { worker_connections 4096; }"
-    echo "http { access_log off; ssl_certificate $pki/bench-chain.pem; ssl_certificate_key $pki/bench.key;"
+    echo "http { access_log off; ssl_certificate $pki/bench-chain.pem; ssl_certificate_key $pki/bench.key; ssl_protocols TLSv1.2 TLSv1.3;"
     echo "  server_names_hash_bucket_size 128; server_names_hash_max_size 65536;"
     printf '  server {'; for a in "${addresses[@]}"; do printf ' listen %s:%s ssl default_server;' "$a" "$port"; done; echo ' return 444; }'
     for i in $(seq 1 "$targets"); do echo "  server { listen 127.0.0.1:$port ssl; server_name t$i.bench.pinguard.test; return 204; }"; done

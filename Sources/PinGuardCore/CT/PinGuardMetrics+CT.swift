@@ -1,18 +1,23 @@
 extension PinGuardMetrics {
     // The negotiated cipher and group, and Certificate Transparency, per address.
 
-    /// Negotiated cipher suite.
+    /// The cipher suite a TLS 1.3 handshake of the probe (OpenSSL's defaults) nearly always gets: not written.
+    public static let usualCipher = "TLS_AES_256_GCM_SHA384"
+    /// The key-exchange group the probe offers first and nearly always gets: not written.
+    public static let usualGroup = "X25519"
+
+    /// Negotiated cipher suite, unless `usualCipher`.
     public static let tlsCipherInfo = MetricFamily(
         "pinguard_tls_cipher_info", .gauge, labels: ["target", "address", "cipher"],
-        help: "Negotiated cipher suite of the last probe, as OpenSSL names it. From the latest scheduled probe.")
-    /// Negotiated key-exchange group.
+        help: "Negotiated cipher suite of the last probe, as OpenSSL names it; absent for TLS_AES_256_GCM_SHA384 (TLS 1.3) or before a cipher. From the latest scheduled probe.")
+    /// Negotiated key-exchange group, unless `usualGroup`.
     public static let tlsGroupInfo = MetricFamily(
         "pinguard_tls_group_info", .gauge, labels: ["target", "address", "group"],
-        help: "Negotiated key-exchange group of the last probe, e.g. X25519. From the latest scheduled probe.")
+        help: "Negotiated key-exchange group of the last probe, e.g. secp384r1; absent for X25519 or without one. From the latest scheduled probe.")
     /// Valid SCTs by where they came from.
     public static let ctSCTs = MetricFamily(
         "pinguard_ct_scts", .gauge, labels: ["target", "address", "source"],
-        help: "SCTs whose signature verifies with their log's key, by source (embedded, tls, ocsp); embedded always, the others when the server sent any. Only while a policy set checks CT.")
+        help: "SCTs whose signature verifies with their log's key, by source (embedded, tls, ocsp); embedded always, the others when the server sent any. Only while a policy set checks CT, for chains a CT policy applies to or that carry SCTs.")
     /// Whether the chain satisfies a client's CT policy.
     public static let ctCompliant = MetricFamily(
         "pinguard_ct_compliant", .gauge, labels: ["target", "address", "client"],
@@ -30,10 +35,12 @@ extension PinGuardMetrics {
 extension TargetSeries {
     /// The negotiated cipher and group and the CT families, in `PinGuardMetrics.ctFamilies` order.
     static let ct: [TargetSeries] = [
-        .perAddressInfo(M.tlsCipherInfo, bytesPerTarget: 128) { n in n.facts.tlsCipher },
-        .perAddressInfo(M.tlsGroupInfo, bytesPerTarget: 112) { n in n.facts.tlsGroup },
+        .perAddressInfo(M.tlsCipherInfo, bytesPerTarget: 64) { n in n.facts.tlsCipher.flatMap { $0 == M.usualCipher ? nil : $0 } },
+        .perAddressInfo(M.tlsGroupInfo, bytesPerTarget: 64) { n in n.facts.tlsGroup.flatMap { $0 == M.usualGroup ? nil : $0 } },
         TargetSeries(M.ctSCTs, bytesPerTarget: 16) { r, _, w in
-            for n in r.nodes where n.facts.success && n.facts.ct.collected {
+            // A chain no client's CT policy applies to (a private root) that carries no SCT has nothing to count.
+            for n in r.nodes where n.facts.success && n.facts.ct.collected
+                && (!n.facts.ct.scts.isEmpty || n.evaluations.contains { $0.ct != nil }) {
                 for source in SCTSource.allCases {
                     let found = n.facts.ct.scts.filter { $0.source == source }
                     guard source == .embedded || !found.isEmpty else { continue }

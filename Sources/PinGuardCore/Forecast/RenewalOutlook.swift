@@ -80,6 +80,14 @@ public struct RenewalOutlook: Sendable, Equatable {
     }
 }
 
+extension RenewalOutlook {
+    /// Whether the outlook knows nothing beyond the served chain: the next key unknown, the current issuer
+    /// alone and the date from the lifetime (what `pinguard_renewal_forecast_info` leaves unsaid).
+    public var assumesNothing: Bool {
+        key == .unknown && keyBasis == .unknown && issuerBasis == .current && issuers.count == 1 && whenBasis == .lifetime
+    }
+}
+
 /// One issuer a renewal may come from: its name and the chain above the leaf (the issuing certificate
 /// first, then up to and including a root).
 public struct IssuerOption: Sendable, Equatable {
@@ -96,7 +104,7 @@ public struct IssuerOption: Sendable, Equatable {
 }
 
 /// One policy set's forecast for a target's next renewal.
-public struct SetForecast: Sendable, Equatable {
+public struct SetForecast: Sendable, Hashable {
     /// The policy set.
     public var policySet: String
     /// The environment it was judged in.
@@ -125,7 +133,7 @@ public struct SetForecast: Sendable, Equatable {
 }
 
 /// The next keys under which a set accepts every plausible next chain: what makes a renewal safe for it.
-public struct SafeKeys: Sendable, Equatable {
+public struct SafeKeys: Sendable, Hashable {
     /// Keeping the current leaf key (`renewal.key: reuse`, certbot `--reuse-key`) keeps the set accepting.
     public var keepCurrent: Bool
     /// SPKI pins of the set that no certificate carries today, under which the set accepts: pinned backup keys.

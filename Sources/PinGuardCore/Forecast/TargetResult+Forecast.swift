@@ -13,6 +13,25 @@ extension TargetResult {
                                                namedSets: target.policySets, sets: sets)
     }
 
+    /// Judges again, under the outlook the result has, the forecasts of the sets not in `kept` (after a policy
+    /// edit), and keeps those of the sets in it: the facts, the outlook and their policies are what they were
+    /// forecast by. The forecasts come out in the order `forecast(with:sets:)` gives.
+    public mutating func reforecast(sets: [PolicySet], keeping kept: Set<String>) {
+        guard !kept.isEmpty else { return forecast(with: outlook, sets: sets) }
+        guard let outlook, let node = nodes.first(where: { $0.facts.success }) else {
+            forecasts = []
+            return
+        }
+        let fresh = RenewalForecaster.forecast(node.facts, outlook: outlook, environment: target.environment,
+                                               namedSets: target.policySets, sets: sets.filter { !kept.contains($0.name) })
+        let old = forecasts
+        let new = sets.compactMap { set in
+            (kept.contains(set.name) ? old : fresh).first { $0.policySet == set.name }
+        }
+        // An edit that changes no forecast keeps the array the result has (shared with other results).
+        if new != old { forecasts = new }
+    }
+
     /// The chain the forecast starts from: the first address's evaluated chain.
     public var forecastChain: [ChainCertificate] {
         nodes.first(where: { $0.facts.success })?.facts.evaluatedChain ?? []

@@ -44,15 +44,20 @@ public struct Judge: Sendable {
     /// decisions of the sets in `what.unchanged` are kept when the target's environment and named sets are the
     /// same, the SCTs are judged again when the log lists changed, and the forecast is made again from this
     /// judgement's outlook when what the outlook reads changed (`renewal`, `issuer_pools`, the catalog, the
-    /// target's own `renewal`), else under the outlook the result has, when the policies changed.
+    /// target's own `renewal`), else under the outlook the result has for the sets whose policies changed, when
+    /// the policies changed (an unchanged set's forecast read nothing that changed, so it is kept).
     public func rejudge(_ result: inout TargetResult, for target: Target, _ what: Rejudging, now: Date) {
         if what.ctChanged, let ct { result.rejudgeCT(ct, now: now) }
         let remake = what.outlookChanged || target.renewal != result.target.renewal || result.outlook == nil
-        result.rejudge(for: target, sets: sets, unchanged: what.ctChanged ? [] : what.unchanged, now: now)
+        // A set's decisions and forecast are kept only while the target is judged in the same environment by
+        // the same named sets, and the SCTs were not judged again.
+        let sameTarget = target.environment == result.target.environment && target.policySets == result.target.policySets
+        let kept = what.ctChanged || !sameTarget ? [] : what.unchanged
+        result.rejudge(for: target, sets: sets, unchanged: kept, now: now)
         if remake {
             forecast(&result)
         } else if what.policiesChanged {
-            result.forecast(with: result.outlook, sets: sets)
+            result.reforecast(sets: sets, keeping: kept)
         }
     }
 

@@ -5,7 +5,7 @@ public struct ChainMemoryFacts: Sendable {
     public var version: UInt64 = 0
     /// Whether the state file is written (false in memory only, or while the file cannot be written).
     public var writable = false
-    /// One entry per remembered target, in name order.
+    /// One entry per remembered target with something to report (`isReported`), in name order.
     public var targets: [TargetMemoryFacts] = []
 
     /// No memory yet.
@@ -20,6 +20,9 @@ public struct TargetMemoryFacts: Sendable, Equatable {
     public var renewals: RenewalSummary
     /// Per address of the latest probe, when its current leaf key was first seen there (Unix seconds).
     public var keyFirstSeen: [AddressKeyAge]
+
+    /// Whether /metrics has anything to say of the target: a renewal observed, or a key kept across one.
+    public var isReported: Bool { renewals.renewals > 0 || renewals.lastRenewal != nil || !keyFirstSeen.isEmpty }
 
     /// Creates the facts of one target.
     public init(target: String, renewals: RenewalSummary, keyFirstSeen: [AddressKeyAge]) {

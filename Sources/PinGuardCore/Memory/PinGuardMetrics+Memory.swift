@@ -4,7 +4,7 @@ extension PinGuardMetrics {
     /// Renewals observed per target.
     public static let renewalsObserved = MetricFamily(
         "pinguard_renewals_observed_total", .counter, labels: ["target"],
-        help: "Renewals of the target's certificate observed (a new leaf served), kept across restarts.")
+        help: "Renewals of the target's certificate observed (a new leaf served), kept across restarts; absent before the first.")
     /// When the last renewal was observed.
     public static let lastRenewalTimestamp = MetricFamily(
         "pinguard_last_renewal_timestamp_seconds", .gauge, labels: ["target"],
@@ -17,10 +17,10 @@ extension PinGuardMetrics {
     public static let lastRenewalIssuerChanged = MetricFamily(
         "pinguard_last_renewal_issuer_changed", .gauge, labels: ["target"],
         help: "1 if the target's last renewal was signed by an issuer with another key, else 0.")
-    /// Since when the current leaf key has been served at an address.
+    /// Since when the current leaf key has been served at an address, when it outlived a leaf there.
     public static let leafKeyFirstSeen = MetricFamily(
         "pinguard_leaf_key_first_seen_timestamp_seconds", .gauge, labels: ["target", "address"],
-        help: "Unix time when the leaf key the address serves now was first seen there (its age).")
+        help: "Unix time when the leaf key the address serves now was first seen there (its age), when it was kept across a renewal; absent: the key is the current leaf's own.")
     /// Whether the state file is written.
     public static let stateWritable = MetricFamily(
         "pinguard_state_writable", .gauge,
@@ -37,7 +37,8 @@ extension MetricsRenderer {
     public static func renderMemoryFamilies(_ m: ChainMemoryFacts) -> [UInt8] {
         typealias M = PinGuardMetrics
         var w = ExpositionWriter(M.renewalsObserved, capacity: 256 + m.targets.count * 400)
-        for t in m.targets { w.begin(); w.label(t.target); w.end(Double(t.renewals.renewals)) }
+        // A counter at 0 says nothing its absence does not (Prometheus reads a missing counter as none yet).
+        for t in m.targets where t.renewals.renewals > 0 { w.begin(); w.label(t.target); w.end(Double(t.renewals.renewals)) }
         w.start(M.lastRenewalTimestamp)
         for t in m.targets { if let at = t.renewals.lastRenewal { w.begin(); w.label(t.target); w.end(Double(at)) } }
         w.start(M.lastRenewalKeyReused)

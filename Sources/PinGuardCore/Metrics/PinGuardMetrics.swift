@@ -28,7 +28,7 @@ public enum PinGuardMetrics {
     /// System trust and hostname verification result.
     public static let chainTrusted = MetricFamily(
         "pinguard_chain_trusted", .gauge, labels: ["target", "address"],
-        help: "1 if the chain passed system trust and hostname verification." + latest)
+        help: "0 if the chain retrieved failed system trust or hostname verification; absent when it passed (or none was retrieved)." + latest)
 
     // Per certificate of the evaluated chain of each address.
 

@@ -9,7 +9,11 @@ extension TargetSeries {
             for (k, v) in r.target.labels.sorted(by: { $0.key < $1.key }) { w.extraLabel(k, v) }
             w.end(1)
         },
-        .perTarget(M.targetAddresses, bytesPerTarget: 96) { r in Double(r.nodes.count { $0.facts.address != nil }) },
+        // One address is what a target's `probe_success` series already say; written for none and for several.
+        .perTarget(M.targetAddresses, bytesPerTarget: 32) { r in
+            let probed = r.nodes.count { $0.facts.address != nil }
+            return probed == 1 ? nil : Double(probed)
+        },
         .perTarget(M.targetAddressesSkipped, bytesPerTarget: 32) { r in
             r.resolution.skipped > 0 || r.hasSeveralAddresses ? Double(r.resolution.skipped) : nil
         },

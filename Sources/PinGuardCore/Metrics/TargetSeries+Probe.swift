@@ -9,7 +9,8 @@ extension TargetSeries {
         .perAddress(M.probeDuration, bytesPerTarget: 128) { _, n in n.facts.duration },
         .perAddress(M.probeTimestamp, bytesPerTarget: 128) { _, n in n.facts.finishedAt.timeIntervalSince1970 },
         .perAddressInfo(M.tlsVersionInfo, bytesPerTarget: 128) { n in n.facts.tlsVersion },
-        .perAddress(M.chainTrusted, bytesPerTarget: 96) { _, n in n.facts.success ? (n.facts.trusted ? 1 : 0) : nil },
+        // A trusted chain is what nearly every probe gets: with `probe_success` 1, an absent series is 1.
+        .perAddress(M.chainTrusted, bytesPerTarget: 32) { _, n in n.facts.success && !n.facts.trusted ? 0 : nil },
         leafSeries(M.certNotAfter, bytesPerTarget: 160) { w, c in w.end(c.notAfter) },
         leafSeries(M.certNotBefore, bytesPerTarget: 160) { w, c in w.end(c.notBefore) },
         leafSeries(M.certInfo, bytesPerTarget: 640) { w, c in

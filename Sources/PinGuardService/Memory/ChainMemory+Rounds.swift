@@ -28,11 +28,10 @@ extension ChainMemory {
             }
             let facts = TargetMemoryFacts(
                 target: result.target.name, renewals: s.store.renewalSummary(target: result.target.name) ?? RenewalSummary(),
-                keyFirstSeen: chains.compactMap { address, _ in
-                    s.store.keyFirstSeen(target: result.target.name, address: address).map { AddressKeyAge(address: address, since: $0) }
-                })
-            if s.targets[result.target.name] != facts {
-                s.targets[result.target.name] = facts
+                keyFirstSeen: chains.compactMap { address, _ in Self.keptKeyAge(s.store, target: result.target.name, address: address) })
+            let kept = facts.isReported ? facts : nil
+            if s.targets[result.target.name] != kept {
+                s.targets[result.target.name] = kept
                 s.version += 1
                 s.facts = nil
             }
@@ -134,6 +133,11 @@ extension ChainMemory {
             s.facts = facts
             return facts
         }
+    }
+
+    /// What /metrics reports of `target`; nil when nothing (no renewal observed, no key kept across one).
+    public func facts(of target: String) -> TargetMemoryFacts? {
+        state.withLockedValue { $0.targets[target] }
     }
 
     /// Every chain remembered for `target`, oldest first.

@@ -22,6 +22,8 @@ public final class ChainMemory: Sendable {
         var writable: Bool
         /// The cause last reported by `state_unavailable`, so that it is reported once.
         var failure: String?
+        /// The targets with something to report (`TargetMemoryFacts.isReported`): at 100,000 targets that never
+        /// renewed while watched, none are held.
         var targets: [String: TargetMemoryFacts] = [:]
         var configured: Set<String>
         var version: UInt64 = 1
@@ -95,14 +97,20 @@ public final class ChainMemory: Sendable {
     static func seed(_ s: inout State) {
         for name in s.store.targetNames where s.configured.contains(name) {
             let history = s.store.history(target: name)
-            var ages: [AddressKeyAge] = []
-            for address in Set(history.map(\.address)).sorted() {
-                if let since = s.store.keyFirstSeen(target: name, address: address) { ages.append(AddressKeyAge(address: address, since: since)) }
-            }
-            s.targets[name] = TargetMemoryFacts(target: name, renewals: s.store.renewalSummary(target: name) ?? RenewalSummary(),
-                                                keyFirstSeen: ages)
+            let ages = Set(history.map(\.address)).sorted().compactMap { keptKeyAge(s.store, target: name, address: $0) }
+            let facts = TargetMemoryFacts(target: name, renewals: s.store.renewalSummary(target: name) ?? RenewalSummary(),
+                                          keyFirstSeen: ages)
+            if facts.isReported { s.targets[name] = facts }
         }
         s.version += 1
         s.facts = nil
+    }
+
+    /// Since when `address` has served its current leaf key, when the key outlived a leaf there (kept across a
+    /// renewal); nil when the key came with the leaf served now, whose age `pinguard_cert_not_before_timestamp_seconds`
+    /// already tells, so 100,000 targets that never kept a key add no series.
+    static func keptKeyAge(_ store: StateStore, target: String, address: String) -> AddressKeyAge? {
+        guard let latest = store.latest(target: target, address: address), latest.keyFirstSeen < latest.firstSeen else { return nil }
+        return AddressKeyAge(address: address, since: latest.keyFirstSeen)
     }
 }

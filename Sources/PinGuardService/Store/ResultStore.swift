@@ -40,6 +40,18 @@ public final class ResultStore: Sendable {
         var certificates: [String: ChainCertificate] = [:]
         /// The size of `certificates` after its last prune.
         var certificatesAfterPrune = 0
+        /// Forecast arrays and issuer pools that many results hold alike, held once.
+        var sharing = ForecastSharing()
+        /// The few texts every probe reports alike (cipher, version, group), held once.
+        var texts: [String: String] = [:]
+
+        /// `text` as the copy seen before, if any (at most 256 distinct texts are kept).
+        mutating func intern(_ text: String?) -> String? {
+            guard let text else { return nil }
+            if let shared = texts[text] { return shared }
+            if texts.count < 256 { texts[text] = text }
+            return text
+        }
 
         /// `chain` with each certificate's facts replaced by the shared copy of an equal certificate seen
         /// before (depth and source stay those of its position), the others remembered for the next chains.
@@ -181,6 +193,11 @@ public final class ResultStore: Sendable {
             for i in result.nodes.indices {
                 result.nodes[i].facts.servedChain = s.intern(result.nodes[i].facts.servedChain)
                 result.nodes[i].facts.verifiedChain = s.intern(result.nodes[i].facts.verifiedChain)
+                result.nodes[i].facts.tlsCipher = s.intern(result.nodes[i].facts.tlsCipher)
+                result.nodes[i].facts.tlsVersion = s.intern(result.nodes[i].facts.tlsVersion)
+                result.nodes[i].facts.tlsGroup = s.intern(result.nodes[i].facts.tlsGroup)
+                // The probe's copy of the host name gives way to the configuration's (one string per target).
+                if result.nodes[i].facts.host == result.target.host { result.nodes[i].facts.host = result.target.host }
                 s.probesTotal += 1
                 if !result.nodes[i].facts.success { s.probeFailuresTotal += 1 }
             }
@@ -195,6 +212,7 @@ public final class ResultStore: Sendable {
             }
             let forecastEvents = ForecastEvents.changes(from: s.results[p], to: result)
                 + EarlyRenewalEvents.changes(from: s.results[p], to: result)
+            s.sharing.share(&result)
             s.results[p] = result
             s.touch(p)
             return s.detector.observe(result, memory: &s.memories[p]) + forecastEvents
@@ -259,6 +277,8 @@ public final class ResultStore: Sendable {
             let what = Rejudging(unchanged: unchanged, policiesChanged: policiesChanged, outlookChanged: outlookChanged, ctChanged: ctChanged)
             let events = ResultStore.judge(work, RejudgeInput(targets: s.targets, judge: judge, what: what, now: now, detector: s.detector),
                                            old: &oldResults, oldMemories: &oldMemories, results: &results, memories: &memories)
+            // Forecasts made again share the arrays equal ones hold (one pass, after the parallel judging).
+            for w in work where results[w.position] != nil { s.sharing.share(&results[w.position]!, pools: outlookChanged) }
             s.results = results
             s.memories = memories
             return (events, oldResults)
