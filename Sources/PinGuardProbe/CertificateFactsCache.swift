@@ -8,10 +8,16 @@ import PinGuardCrypto
 /// are one shared object however many results hold them. The facts follow from the bytes alone, so a
 /// stored copy is what reading them again would give. Thread-safe; bounded by `budget` (4,096 certificates,
 /// 16 MiB): over either it starts over (what the results hold stays theirs).
+///
+/// A certificate read anew takes its issuer's name and key identifier from the last one read under the same
+/// issuer: 100,000 leaves under one intermediate hold one copy of each text, not 100,000.
 final class CertificateFactsCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: ChainCertificate] = [:]
     private var budget: CacheBudget
+    /// The issuer texts of the certificates read, held once (at most `maxIssuerTexts`).
+    private var issuerTexts: [String: String] = [:]
+    private static let maxIssuerTexts = 4096
 
     /// An empty cache of at most `maxEntries` certificates and `maxBytes` bytes.
     init(maxEntries: Int = 4096, maxBytes: Int = 16 << 20) {
@@ -33,8 +39,9 @@ final class CertificateFactsCache: @unchecked Sendable {
             known.source = source
             return known
         }
-        let read = try CertificateReader.facts(of: x509, depth: depth, source: source)
+        var read = try CertificateReader.facts(of: x509, depth: depth, source: source)
         lock.withLock {
+            shareIssuerTexts(&read)
             guard entries[key] == nil else { return }
             if !budget.admit(cost: Self.cost(der: der.count)) {
                 entries.removeAll(keepingCapacity: true)
@@ -44,5 +51,19 @@ final class CertificateFactsCache: @unchecked Sendable {
             entries[key] = read
         }
         return read
+    }
+
+    /// `facts` holding the shared copies of its issuer's name and key identifier (called under the lock, on
+    /// facts no one else holds yet, so nothing is copied).
+    private func shareIssuerTexts(_ facts: inout ChainCertificate) {
+        if let shared = issuerTexts[facts.issuer] { facts.issuer = shared } else { remember(facts.issuer) }
+        if let id = facts.authorityKeyID {
+            if let shared = issuerTexts[id] { facts.authorityKeyID = shared } else { remember(id) }
+        }
+    }
+
+    private func remember(_ text: String) {
+        if issuerTexts.count >= Self.maxIssuerTexts { issuerTexts.removeAll(keepingCapacity: true) }
+        issuerTexts[text] = text
     }
 }

@@ -29,4 +29,21 @@ final class CertificateFactsCacheTests: XCTestCase {
         XCTAssertEqual(rsa.verifiedChain.last?.source, .store)
         XCTAssertFalse(valid.servedChain[0].sharesFacts(with: rsa.servedChain[0]))
     }
+
+    /// Two leaves under one intermediate hold one copy of their issuer's name (the key identifier, which the
+    /// test PKI's leaves lack, is shared the same way).
+    func testLeavesUnderOneIssuerShareTheIssuerTexts() throws {
+        let s = try LiveServers.shared()
+        let prober = try TLSProber(caFile: s.pki.caBundle)
+        let valid = prober.probe(s.request("valid")).servedChain[0]
+        let rsa = prober.probe(s.request("rsa")).servedChain[0]
+        XCTAssertFalse(valid.sharesFacts(with: rsa))
+        XCTAssertEqual(valid.issuer, rsa.issuer)
+        XCTAssertEqual(Self.storage(valid.issuer), Self.storage(rsa.issuer), "one copy of the issuer's name")
+    }
+
+    /// Where a native string keeps its bytes.
+    private static func storage(_ text: String) -> UnsafeRawPointer? {
+        text.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+    }
 }
