@@ -44,6 +44,13 @@ final class EvaluatorTests: XCTestCase {
             XCTAssertEqual(e?.reason, row.reason, row.name)
             XCTAssertEqual(e?.matchedPins.count, row.matched, row.name)
             if let r = row.reserve { XCTAssertEqual(e?.reservePins.count, r, row.name) }
+            // What the forecast asks for its candidate chains: the same decision and policy, fewer details.
+            let brief = Evaluator.evaluate(facts, policySet: C.set(row.policy), environment: "prod", named: false, now: C.now,
+                                           detailed: false)
+            XCTAssertEqual(brief?.verdict, row.verdict, row.name)
+            XCTAssertEqual(brief?.reason, row.reason, row.name)
+            XCTAssertEqual(brief?.policy, e?.policy, row.name)
+            XCTAssertEqual(brief?.matchedPins, e?.matchedPins, row.name)
         }
     }
 
@@ -162,6 +169,21 @@ final class HostPatternTests: XCTestCase {
         XCTAssertTrue(d.matches("example.com"))
         XCTAssertTrue(d.matches("a.b.example.com"))
         XCTAssertFalse(d.matches("badexample.com"))
+        XCTAssertFalse(d.matches("xample.com"))
+        XCTAssertFalse(p.matches(".example.com"))
+    }
+
+    func testHostsAreComparedAsClientsCompareThem() throws {
+        let env = PolicyEnvironment(rules: try ["**.example.com", "**.example.com", "*.Example.COM"].enumerated().map { k, text in
+            PatternRule(pattern: try HostPattern.parse(text), policy: HostPolicy(pins: [Pin(hash: Chains.h(UInt8(k)))]))
+        })
+        // Case and one trailing dot do not matter; of two equal deep patterns the first wins.
+        XCTAssertEqual(env.policy(for: "WWW.example.com.")?.pattern, "*.example.com")
+        XCTAssertEqual(env.policy(for: "a.b.EXAMPLE.com")?.policy.pins.first?.hash, Chains.h(0))
+        XCTAssertEqual(HostPattern.normalize("api.example.com"), "api.example.com")
+        XCTAssertEqual(HostPattern.normalize("Ünï.Example.com."), "ünï.example.com")
+        XCTAssertNil(env.policy(for: "example.org"))
+        XCTAssertNil(env.policy(for: "com"))
     }
 
     func testImpossiblePatternsAreRejected() {

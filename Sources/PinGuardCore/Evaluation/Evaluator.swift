@@ -7,10 +7,14 @@ public enum Evaluator {
 
     /// Evaluates `facts` against `policySet` in `environment`.
     ///
-    /// - Parameter named: whether the target names this set explicitly; an unnamed set that has no policy
-    ///   for the host is not evaluated (returns nil), a named one yields `policy_missing`.
+    /// - Parameters:
+    ///   - named: whether the target names this set explicitly; an unnamed set that has no policy for the
+    ///     host is not evaluated (returns nil), a named one yields `policy_missing`.
+    ///   - detailed: false when only the decision and the policy are read (the forecast's candidate chains):
+    ///     the same decision, without what only reports read (reserve and raw-key pins, the pin horizon, the
+    ///     shared arrays of matched pins).
     public static func evaluate(_ facts: ProbeFacts, policySet: PolicySet, environment: String, named: Bool,
-                                now: Date) -> Evaluation? {
+                                now: Date, detailed: Bool = true) -> Evaluation? {
         let selected = policySet.environments[environment]?.policy(for: facts.host)
         if selected == nil && !named { return nil }
         var e = Evaluation(policySet: policySet.name, environment: environment, pattern: selected?.pattern,
@@ -20,7 +24,7 @@ public enum Evaluator {
         guard facts.success else { return e }
         let chain = facts.evaluatedChain
         let trustVerdict: Verdict = facts.trusted ? .accept : .reject
-        e.earliestExpiry = chain.map(\.notAfter).min()
+        e.earliestExpiry = chain.lazy.map(\.notAfter).min()
         e.daysToExpiry = e.earliestExpiry.map { $0.timeIntervalSince(now) / secondsPerDay }
 
         // The clients check CT as part of trust, before any pin is looked at.
@@ -32,12 +36,14 @@ public enum Evaluator {
             e.reason = ctFails ? .ctNotCompliant : .policyMissing
             return e
         }
-        e.matchedPins = shared(matches(policy.pins, in: chain), of: policy)
-        e.rawKeyPins = RawKeyPin.find(policy.pins, in: chain)
-        e.reservePins = reservePins(of: policy, chain: chain)
-        let matchedDepths = Set(e.matchedPins.flatMap(\.depths))
-        e.pinHorizon = chain.filter { matchedDepths.contains($0.depth) }.map(\.notAfter).max()
-        e.daysToPinBreakage = e.pinHorizon.map { $0.timeIntervalSince(now) / secondsPerDay }
+        e.matchedPins = matches(policy.pins, in: chain)
+        if detailed {
+            e.matchedPins = shared(e.matchedPins, of: policy)
+            e.rawKeyPins = RawKeyPin.find(policy.pins, in: chain)
+            e.reservePins = reservePins(of: policy, chain: chain)
+            e.pinHorizon = horizon(of: e.matchedPins, in: chain)
+            e.daysToPinBreakage = e.pinHorizon.map { $0.timeIntervalSince(now) / secondsPerDay }
+        }
 
         if ctFails {
             e.verdict = .reject
@@ -77,6 +83,16 @@ public enum Evaluator {
         return e
     }
 
+    /// The latest notAfter among the certificates of `chain` that `matched` pins matched.
+    static func horizon(of matched: [PinMatch], in chain: [ChainCertificate]) -> Date? {
+        var latest: Date?
+        for c in chain where matched.contains(where: { $0.depths.contains(c.depth) }) {
+            let end = c.notAfter
+            if latest.map({ end > $0 }) ?? true { latest = end }
+        }
+        return latest
+    }
+
     /// Whether the matched pins satisfy the policy's match mode.
     static func accepts(_ policy: HostPolicy, matched: [PinMatch]) -> Bool {
         switch policy.matchMode {
@@ -92,13 +108,18 @@ public enum Evaluator {
     /// Pins that match a certificate of `chain` within their type and scope.
     public static func matches(_ pins: [Pin], in chain: [ChainCertificate]) -> [PinMatch] {
         let anchorDepth = ChainPositions.anchorDepth(of: chain)
-        return pins.compactMap { pin in
-            let depths = chain.filter { cert in
-                inScope(pin, depth: cert.depth, anchorDepth: anchorDepth) && hashMatches(pin, cert)
-            }.map(\.depth)
-            guard !depths.isEmpty else { return nil }
-            return PinMatch(pin: pin, depths: depths.count == 1 && depths[0] < singleDepths.count ? singleDepths[depths[0]] : depths)
+        var out: [PinMatch] = []
+        for pin in pins {
+            // Most pins match no certificate or one: an array is made only for a pin that matches two.
+            var first: Int?
+            var more: [Int] = []
+            for cert in chain where inScope(pin, depth: cert.depth, anchorDepth: anchorDepth) && hashMatches(pin, cert) {
+                if let f = first { if more.isEmpty { more = [f] }; more.append(cert.depth) } else { first = cert.depth }
+            }
+            guard let f = first else { continue }
+            out.append(PinMatch(pin: pin, depths: !more.isEmpty ? more : f < singleDepths.count ? singleDepths[f] : [f]))
         }
+        return out
     }
 
     /// `[d]` for the usual depths: a pin almost always matches one certificate, and every result would

@@ -57,9 +57,11 @@ public struct TargetResult: Sendable {
             && target.policySets == self.target.policySets
         evaluations = []  // the worst case may share a node's array: let go of it so that one is written in place
         for k in nodes.indices {
-            let judged = TargetEvaluation.evaluate(
-                nodes[k].facts, environment: target.environment, namedSets: target.policySets, sets: sets, now: now,
-                reuse: reusable ? (nodes[k].evaluations, unchanged) : nil)
+            // Through the buffer, the node's facts are lent to the judging, not copied.
+            let judged = nodes.withUnsafeBufferPointer { n in
+                TargetEvaluation.evaluate(n[k].facts, environment: target.environment, namedSets: target.policySets, sets: sets,
+                                          now: now, reuse: reusable ? (n[k].evaluations, unchanged) : nil)
+            }
             if judged.count == nodes[k].evaluations.count {
                 for j in judged.indices { nodes[k].evaluations[j] = judged[j] }
             } else {

@@ -9,9 +9,11 @@ public enum WorstCase {
     /// nearest pin horizon and the fewest reserve pins of any node. When no node served a chain, the first
     /// node's evaluations (probe failed) stand.
     public static func evaluations(_ nodes: [NodeResult]) -> [Evaluation] {
+        // Most targets have one address, or one that served a chain: its evaluations, with no node copied.
+        guard let k = nodes.firstIndex(where: \.facts.success) else { return nodes.first?.evaluations ?? [] }
+        if !nodes[(k + 1)...].contains(where: \.facts.success) { return nodes[k].evaluations }
         let judged = nodes.filter(\.facts.success)
-        guard let first = judged.first else { return nodes.first?.evaluations ?? [] }
-        if judged.count == 1 { return first.evaluations }
+        let first = judged[0]
         return first.evaluations.map { base in
             let same = judged.compactMap { n in
                 n.evaluations.first { $0.policySet == base.policySet && $0.environment == base.environment }

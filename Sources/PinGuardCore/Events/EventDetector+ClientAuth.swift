@@ -5,13 +5,13 @@ extension EventDetector {
     /// certificate changes. `state` remembers `used`, `missing` or `not_requested`; a probe that ended before
     /// the server could ask (no chain, no request) leaves it as it was.
     static func clientAuthEvents(_ t: Target, _ f: ProbeFacts, who: String, memory state: inout String?,
-                                 fields: [(String, String)]) -> [JournalEntry] {
+                                 fields: EventFields) -> [JournalEntry] {
         let c = f.clientAuth
         guard f.success || c.requested else { return [] }
         let now = !c.requested ? "not_requested" : (c.presented ? "used" : "missing")
         defer { state = now }
         guard c.requested, state != now else { return [] }
-        var fields = fields
+        var fields = fields.list
         if let subject = c.certificateSubject { fields.append(("PINGUARD_CLIENT_CERT_SUBJECT", subject)) }
         if let notAfter = c.certificateNotAfter {
             fields.append(("PINGUARD_CLIENT_CERT_NOT_AFTER", RFC3339.format(notAfter)))

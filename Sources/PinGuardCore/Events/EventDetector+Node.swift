@@ -3,7 +3,7 @@ import Foundation
 /// The events of one address of a target: its probe, its served chain, the chain's expiry and the policy sets.
 extension EventDetector {
     /// `probe_failed` once when the probe of the address stops giving a chain.
-    static func reportProbeFailure(_ f: ProbeFacts, who: String, base: [(String, String)], memory m: inout NodeMemory,
+    static func reportProbeFailure(_ f: ProbeFacts, who: String, base: EventFields, memory m: inout NodeMemory,
                                    into out: inout [JournalEntry]) {
         if m.probeOK != false {
             out.append(JournalEntry(event: .probeFailed, message: "\(who): probe failed: \(f.error ?? "no chain")",
@@ -13,16 +13,16 @@ extension EventDetector {
     }
 
     /// `probe_recovered` when a chain comes back after a failed probe.
-    static func reportProbeRecovery(who: String, fields: [(String, String)], memory m: inout NodeMemory,
+    static func reportProbeRecovery(who: String, fields: EventFields, memory m: inout NodeMemory,
                                     into out: inout [JournalEntry]) {
         if m.probeOK == false {
-            out.append(JournalEntry(event: .probeRecovered, message: "\(who): probe recovered", fields: fields))
+            out.append(JournalEntry(event: .probeRecovered, message: "\(who): probe recovered", fields: fields.list))
         }
         m.probeOK = true
     }
 
     /// `chain_changed` when the served certificates differ from the last chain seen, naming a new leaf key.
-    static func reportChainChange(_ f: ProbeFacts, who: String, fields: [(String, String)], memory m: inout NodeMemory,
+    static func reportChainChange(_ f: ProbeFacts, who: String, fields: EventFields, memory m: inout NodeMemory,
                                   into out: inout [JournalEntry]) {
         defer { m.chain = f.servedChain }
         guard let old = m.chain, Self.chainChanged(from: old, to: f.servedChain) else { return }
@@ -42,7 +42,7 @@ extension EventDetector {
     }
 
     /// `expiry_warning` once when the chain's earliest expiry comes within `warningWindow(_:)`.
-    func reportExpiry(_ f: ProbeFacts, who: String, fields: [(String, String)], memory m: inout NodeMemory,
+    func reportExpiry(_ f: ProbeFacts, who: String, fields: EventFields, memory m: inout NodeMemory,
                       into out: inout [JournalEntry]) {
         guard let earliest = f.evaluatedChain.map(\.notAfter).min() else { return }
         let days = earliest.timeIntervalSince(f.finishedAt) / Evaluator.secondsPerDay
@@ -57,7 +57,7 @@ extension EventDetector {
 
     /// `policy_missing` when no set covers the address, else each set's rules against what it said before;
     /// the memory of sets no longer evaluated goes.
-    func reportSets(_ node: NodeResult, of t: Target, who: String, fields: [(String, String)], memory m: inout NodeMemory,
+    func reportSets(_ node: NodeResult, of t: Target, who: String, fields: EventFields, memory m: inout NodeMemory,
                     into out: inout [JournalEntry]) {
         guard !node.evaluations.isEmpty else {
             Self.reportNoPolicy(t, who: who, fields: fields, memory: &m, into: &out)
@@ -77,7 +77,7 @@ extension EventDetector {
     }
 
     /// `policy_missing` once when no loaded set covers the target's host in its environment.
-    static func reportNoPolicy(_ t: Target, who: String, fields: [(String, String)], memory m: inout NodeMemory,
+    static func reportNoPolicy(_ t: Target, who: String, fields: EventFields, memory m: inout NodeMemory,
                                into out: inout [JournalEntry]) {
         if m.uncovered != true {
             out.append(JournalEntry(event: .policyMissing,

@@ -27,7 +27,7 @@ extension EventDetector {
     /// The events of evaluation `e` given the set's memory before (`old`) and after (`now`): each rule
     /// that starts to hold, then each raw-key pin not reported before.
     static func reportSetChanges(_ e: Evaluation, of t: Target, who: String, now: SetMemory, old: SetMemory?,
-                                 fields withLeaf: [(String, String)], into out: inout [JournalEntry]) {
+                                 fields withLeaf: EventFields, into out: inout [JournalEntry]) {
         // The journal fields are built only for an event: a reload observes every result again, and
         // almost none of them changed.
         var built: [(String, String)]?

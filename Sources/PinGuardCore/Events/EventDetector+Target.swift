@@ -3,7 +3,7 @@ import Foundation
 /// The events of a target as a whole: its resolution, its address set and whether its addresses agree.
 extension EventDetector {
     /// `resolution_failed` once when a name that resolved stops resolving; the address memory is emptied.
-    static func reportResolutionFailure(_ t: Target, _ error: String, base: [(String, String)], memory m: inout TargetMemory,
+    static func reportResolutionFailure(_ t: Target, _ error: String, base: EventFields, memory m: inout TargetMemory,
                                         into out: inout [JournalEntry]) {
         if m.addresses != [] {
             out.append(JournalEntry(event: .resolutionFailed, message: "\(t.name): no address to probe: \(error)",
@@ -14,7 +14,7 @@ extension EventDetector {
     }
 
     /// `address_set_changed` when the resolved addresses differ from the last ones (not at the first observation).
-    static func reportAddressSetChange(_ t: Target, _ now: [String], base: [(String, String)], memory m: inout TargetMemory,
+    static func reportAddressSetChange(_ t: Target, _ now: [String], base: EventFields, memory m: inout TargetMemory,
                                        into out: inout [JournalEntry]) {
         defer { m.addresses = now }
         guard let old = m.addresses, old != now else { return }
@@ -31,7 +31,7 @@ extension EventDetector {
     }
 
     /// `addresses_over_limit` once when the name resolves to more addresses than `max_addresses` probes.
-    static func reportAddressesOverLimit(_ t: Target, _ resolution: AddressResolution, base: [(String, String)],
+    static func reportAddressesOverLimit(_ t: Target, _ resolution: AddressResolution, base: EventFields,
                                          memory m: inout TargetMemory, into out: inout [JournalEntry]) {
         let overLimit = resolution.skipped > 0
         defer { m.overLimit = overLimit }
@@ -44,7 +44,7 @@ extension EventDetector {
     }
 
     /// `chain_divergence` when the addresses start to serve different chains, or differ in another way.
-    static func reportChainDivergence(_ result: TargetResult, base: [(String, String)], memory m: inout TargetMemory,
+    static func reportChainDivergence(_ result: TargetResult, base: EventFields, memory m: inout TargetMemory,
                                       into out: inout [JournalEntry]) {
         let divergence = Self.divergence(result)
         defer { m.divergence = divergence?.key }
@@ -54,12 +54,12 @@ extension EventDetector {
     }
 
     /// Each address on its own, against its own memory; the memory of addresses no longer resolved goes.
-    func reportNodes(_ result: TargetResult, base: [(String, String)], memory m: inout TargetMemory, into out: inout [JournalEntry]) {
+    func reportNodes(_ result: TargetResult, base: EventFields, memory m: inout TargetMemory, into out: inout [JournalEntry]) {
         let t = result.target
         for (k, node) in result.nodes.enumerated() {
             let address = node.address
             let i = m.node(address, hint: k)
-            out += observe(node, of: t, base: base + [("PINGUARD_ADDRESS", address)],
+            out += observe(node, of: t, base: base.at(address),
                            who: result.nodes.count > 1 ? "\(t.name) (\(address))" : t.name, memory: &m.nodes[i])
         }
         // Forgetting is rare (an address went away): nothing is rebuilt otherwise.

@@ -38,7 +38,7 @@ public struct EventDetector: Sendable {
     /// many targets can be observed at once, each with its own memory (a reload observes all of them).
     public func observe(_ result: TargetResult, memory m: inout TargetMemory) -> [JournalEntry] {
         let t = result.target
-        let base: [(String, String)] = [("PINGUARD_TARGET", t.name), ("PINGUARD_HOST", t.host), ("PINGUARD_PORT", String(t.port))]
+        let base = EventFields(t)
         var out: [JournalEntry] = []
         if let error = result.resolution.error {
             Self.reportResolutionFailure(t, error, base: base, memory: &m, into: &out)
@@ -52,7 +52,7 @@ public struct EventDetector: Sendable {
     }
 
     /// The events of one address: probe failure and recovery, chain change, expiry and each policy set's decision.
-    func observe(_ node: NodeResult, of t: Target, base: [(String, String)], who: String,
+    func observe(_ node: NodeResult, of t: Target, base: EventFields, who: String,
                  memory m: inout NodeMemory) -> [JournalEntry] {
         let f = node.facts
         var out = Self.clientAuthEvents(t, f, who: who, memory: &m.clientAuth, fields: base)
@@ -60,12 +60,12 @@ public struct EventDetector: Sendable {
             Self.reportProbeFailure(f, who: who, base: base, memory: &m, into: &out)
             return out
         }
-        let withLeaf = base + [("PINGUARD_LEAF_SPKI_SHA256", f.servedChain.first?.spkiSHA256 ?? "")]
+        let withLeaf = base.serving(f.servedChain.first?.spkiSHA256 ?? "")
         Self.reportProbeRecovery(who: who, fields: withLeaf, memory: &m, into: &out)
         Self.reportChainChange(f, who: who, fields: withLeaf, memory: &m, into: &out)
         reportExpiry(f, who: who, fields: withLeaf, memory: &m, into: &out)
         reportSets(node, of: t, who: who, fields: withLeaf, memory: &m, into: &out)
-        Self.reportRevocation(node, who: who, fields: base + [("PINGUARD_ADDRESS", node.address)], memory: &m, into: &out)
+        Self.reportRevocation(node, who: who, fields: base, memory: &m, into: &out)
         return out
     }
 }

@@ -46,7 +46,7 @@ public enum RenewalForecaster {
             let next = ProbeFacts(host: facts.host, port: facts.port, servedChain: chain, verifiedChain: chain, trusted: true,
                                   finishedAt: outlook.nextRenewal)
             guard let e = Evaluator.evaluate(next, policySet: set, environment: environment, named: named,
-                                             now: outlook.nextRenewal), e.verdict != .none else { continue }
+                                             now: outlook.nextRenewal, detailed: false), e.verdict != .none else { continue }
             count += 1
             if e.verdict == .reject { rejectedBy.append(option.name) }
             if let pins = e.policy?.pins, !pins.isEmpty, !pins.contains(where: { Evaluator.hashMatches($0, chain[0]) }) {
@@ -68,7 +68,8 @@ public enum RenewalForecaster {
             let judged = judge(facts, set: set, candidates: candidates, outlook: o, environment: environment, named: named)
             return judged.count > 0 && judged.rejectedBy.isEmpty
         }
-        let policy = Evaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: facts.finishedAt)?.policy
+        let policy = Evaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: facts.finishedAt,
+                                        detailed: false)?.policy
         let served = Set(facts.evaluatedChain.map(\.spkiSHA256))
         var backups: [String] = []
         // A backup key is named by its SHA-256; a sha1/ pin names no key the forecast can put in a next chain.

@@ -5,11 +5,11 @@ extension TargetResult {
     /// served a chain (nil clears the forecast).
     public mutating func forecast(with outlook: RenewalOutlook?, sets: [PolicySet]) {
         self.outlook = outlook
-        guard let outlook, let node = nodes.first(where: { $0.facts.success }) else {
+        guard let outlook, let k = nodes.firstIndex(where: { $0.facts.success }) else {
             forecasts = []
             return
         }
-        forecasts = RenewalForecaster.forecast(node.facts, outlook: outlook, environment: target.environment,
+        forecasts = RenewalForecaster.forecast(nodes[k].facts, outlook: outlook, environment: target.environment,
                                                namedSets: target.policySets, sets: sets)
     }
 
@@ -18,11 +18,11 @@ extension TargetResult {
     /// forecast by. The forecasts come out in the order `forecast(with:sets:)` gives.
     public mutating func reforecast(sets: [PolicySet], keeping kept: Set<String>) {
         guard !kept.isEmpty else { return forecast(with: outlook, sets: sets) }
-        guard let outlook, let node = nodes.first(where: { $0.facts.success }) else {
+        guard let outlook, let k = nodes.firstIndex(where: { $0.facts.success }) else {
             forecasts = []
             return
         }
-        let fresh = RenewalForecaster.forecast(node.facts, outlook: outlook, environment: target.environment,
+        let fresh = RenewalForecaster.forecast(nodes[k].facts, outlook: outlook, environment: target.environment,
                                                namedSets: target.policySets, sets: sets.filter { !kept.contains($0.name) })
         let old = forecasts
         let new = sets.compactMap { set in

@@ -44,6 +44,11 @@ public enum HostPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Lowercases and drops one trailing dot, as hosts are compared.
     public static func normalize(_ host: String) -> String {
+        // A host as configured is almost always lowercase ASCII already: kept as it is, without a new string.
+        let plain = host.utf8.withContiguousStorageIfAvailable { b in
+            b.last != 0x2E && !b.contains { $0 >= 0x80 || ($0 >= 0x41 && $0 <= 0x5A) }
+        }
+        if plain == true { return host }
         var h = host.lowercased()
         if h.hasSuffix(".") { h.removeLast() }
         return h
@@ -62,12 +67,27 @@ public enum HostPattern: Sendable, Hashable, CustomStringConvertible {
         case .exact(let d):
             return host == d
         case .oneLabel(let d):
-            guard host.hasSuffix("." + d) else { return false }
-            let prefix = host.dropLast(d.count + 1)
-            return !prefix.isEmpty && !prefix.contains(".")
+            guard let label = Self.labelsBefore(d, in: host) else { return false }
+            return label > 0 && !host.utf8.prefix(label).contains(0x2E)
         case .anyDepth(let d):
-            return host == d || host.hasSuffix("." + d)
+            return host == d || Self.labelsBefore(d, in: host) != nil
         }
+    }
+
+    /// When `host` ends with `"." + domain`, the length in bytes of what comes before that dot; compared byte
+    /// by byte (hosts and patterns are normalized), without making the dotted text.
+    static func labelsBefore(_ domain: String, in host: String) -> Int? {
+        func compare(_ h: UnsafeBufferPointer<UInt8>, _ d: UnsafeBufferPointer<UInt8>) -> Int? {
+            let dot = h.count - d.count - 1
+            guard dot >= 0, h[dot] == 0x2E, UnsafeBufferPointer(rebasing: h[(dot + 1)...]).elementsEqual(d) else { return nil }
+            return dot
+        }
+        // Native strings lend their bytes in place (the outer optionals say whether they could).
+        let fast = host.utf8.withContiguousStorageIfAvailable { h in
+            domain.utf8.withContiguousStorageIfAvailable { d in compare(h, d) }
+        }
+        if case .some(.some(let dot)) = fast { return dot }
+        return Array(host.utf8).withUnsafeBufferPointer { h in Array(domain.utf8).withUnsafeBufferPointer { d in compare(h, d) } }
     }
 
     /// The pattern as written in a policy file.

@@ -18,16 +18,18 @@ public struct PolicyEnvironment: Sendable, Equatable {
     /// Returns the policy and the pattern text that selected it (`default` for the default policy).
     public func policy(for host: String) -> (policy: HostPolicy, pattern: String)? {
         let h = HostPattern.normalize(host)
-        if let r = rules.first(where: { if case .exact = $0.pattern { return $0.pattern.matches(h) }; return false }) {
-            return (r.policy, r.text)
+        // One pass over the rules, nothing copied but the rule chosen: the first exact match, else the first
+        // `*.` match, else the `**.` match with the longest domain (the first of equals).
+        var exact: Int?, oneLabel: Int?, deep: Int?, deepLength = -1
+        for i in rules.indices {
+            switch rules[i].pattern {
+            case .exact(let d): if exact == nil && h == d { exact = i }
+            case .oneLabel: if oneLabel == nil && rules[i].pattern.matches(h) { oneLabel = i }
+            case .anyDepth(let d): if d.utf8.count > deepLength && rules[i].pattern.matches(h) { deep = i; deepLength = d.utf8.count }
+            }
+            if exact != nil { break }
         }
-        if let r = rules.first(where: { if case .oneLabel = $0.pattern { return $0.pattern.matches(h) }; return false }) {
-            return (r.policy, r.text)
-        }
-        let deep = rules.filter { if case .anyDepth = $0.pattern { return $0.pattern.matches(h) }; return false }
-        if let r = deep.max(by: { $0.pattern.domain.count < $1.pattern.domain.count }) {
-            return (r.policy, r.text)
-        }
+        if let r = exact ?? oneLabel ?? deep { return (rules[r].policy, rules[r].text) }
         if let d = defaultPolicy { return (d, "default") }
         return nil
     }

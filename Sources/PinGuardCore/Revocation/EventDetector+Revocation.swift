@@ -3,7 +3,7 @@ import Foundation
 extension EventDetector {
     /// `certificate_revoked` once when a valid CRL lists a certificate of the address's evaluated chain as
     /// revoked (again after it was not listed, or for another certificate).
-    static func reportRevocation(_ node: NodeResult, who: String, fields: [(String, String)], memory m: inout NodeMemory,
+    static func reportRevocation(_ node: NodeResult, who: String, fields: EventFields, memory m: inout NodeMemory,
                                  into out: inout [JournalEntry]) {
         let chain = node.facts.evaluatedChain
         var now: [String] = []

@@ -23,8 +23,9 @@ extension ResultStore {
     /// Moves each old result (from `old`, by old position) to its new position in `results`, judged again
     /// in place (`Judge.rejudge`; the decisions of the sets in `unchanged` are kept), and its memory
     /// likewise from `oldMemories` to `memories`, after observing the result; returns the events in work
-    /// order. The old slots are left empty. On one thread per core (at most 4): judging and detecting are
-    /// most of a reload's work and each target's are independent of the others'. Each result and memory
+    /// order. The old slots are left empty. On one thread per core (at most 4), each taking a contiguous run
+    /// of the work: judging and detecting are most of a reload's work and each target's are independent of
+    /// the others'. Each result and memory
     /// is held once while it is judged, so its arrays are written in place: a reload allocates little that
     /// outlives it.
     static func judge(_ work: [Rejudge], _ input: RejudgeInput, old: inout [TargetResult?],
@@ -38,10 +39,13 @@ extension ResultStore {
                     memories.withUnsafeMutableBufferPointer { m in
                         events.withUnsafeMutableBufferPointer { e in
                             // Each worker touches only the slots of its own work items (old and new positions
-                            // are each distinct).
+                            // are each distinct), a contiguous run of them: workers interleaved item by item
+                            // would write neighbouring slots, and the cores would pass those cache lines back
+                            // and forth.
                             nonisolated(unsafe) let (old, oldMemories, results, memories, events) = (o, om, r, m, e)
+                            let run = (work.count + workers - 1) / workers
                             DispatchQueue.concurrentPerform(iterations: workers) { w in
-                                for i in stride(from: w, to: work.count, by: workers) {
+                                for i in (w * run)..<min(work.count, (w + 1) * run) {
                                     let item = work[i]
                                     guard var result = old[item.previous].take() else { continue }
                                     var memory = oldMemories[item.previous]

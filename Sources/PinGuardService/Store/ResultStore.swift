@@ -173,7 +173,8 @@ public final class ResultStore: Sendable {
         state.withLockedValue { s in
             var last: [String: Date] = [:]
             last.reserveCapacity(s.results.count)
-            for case let r? in s.results { last[r.target.name] = r.finishedAt }
+            // By index: each result is read in place, not copied.
+            for i in s.results.indices where s.results[i] != nil { last[s.results[i]!.target.name] = s.results[i]!.finishedAt }
             return last
         }
     }
