@@ -1,42 +1,87 @@
 import Foundation
 
 /// One configured probe target (docs/reference.md, Configuration).
+///
+/// The settings live in one shared, copy-on-write `TargetSettings`: every result of a target holds a copy of
+/// it, and a copy costs 8 bytes instead of the settings themselves. Reading and writing the properties
+/// behaves as on a plain struct.
 public struct Target: Sendable, Equatable {
+    private var settings: TargetSettings
+
     /// Server name: SNI, hostname check, pattern matching.
-    public var host: String
+    public var host: String {
+        get { settings.host }
+        set { unique().host = newValue }
+    }
     /// TCP port.
-    public var port: Int
+    public var port: Int {
+        get { settings.port }
+        set { unique().port = newValue }
+    }
     /// Addresses (or names) to dial instead of resolving `host`; empty = resolve `host`.
-    public var connect: [String]
+    public var connect: [String] {
+        get { settings.connect }
+        set { unique().connect = newValue }
+    }
     /// Which resolved addresses are probed.
-    public var resolve: ResolveMode
+    public var resolve: ResolveMode {
+        get { settings.resolve }
+        set { unique().resolve = newValue }
+    }
     /// At most this many addresses are probed (`max_addresses`); the rest are counted as skipped.
-    public var maxAddresses: Int
+    public var maxAddresses: Int {
+        get { settings.maxAddresses }
+        set { unique().maxAddresses = newValue }
+    }
     /// Environment whose policies apply.
-    public var environment: String
+    public var environment: String {
+        get { settings.environment }
+        set { unique().environment = newValue }
+    }
     /// Label value `target`; default `host:port`.
-    public var name: String
+    public var name: String {
+        get { settings.name }
+        set { unique().name = newValue }
+    }
     /// Policy sets named explicitly; nil = every loaded set that covers the host.
-    public var policySets: [String]?
+    public var policySets: [String]? {
+        get { settings.policySets }
+        set { unique().policySets = newValue }
+    }
     /// mTLS client identity sent when the server asks for a client certificate; nil = none.
-    public var clientIdentity: ClientIdentitySource?
+    public var clientIdentity: ClientIdentitySource? {
+        get { settings.clientIdentity }
+        set { unique().clientIdentity = newValue }
+    }
     /// Labels from a target file (`target_files`), exported by `pinguard_target_info`.
-    public var labels: [String: String] = [:]
+    public var labels: [String: String] {
+        get { settings.labels }
+        set { unique().labels = newValue }
+    }
     /// How this target expects to be renewed (`renewal`); nil: the config-wide settings.
-    public var renewal: RenewalSettings?
+    public var renewal: RenewalSettings? {
+        get { settings.renewal }
+        set { unique().renewal = newValue }
+    }
 
     /// Creates a target.
     public init(host: String, port: Int = 443, connect: [String] = [], environment: String = "prod",
                 name: String? = nil, policySets: [String]? = nil, resolve: ResolveMode = .all,
                 maxAddresses: Int = Target.defaultMaxAddresses) {
-        self.host = host
-        self.port = port
-        self.connect = connect
-        self.resolve = resolve
-        self.maxAddresses = maxAddresses
-        self.environment = environment
-        self.name = name ?? Target.defaultName(host: host, port: port)
-        self.policySets = policySets
+        settings = TargetSettings(host: host, port: port, connect: connect, resolve: resolve, maxAddresses: maxAddresses,
+                                  environment: environment, name: name ?? Target.defaultName(host: host, port: port),
+                                  policySets: policySets)
+    }
+
+    /// The settings, copied first when another value shares them (copy-on-write).
+    private mutating func unique() -> TargetSettings {
+        if !isKnownUniquelyReferenced(&settings) { settings = settings.copy() }
+        return settings
+    }
+
+    /// Every setting equal (the same shared settings are equal at once).
+    public static func == (a: Target, b: Target) -> Bool {
+        a.settings === b.settings || a.settings.same(as: b.settings)
     }
 
     /// Addresses probed per target unless `max_addresses` says otherwise.
