@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import PinGuardConfig
 import PinGuardCore
+import PinGuardFetch
 import PinGuardReaders
 import PinGuardState
 
@@ -36,6 +37,9 @@ public final class ChainMemory: Sendable {
     /// Events of opening the memory (`state_not_persisted`, `state_unavailable`), for the service to write
     /// once the journal is up.
     public let startEvents: [JournalEntry]
+    /// Fetched documents while there is no writable state file: one store for the memory's life, so every
+    /// client of `documents` sees what the others kept.
+    let documentsInMemory = MemoryDocumentStore()
 
     /// Opens the memory at `location` for the `configured` targets; throws only when another pinguard holds
     /// the file.
