@@ -3,9 +3,9 @@ import XCTest
 @testable import PinGuardCore
 @testable import PinGuardReaders
 
-/// One fixture per bad input (`Fixtures/config/invalid-*.yml`); its first line holds the exact expected message.
+/// One fixture per bad input (`Tests/Fixtures/config/invalid-*.yml`); its first line holds the exact expected message.
 final class ConfigFixtureTests: XCTestCase {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/config")
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/config")
 
     func testEveryInvalidFixtureGivesItsExactMessage() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasPrefix("invalid-") }.sorted()

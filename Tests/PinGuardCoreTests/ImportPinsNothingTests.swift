@@ -9,7 +9,7 @@ import PinGuardReaders
 /// are not the format at all are still refused.
 final class ImportPinsNothingTests: XCTestCase {
     typealias S = ImportTestSupport
-    static let folder = "Tests/PinGuardCoreTests/Fixtures/import/"
+    static let folder = "Tests/Fixtures/import/"
     let suffixes = PublicSuffixList(text: "com\nexample\nnet\n")
 
     func importFixture(_ name: String, _ format: PolicyImportFormat) throws -> ImportResult {

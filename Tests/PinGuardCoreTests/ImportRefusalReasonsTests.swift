@@ -7,7 +7,7 @@ import PinGuardReaders
 /// was not found, a `<base-config>` pinned to one, a Markdown file given as HTTP headers.
 final class ImportRefusalReasonsTests: XCTestCase {
     typealias S = ImportTestSupport
-    static let bundledCA = "Tests/PinGuardCoreTests/Fixtures/import/nsc-bundled-ca.xml"
+    static let bundledCA = "Tests/Fixtures/import/nsc-bundled-ca.xml"
 
     func refusal(_ path: String, _ format: PolicyImportFormat, resources: [String: ImportResource] = [:]) throws -> ImportError? {
         do {
@@ -54,7 +54,7 @@ final class ImportRefusalReasonsTests: XCTestCase {
     }
 
     func testAMarkdownFileGivenAsHeadersSaysItIsMarkdown() throws {
-        let notes = try XCTUnwrap(refusal("Tests/PinGuardCoreTests/Fixtures/import/hpkp-rollout-notes.md", .hpkp))
+        let notes = try XCTUnwrap(refusal("Tests/Fixtures/import/hpkp-rollout-notes.md", .hpkp))
         XCTAssertEqual(notes.findings.map(\.description), [
             "app/hpkp-rollout-notes.md:6: error: no host for this header: put a \"Host: example.com\" line (or an https:// URL) before it; not imported",
         ])

@@ -18,7 +18,7 @@ final class ImportTrustKitFirstAPITests: XCTestCase {
             ("TrustKitFirstAPI.m", "[TrustKit initializeWithConfiguration:", "[TrustKit initSharedInstanceWithConfiguration:", 12),
         ]
         for (name, first, shared, line) in cases {
-            let path = "Tests/PinGuardCoreTests/Fixtures/import/" + name
+            let path = "Tests/Fixtures/import/" + name
             let text = String(decoding: try S.bytes(path), as: UTF8.self)
             XCTAssertTrue(text.contains(first), name)
             let old = try importText(text, file: path)

@@ -15,18 +15,18 @@ final class ImportTrustKitSourceTests: XCTestCase {
 
     func testSwiftAndObjectiveCConfigurationsMatchTheInfoPlistImport() throws {
         let plist = try importFile("policies/sources/trustkit-Info.plist")
-        for source in ["Tests/PinGuardCoreTests/Fixtures/import/PinningSetup.swift", "Tests/PinGuardCoreTests/Fixtures/import/AppDelegate.m"] {
+        for source in ["Tests/Fixtures/import/PinningSetup.swift", "Tests/Fixtures/import/AppDelegate.m"] {
             let r = try importFile(source)
             XCTAssertEqual(r.policySet.strippingSourcePositions().environments, plist.policySet.strippingSourcePositions().environments, source)
             func warnings(_ r: ImportResult) -> [String] { r.findings.filter { $0.severity != .info }.map { "\($0.severity) \($0.message)" } }
             XCTAssertEqual(warnings(r), warnings(plist), source)
             S.assertRoundTrip(r)
         }
-        let swift = try importFile("Tests/PinGuardCoreTests/Fixtures/import/PinningSetup.swift")
+        let swift = try importFile("Tests/Fixtures/import/PinningSetup.swift")
         XCTAssertEqual(S.rule(swift, "api.example.com")?.line, 14)
         XCTAssertEqual(S.rule(swift, "api.example.com")?.policy.pins.map(\.line), [18, 19])
         XCTAssertEqual(S.rule(swift, "telemetry.example.net")?.line, 31)
-        let objc = try importFile("Tests/PinGuardCoreTests/Fixtures/import/AppDelegate.m")
+        let objc = try importFile("Tests/Fixtures/import/AppDelegate.m")
         XCTAssertEqual(S.rule(objc, "api.example.com")?.line, 14, "the #define'd host")
         XCTAssertEqual(S.rule(objc, "api.example.com")?.policy.pins.map(\.line), [18, 19])
         XCTAssertEqual(S.rule(objc, "status.example.com")?.line, 28)
@@ -105,7 +105,7 @@ final class ImportTrustKitSourceTests: XCTestCase {
     }
 
     func testAFileOfAnotherFormatSaysWhatItLooksLike() throws {
-        let swift = try S.bytes("Tests/PinGuardCoreTests/Fixtures/import/PinningSetup.swift")
+        let swift = try S.bytes("Tests/Fixtures/import/PinningSetup.swift")
         for format in [PolicyImportFormat.nspinneddomains, .androidNSC, .hpkp] {
             do {
                 _ = try PolicyImporter.importPolicy(format: format, contents: swift, file: "Setup.swift", name: "app", environment: "prod")

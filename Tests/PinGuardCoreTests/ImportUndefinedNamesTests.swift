@@ -8,7 +8,7 @@ import PinGuardReaders
 /// import ends with one suggestion of the flags to pass, and passing them imports the calls.
 final class ImportUndefinedNamesTests: XCTestCase {
     typealias S = ImportTestSupport
-    static let folder = "Tests/PinGuardCoreTests/Fixtures/import/"
+    static let folder = "Tests/Fixtures/import/"
     let pins = ["OOp/9QsdNx9mjL8u1dO/bVoURz3wB/0XfUxzOoiES5k=", "Wrrfe2EtODjDI/VP6ptwssbZgI8hzw++em7VFIT0144=",
                 "1kO1WF27i7tuWp11a8tDBwKtVEe0FFRZFa/louY96gg="]
 

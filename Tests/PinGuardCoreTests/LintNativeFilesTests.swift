@@ -21,7 +21,7 @@ final class LintNativeFilesTests: XCTestCase {
     }
 
     func testATSGuardrailsFireAtTheirPlistLines() throws {
-        let r = try lint("Tests/PinGuardCoreTests/Fixtures/lint/ats-failing-Info.plist")
+        let r = try lint("Tests/Fixtures/lint/ats-failing-Info.plist")
         XCTAssertEqual(summary(r), [
             "7 ats-arbitrary-loads error",
             "13 ats-insecure-http-exception error",
@@ -29,12 +29,12 @@ final class LintNativeFilesTests: XCTestCase {
             "27 no-backup-pin error",
             "31 public-suffix-pattern error",
         ])
-        XCTAssertTrue(r.findings.allSatisfy { $0.file == "Tests/PinGuardCoreTests/Fixtures/lint/ats-failing-Info.plist" })
+        XCTAssertTrue(r.findings.allSatisfy { $0.file == "Tests/Fixtures/lint/ats-failing-Info.plist" })
         XCTAssertTrue(r.findings[1].message.contains("although api.example.com is pinned"), r.findings[1].message)
     }
 
     func testATSPassingFixtureIsClean() throws {
-        XCTAssertEqual(summary(try lint("Tests/PinGuardCoreTests/Fixtures/lint/ats-passing-Info.plist")), [])
+        XCTAssertEqual(summary(try lint("Tests/Fixtures/lint/ats-passing-Info.plist")), [])
     }
 
     func testATSExceptionOnAnUnpinnedDomainIsAWarning() throws {
@@ -72,7 +72,7 @@ final class LintNativeFilesTests: XCTestCase {
     }
 
     func testAndroidGuardrailsFireAtTheirXMLLines() throws {
-        let r = try lint("Tests/PinGuardCoreTests/Fixtures/lint/nsc-failing.xml")
+        let r = try lint("Tests/Fixtures/lint/nsc-failing.xml")
         XCTAssertEqual(summary(r), [
             "3 android-cleartext-traffic error",
             "6 android-user-ca error",
@@ -85,7 +85,7 @@ final class LintNativeFilesTests: XCTestCase {
     }
 
     func testAndroidPassingFixtureHasNoWarnings() throws {
-        let r = try lint("Tests/PinGuardCoreTests/Fixtures/lint/nsc-passing.xml")
+        let r = try lint("Tests/Fixtures/lint/nsc-passing.xml")
         XCTAssertEqual(summary(r), ["3 native-config info", "15 native-config info"], "the CT note; debug-overrides may trust user CAs")
         XCTAssertTrue(r.findings[0].message.contains("Android 17 checks it by default"), r.findings[0].message)
         XCTAssertEqual(LintReport.exitCode(r.findings, strict: true), 0)
@@ -107,9 +107,9 @@ final class LintNativeFilesTests: XCTestCase {
     }
 
     func testOkHttpPublicSuffixPatternAndSinglePinAtCallLines() throws {
-        XCTAssertEqual(summary(try lint("Tests/PinGuardCoreTests/Fixtures/lint/OkHttpFailing.kt")),
+        XCTAssertEqual(summary(try lint("Tests/Fixtures/lint/OkHttpFailing.kt")),
                        ["7 public-suffix-pattern error", "10 no-backup-pin error"])
-        XCTAssertEqual(summary(try lint("Tests/PinGuardCoreTests/Fixtures/lint/OkHttpPassing.kt")), [])
+        XCTAssertEqual(summary(try lint("Tests/Fixtures/lint/OkHttpPassing.kt")), [])
     }
 
     func testShippedExamplesOfEveryFormatAreLintedAtTheirLines() throws {

@@ -4,7 +4,7 @@ import XCTest
 @testable import PinGuardReaders
 
 /// Service config parsing: IPv6 literal targets, duration maxima, key lines taken from the YAML marks.
-/// (Duplicate `policy_sets` entries and over-long durations also have `Fixtures/config/invalid-*` fixtures.)
+/// (Duplicate `policy_sets` entries and over-long durations also have `Tests/Fixtures/config/invalid-*` fixtures.)
 final class ServiceConfigParsingTests: XCTestCase {
     /// `host: "::1"` and `host: "[::1]"` are the same IPv6 literal; the default name brackets it.
     func testIPv6LiteralHostsAreAcceptedWithABracketedDefaultName() throws {
