@@ -105,6 +105,8 @@ let package = Package(
                 path: "Tests/PinGuardCTTestSupport"),
         .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCrypto", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport", "PinGuardTestKeyDecoding",
                                                              "PinGuardDemo", "PinGuardCTTestSupport", "PinGuardConfig", "PinGuardFetchTestSupport", "COpenSSL"]),
+        // The package's shape, read from Package.swift and the sources: layers, imports, one test target per library.
+        .testTarget(name: "PinGuardPackageLayoutTests"),
         // A real loopback HTTP/HTTPS server with routes and request counts, for anything that downloads.
         .target(name: "PinGuardFetchTestSupport", dependencies: [
             "PinGuardDemo",

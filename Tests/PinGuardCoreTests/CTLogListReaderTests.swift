@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardCore
 import PinGuardReaders
+import PinGuardTestSupport
 import XCTest
 
 /// The CT log list reader: the bundled published lists read whole, both schemas' shapes, and a list that does
@@ -11,7 +12,7 @@ final class CTLogListReaderTests: XCTestCase {
     static let otherID = "1219ENGn9XfCx+lf1wC/+YLJM1pl4dCzAXMXwMjFaXc="
 
     static func bundled(_ name: CTLogListName) throws -> CTLogList {
-        let file = PackageLayerTests.root.appendingPathComponent("Sources/PinGuardConfig/Resources/ct_log_list_\(name.rawValue).json").path
+        let file = Repository.root.appendingPathComponent("Sources/PinGuardConfig/Resources/ct_log_list_\(name.rawValue).json").path
         return try CTLogListReader.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))), name: name, origin: "bundled")
     }
 
