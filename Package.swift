@@ -96,7 +96,15 @@ let package = Package(
                 path: "Tests/PinGuardTestSupport"),
         // In-memory targets, chains, policies and results: what tests of anything above the core judge.
         .target(name: "PinGuardCoreTestSupport", dependencies: ["PinGuardCore"], path: "Tests/PinGuardCoreTestSupport"),
-        .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardTestSupport", "PinGuardCoreTestSupport"]),
+        // Sample pins and hashes, the committed examples read by path, and imports of text: what the readers' tests and the
+        // core's lint and forecast tests over parsed policies share.
+        .target(name: "PinGuardReadersTestSupport", dependencies: ["PinGuardCore", "PinGuardReaders"], path: "Tests/PinGuardReadersTestSupport"),
+        // One test target per library target, each depending on what its files import (PinGuardPackageLayoutTests checks
+        // both). Fixtures loaded by path are shared, in Tests/Fixtures.
+        .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardTestSupport", "PinGuardCoreTestSupport",
+                                                              "PinGuardReadersTestSupport"]),
+        .testTarget(name: "PinGuardReadersTests", dependencies: ["PinGuardReaders", "PinGuardCore", "PinGuardReports", "PinGuardTestSupport", "PinGuardCoreTestSupport",
+                                                                 "PinGuardReadersTestSupport"]),
         .testTarget(name: "PinGuardCommandsTests", dependencies: ["PinGuardCommands", "PinGuardCore", "PinGuardReaders", "PinGuardState",
                                                                   "PinGuardARI", "PinGuardDemo", "PinGuardTestSupport"]),
         .testTarget(name: "PinGuardStateTests", dependencies: ["PinGuardState", "PinGuardCore", "CSQLite"]),

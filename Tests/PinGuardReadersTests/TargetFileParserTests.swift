@@ -1,6 +1,7 @@
 import XCTest
 @testable import PinGuardCore
 @testable import PinGuardReaders
+import PinGuardCoreTestSupport
 
 /// Target files in Prometheus file_sd format (`target_files`, docs/reference.md, Configuration).
 final class TargetFileParserTests: XCTestCase {

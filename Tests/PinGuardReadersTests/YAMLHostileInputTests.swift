@@ -6,7 +6,7 @@ import XCTest
 /// Policy and config readers under hostile input: alias bombs, size, depth and node budgets, and
 /// errors that echo input only quoted, escaped and cut short.
 final class YAMLHostileInputTests: XCTestCase {
-    /// `Tests/Fixtures/repro/` (Tests/PinGuardCoreTests/<file> is two levels below the package root).
+    /// `Tests/Fixtures/repro/` (Tests/PinGuardReadersTests/<file> is two levels below the package root).
     static let repro = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/repro")
 

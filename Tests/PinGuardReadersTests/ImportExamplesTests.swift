@@ -2,25 +2,14 @@ import Foundation
 import XCTest
 import PinGuardCore
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// The committed examples: policies/sources/* imported must equal policies/imported-*.yml byte for byte.
 /// Set PINGUARD_UPDATE_IMPORT_EXAMPLES=1 to rewrite the committed outputs after an intended change.
 final class ImportExamplesTests: XCTestCase {
-    struct Example {
-        let format: PolicyImportFormat
-        let source: String
-        let name: String
+    typealias Example = ImportExample
 
-        var output: String { "policies/imported-\(format.rawValue).yml" }
-    }
-
-    static let examples = [
-        Example(format: .trustkit, source: "policies/sources/trustkit-Info.plist", name: "ios-app-trustkit"),
-        Example(format: .nspinneddomains, source: "policies/sources/nspinneddomains-Info.plist", name: "ios-wallet-ats"),
-        Example(format: .androidNSC, source: "policies/sources/network_security_config.xml", name: "android-app-nsc"),
-        Example(format: .okhttp, source: "policies/sources/ApiClient.kt", name: "android-app-okhttp"),
-        Example(format: .hpkp, source: "policies/sources/hpkp-headers.txt", name: "web-hpkp"),
-    ]
+    static let examples = ImportExample.committed
 
     func importExample(_ e: Example) throws -> ImportResult {
         try PolicyImporter.importPolicy(format: e.format, contents: ImportTestSupport.bytes(e.source), file: e.source,

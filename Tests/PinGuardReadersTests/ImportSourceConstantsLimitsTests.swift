@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import PinGuardCore
 @testable import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// Constants of Kotlin, Java, Swift and Objective-C sources resolve within bounds: a value longer than
 /// `ImportLimits.maxResolvedStringBytes` is left unresolved with a warning at its definition, and resolution as a

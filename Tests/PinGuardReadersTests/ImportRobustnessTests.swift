@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PinGuardCore
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// Hostile or odd input: bytes that are not UTF-8, deep nesting, and characters YAML reads as line breaks.
 /// Each of these used to crash the process or make the importer fail with an internal error.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PinGuardCore
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// OkHttp 3 and 4 accept `sha1/` pins and match them against the SHA-1 of each certificate's
 /// SubjectPublicKeyInfo (`CertificatePinner.Pin`): they import, judge and round-trip as such.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PinGuardCore
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// Pins an app ships but never enforces (domains Android never matches, report-only settings), configurations that
 /// pin nothing, and HPKP headers as servers configure them.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PinGuardCore
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// TrustKit configured in Swift or Objective-C code, non-canonical base64 pins, constants that end a block,
 /// values supplied from outside the file, and files given under the wrong format.

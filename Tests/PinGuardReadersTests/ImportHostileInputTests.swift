@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import PinGuardCore
 @testable import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// The hostile-input reproducers in `Tests/Fixtures/repro/`: each used to trap, take
 /// seconds and gigabytes, or fail with a misleading message. Each now ends quickly with a one-line answer.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PinGuardCore
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// The emitted YAML reads back as the same policy set whatever the names look like.
 final class ImportYAMLTests: XCTestCase {

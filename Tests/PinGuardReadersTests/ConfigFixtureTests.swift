@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import PinGuardCore
 @testable import PinGuardReaders
+import PinGuardCoreTestSupport
 
 /// One fixture per bad input (`Tests/Fixtures/config/invalid-*.yml`); its first line holds the exact expected message.
 final class ConfigFixtureTests: XCTestCase {
@@ -29,7 +30,7 @@ final class ConfigFixtureTests: XCTestCase {
     }
 
     func testValidPolicyParsesWithDefaults() throws {
-        let h = Chains.h(1)
+        let h = ResultFixtures.h(1)
         let set = try PolicyParser.parse("""
         name: ios-app
         version: "5.2"
@@ -40,11 +41,11 @@ final class ConfigFixtureTests: XCTestCase {
                 policy:
                   pins:
                     - {type: spki, hash: "sha256/\(h)", role: primary, scope: leaf}
-                    - {type: ca, hash: "\(Chains.h(2))", role: backup}
+                    - {type: ca, hash: "\(ResultFixtures.h(2))", role: backup}
                   expires: 2027-06-30
               - pattern: "**.example.com"
                 policy: {pins: [], fail_strategy: permissive, require_system_trust: false, allow_system_trust_fallback: true}
-            default_policy: {pins: [{type: certificate, hash: "\(Chains.h(3))"}]}
+            default_policy: {pins: [{type: certificate, hash: "\(ResultFixtures.h(3))"}]}
           staging:
         """, file: "p.yml")
         XCTAssertEqual(set.name, "ios-app")
@@ -99,7 +100,7 @@ final class ConfigFixtureTests: XCTestCase {
         XCTAssertNil(PromDuration.parse("5 m"))
         XCTAssertEqual(PromDuration.format(5400), "1h30m")
         XCTAssertNil(Pin.canonicalHash(Base64.encode([UInt8](repeating: 1, count: 31))), "31 bytes is not a SHA-256")
-        XCTAssertNotNil(Pin.canonicalHash(Chains.h(7)))
-        XCTAssertNil(Pin.canonicalHash(Chains.h(7).replacingOccurrences(of: "=", with: "")), "padding required")
+        XCTAssertNotNil(Pin.canonicalHash(ResultFixtures.h(7)))
+        XCTAssertNil(Pin.canonicalHash(ResultFixtures.h(7).replacingOccurrences(of: "=", with: "")), "padding required")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PinGuardCore
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// Valid configurations that pin nothing, in the shapes apps ship: an empty or release-only Android config, domains
 /// that only choose their trust anchors, an OkHttp pinner commented out or built empty, an nginx header commented

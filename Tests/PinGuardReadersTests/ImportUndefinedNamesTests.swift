@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PinGuardCore
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// Hosts and pins that are expressions over values from elsewhere (`BuildConfig`, another file's `object`, a
 /// variable, obfuscated fields): every name `--define` would need is listed, the calls around them are not, the

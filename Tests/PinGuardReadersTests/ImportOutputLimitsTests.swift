@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import PinGuardCore
 @testable import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// An import produces at most `ImportLimits.maxImportedRules` rules and `ImportLimits.maxImportedPins` pins, so the
 /// policy it writes always reads back within the policy reader's 500,000-node budget; past either limit it is

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import PinGuardCore
 @testable import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// Inputs and helpers shared by the source readers' limit tests (OkHttp Kotlin/Java, TrustKit Swift/Objective-C).
 enum HostileSource {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PinGuardCore
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// A file from which nothing can be imported says why in its last line: the bundled CA a domain is pinned to that
 /// was not found, a `<base-config>` pinned to one, a Markdown file given as HTTP headers.

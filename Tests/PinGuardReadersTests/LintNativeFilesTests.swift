@@ -3,6 +3,7 @@ import XCTest
 import PinGuardCore
 @testable import PinGuardReports
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// `lint` on the files apps ship: findings name the native file and the line of the setting concerned, and
 /// each platform guardrail fires on a failing fixture and stays quiet on a passing one.

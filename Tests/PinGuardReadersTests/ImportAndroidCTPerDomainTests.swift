@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PinGuardCore
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// Android applies `<certificateTransparency>` per domain: a `<domain-config>`'s own setting covers its domains
 /// and nested `<domain-config>`s, `<base-config>`'s the rest, and without either the platform's default, which

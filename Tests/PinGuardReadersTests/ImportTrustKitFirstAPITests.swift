@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PinGuardCore
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// TrustKit's first API, `TrustKit.initialize(withConfiguration:)` and `[TrustKit initializeWithConfiguration:]`, still
 /// in shipped apps, configures TrustKit exactly as `initSharedInstance` does.

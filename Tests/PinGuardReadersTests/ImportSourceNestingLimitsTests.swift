@@ -3,6 +3,7 @@ import XCTest
 @testable import PinGuardCore
 @testable import PinGuardReports
 @testable import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// Nesting in source files never overflows the stack: the TrustKit reader refuses literals nested deeper than
 /// `ImportLimits.maxNestingDepth` (or holding more than `ImportLimits.maxNodes` values), and the bracket tables the
