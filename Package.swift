@@ -103,6 +103,7 @@ let package = Package(
         // both). Fixtures loaded by path are shared, in Tests/Fixtures.
         .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardTestSupport", "PinGuardCoreTestSupport",
                                                               "PinGuardReadersTestSupport"]),
+        .testTarget(name: "PinGuardReportsTests", dependencies: ["PinGuardReports", "PinGuardCore", "PinGuardReaders"]),
         .testTarget(name: "PinGuardReadersTests", dependencies: ["PinGuardReaders", "PinGuardCore", "PinGuardReports", "PinGuardTestSupport", "PinGuardCoreTestSupport",
                                                                  "PinGuardReadersTestSupport"]),
         .testTarget(name: "PinGuardCommandsTests", dependencies: ["PinGuardCommands", "PinGuardCore", "PinGuardReaders", "PinGuardState",
