@@ -1,8 +1,10 @@
 import Foundation
+import PinGuardConfig
 import PinGuardCore
 import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe
+import PinGuardProbeTestSupport
 import PinGuardTestSupport
 import XCTest
 

@@ -4,6 +4,7 @@ import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe
 import PinGuardTestSupport
+import PinGuardProbeTestSupport
 import XCTest
 
 /// What `TLSProber` reports from real handshakes: protocol, address family, resolution, the served and

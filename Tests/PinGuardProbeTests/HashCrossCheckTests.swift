@@ -4,6 +4,7 @@ import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe
 import PinGuardTestSupport
+import PinGuardProbeTestSupport
 import XCTest
 
 /// The pins the probe computes are byte-identical to OpenSSL's command-line pipelines (docs/reference.md, Policy files and Evaluation), for every

@@ -2,6 +2,7 @@ import Foundation
 import PinGuardCore
 import PinGuardTestSupport
 @testable import PinGuardProbe
+import PinGuardProbeTestSupport
 import XCTest
 
 /// A chain served again is not verified again, and what the probe reports from the stored verification is

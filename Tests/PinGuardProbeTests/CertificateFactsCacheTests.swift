@@ -2,6 +2,7 @@ import Foundation
 import PinGuardCore
 import PinGuardTestSupport
 @testable import PinGuardProbe
+import PinGuardProbeTestSupport
 import XCTest
 
 /// A certificate a prober has read before is not read again: its facts are the first read's, shared, and

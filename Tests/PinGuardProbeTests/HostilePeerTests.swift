@@ -4,6 +4,7 @@ import PinGuardReaders
 import PinGuardCrypto
 import PinGuardProbe
 import PinGuardTestSupport
+import PinGuardProbeTestSupport
 import XCTest
 
 /// Peers that are not the TLS server they should be: every probe returns facts with an error, on time,
