@@ -117,13 +117,14 @@ let package = Package(
                                                                 "PinGuardTestSupport", "PinGuardTestKeyDecoding", "PinGuardCTTestSupport", "COpenSSL"]),
         .testTarget(name: "PinGuardProbeTests", dependencies: ["PinGuardProbe", "PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardDemo",
                                                                "PinGuardTestSupport", "PinGuardCTTestSupport", "PinGuardProbeTestSupport"]),
+        .testTarget(name: "PinGuardConfigTests", dependencies: ["PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardTestSupport",
+                                                                "PinGuardCTTestSupport"]),
         .testTarget(name: "PinGuardCommandsTests", dependencies: ["PinGuardCommands", "PinGuardCore", "PinGuardReaders", "PinGuardState",
                                                                   "PinGuardARI", "PinGuardDemo", "PinGuardTestSupport"]),
         .testTarget(name: "PinGuardStateTests", dependencies: ["PinGuardState", "PinGuardCore", "CSQLite"]),
         // The built pinguard binary end to end: flags, exit statuses, stdout and stderr against real servers.
-        .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardDemo",
-                                                             "PinGuardTestSupport", "PinGuardCTTestSupport", "PinGuardProbeTestSupport",
-                                                             "PinGuardFetchTestSupport"]),
+        .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardTestSupport", "PinGuardCTTestSupport",
+                                                             "PinGuardProbeTestSupport", "PinGuardFetchTestSupport"]),
         // The package's shape, read from Package.swift and the sources: layers, imports, one test target per library.
         .testTarget(name: "PinGuardPackageLayoutTests"),
         // A real loopback HTTP/HTTPS server with routes and request counts, for anything that downloads.
