@@ -75,6 +75,19 @@ final class PackageLayerTests: XCTestCase {
         XCTAssertFalse(try dependencies(of: "PinGuardCommands").contains("swift-nio"), "the commands do not link NIO")
     }
 
+    /// Every library target has a test target of its own, `NAMETests`, which depends on it: a test of the readers does
+    /// not hide among the core's, and a target's tests build with what that target needs.
+    func testEveryLibraryTargetHasItsOwnTestTarget() throws {
+        let targets = try PackageImportsTests.targets()
+        let libraries = targets.filter { $0.path == "Sources/\($0.name)" && $0.name.hasPrefix("PinGuard") }.map(\.name)
+        XCTAssertTrue(Set(libraries).isSuperset(of: ["PinGuardCore", "PinGuardReaders", "PinGuardFiles", "PinGuardDemo"]), "\(libraries)")
+        let tests = Dictionary(targets.filter { $0.path == "Tests/\($0.name)" && $0.name.hasSuffix("Tests") }.map { ($0.name, $0.dependencies) },
+                               uniquingKeysWith: { a, _ in a })
+        for library in libraries {
+            XCTAssertTrue(tests["\(library)Tests"]?.contains(library) ?? false, "\(library) has no test target \(library)Tests depending on it")
+        }
+    }
+
     /// The commands run in-process in their tests: nothing they depend on, however indirectly, is the service, the
     /// guarded fetcher or an event loop, though they read the state file.
     func testTheCommandsReachNeitherTheServiceNorNIO() throws {
