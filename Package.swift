@@ -96,16 +96,39 @@ let package = Package(
                 path: "Tests/PinGuardTestSupport"),
         // In-memory targets, chains, policies and results: what tests of anything above the core judge.
         .target(name: "PinGuardCoreTestSupport", dependencies: ["PinGuardCore"], path: "Tests/PinGuardCoreTestSupport"),
-        .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardTestSupport", "PinGuardCoreTestSupport"],
-                    exclude: ["Fixtures"]),
-        .testTarget(name: "PinGuardCommandsTests", dependencies: ["PinGuardCommands", "PinGuardCore", "PinGuardReaders", "PinGuardState",
-                                                                  "PinGuardARI", "PinGuardDemo", "PinGuardTestSupport"]),
-        .testTarget(name: "PinGuardStateTests", dependencies: ["PinGuardState", "PinGuardCore", "CSQLite"]),
+        // Sample pins and hashes, the committed examples read by path, and imports of text: what the readers' tests and the
+        // core's lint and forecast tests over parsed policies share.
+        .target(name: "PinGuardReadersTestSupport", dependencies: ["PinGuardCore", "PinGuardReaders"], path: "Tests/PinGuardReadersTestSupport"),
         // Certificate Transparency made in the test: logs, precertificates, SCTs, log lists, serverinfo files.
         .target(name: "PinGuardCTTestSupport", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardDemo", "PinGuardTestSupport", "COpenSSL"],
                 path: "Tests/PinGuardCTTestSupport"),
-        .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardProbe", "PinGuardCrypto", "PinGuardCore", "PinGuardReaders", "PinGuardTestSupport", "PinGuardTestKeyDecoding",
-                                                             "PinGuardDemo", "PinGuardCTTestSupport", "PinGuardConfig", "PinGuardFetchTestSupport", "COpenSSL"]),
+        // Real TLS servers (nginx on loopback) for every leaf of the test PKI, started once per test process, and a
+        // prober that trusts them: what the probe's tests and the binary's end-to-end tests share.
+        .target(name: "PinGuardProbeTestSupport", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardProbe", "PinGuardTestSupport"],
+                path: "Tests/PinGuardProbeTestSupport"),
+        // One test target per library target, each depending on what its files import (PinGuardPackageLayoutTests checks
+        // both). Fixtures loaded by path are shared, in Tests/Fixtures.
+        .testTarget(name: "PinGuardCoreTests", dependencies: ["PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardTestSupport", "PinGuardCoreTestSupport",
+                                                              "PinGuardReadersTestSupport"]),
+        .testTarget(name: "PinGuardReportsTests", dependencies: ["PinGuardReports", "PinGuardCore", "PinGuardReaders"]),
+        .testTarget(name: "PinGuardReadersTests", dependencies: ["PinGuardReaders", "PinGuardCore", "PinGuardReports", "PinGuardTestSupport", "PinGuardCoreTestSupport",
+                                                                 "PinGuardReadersTestSupport"]),
+        .testTarget(name: "PinGuardFilesTests", dependencies: ["PinGuardFiles"]),
+        .testTarget(name: "PinGuardCryptoTests", dependencies: ["PinGuardCrypto", "PinGuardCore", "PinGuardConfig", "PinGuardDemo", "PinGuardProbe",
+                                                                "PinGuardTestSupport", "PinGuardTestKeyDecoding", "PinGuardCTTestSupport", "COpenSSL"]),
+        .testTarget(name: "PinGuardProbeTests", dependencies: ["PinGuardProbe", "PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardDemo",
+                                                               "PinGuardTestSupport", "PinGuardCTTestSupport", "PinGuardProbeTestSupport"]),
+        .testTarget(name: "PinGuardConfigTests", dependencies: ["PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardTestSupport",
+                                                                "PinGuardCTTestSupport"]),
+        .testTarget(name: "PinGuardDemoTests", dependencies: ["PinGuardDemo", "PinGuardCrypto"]),
+        .testTarget(name: "PinGuardCommandsTests", dependencies: ["PinGuardCommands", "PinGuardCore", "PinGuardReaders", "PinGuardState",
+                                                                  "PinGuardARI", "PinGuardDemo", "PinGuardTestSupport"]),
+        .testTarget(name: "PinGuardStateTests", dependencies: ["PinGuardState", "PinGuardCore", "CSQLite"]),
+        // The built pinguard binary end to end: flags, exit statuses, stdout and stderr against real servers.
+        .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardTestSupport", "PinGuardCTTestSupport",
+                                                             "PinGuardProbeTestSupport", "PinGuardFetchTestSupport"]),
+        // The package's shape, read from Package.swift and the sources: layers, imports, one test target per library.
+        .testTarget(name: "PinGuardPackageLayoutTests"),
         // A real loopback HTTP/HTTPS server with routes and request counts, for anything that downloads.
         .target(name: "PinGuardFetchTestSupport", dependencies: [
             "PinGuardDemo",

@@ -52,8 +52,8 @@ mkdir -p "$work"
 # Seed files per reader; a missing folder simply contributes nothing.
 seeds_for() {
   case "$1" in
-    config) ls "$root"/Tests/PinGuardCoreTests/Fixtures/config/*config*.yml "$root"/contrib/systemd/pinguard.yml "$repro"/*.yml ;;
-    policy) ls "$root"/Tests/PinGuardCoreTests/Fixtures/config/*policy*.yml "$root"/policies/*.yml \
+    config) ls "$root"/Tests/Fixtures/config/*config*.yml "$root"/contrib/systemd/pinguard.yml "$repro"/*.yml ;;
+    policy) ls "$root"/Tests/Fixtures/config/*policy*.yml "$root"/policies/*.yml \
                "$root"/contrib/systemd/policies/*.yml "$repro"/*.yml ;;
     trustkit) ls "$root"/policies/sources/trustkit-Info.plist "$root"/policies/sources/*.swift "$root"/policies/sources/*.m \
                  "$repro"/*.plist "$repro"/trustkit-*.swift "$repro"/trustkit-*.m ;;

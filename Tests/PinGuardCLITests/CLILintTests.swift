@@ -7,7 +7,7 @@ import XCTest
 /// What lint finds is tested in-process (PinGuardCommandsTests).
 final class CLILintTests: XCTestCase {
     func fixture(_ name: String) -> String {
-        Repository.root.appendingPathComponent("Tests/PinGuardCoreTests/Fixtures/lint/\(name)").path
+        Repository.root.appendingPathComponent("Tests/Fixtures/lint/\(name)").path
     }
 
     func testFailingNativeFilesExitOneWithTheReportOnStdoutAndTheSummaryOnStderr() throws {

@@ -1,5 +1,4 @@
 import Foundation
-import PinGuardCore
 import PinGuardTestSupport
 import XCTest
 

@@ -1,9 +1,6 @@
 import Foundation
-import PinGuardCore
-import PinGuardReaders
-import PinGuardCrypto
-import PinGuardProbe
 import PinGuardTestSupport
+import PinGuardProbeTestSupport
 import XCTest
 
 /// `pinguard pin --host` prints the hashes of the chain a live host serves, and `pinguard check-config` accepts a

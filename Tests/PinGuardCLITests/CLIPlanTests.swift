@@ -1,6 +1,4 @@
 import Foundation
-import PinGuardCore
-import PinGuardReaders
 import PinGuardTestSupport
 import XCTest
 

@@ -1,8 +1,4 @@
 import Foundation
-import PinGuardCore
-import PinGuardReaders
-import PinGuardCrypto
-import PinGuardProbe
 import PinGuardTestSupport
 import XCTest
 

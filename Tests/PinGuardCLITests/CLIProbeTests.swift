@@ -1,6 +1,6 @@
 import Foundation
-import PinGuardCore
 import PinGuardTestSupport
+import PinGuardProbeTestSupport
 import XCTest
 
 /// `pinguard probe` through the built binary: the flags reach the command, the report goes to stdout, and the exit

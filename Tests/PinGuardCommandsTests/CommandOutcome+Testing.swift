@@ -15,7 +15,7 @@ extension CommandOutcome: CustomStringConvertible {
     func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
 }
 
-/// A fixture of the core's tests: `Tests/PinGuardCoreTests/Fixtures/KIND/NAME`.
+/// A shared fixture loaded by path: `Tests/Fixtures/KIND/NAME`.
 func fixture(_ kind: String, _ name: String) -> String {
-    Repository.root.appendingPathComponent("Tests/PinGuardCoreTests/Fixtures/\(kind)/\(name)").path
+    Repository.root.appendingPathComponent("Tests/Fixtures/\(kind)/\(name)").path
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import PinGuardCore
+import PinGuardReadersTestSupport
 
 /// A pool issuer known without its path (a pool file holding the issuing certificate alone) ends, when it is
 /// the issuer serving today, at the root the served chain ends at: a root pin is then judged against that root,

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PinGuardCore
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 final class LintPublicSuffixListTests: XCTestCase {
     func testListFormat() {

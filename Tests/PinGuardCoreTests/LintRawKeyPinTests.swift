@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PinGuardCore
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// Raw-key pins: the bytes `DER.subjectPublicKeyBits` finds, and the findings `RawKeyPinCheck` makes of them.
 final class LintRawKeyPinTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PinGuardCore
 import PinGuardReaders
+import PinGuardReadersTestSupport
 
 /// One test per lint rule: it fires on a minimal policy, and the clean policy shows no finding of it.
 final class LintRuleTests: XCTestCase {
@@ -264,7 +265,7 @@ final class LintRuleTests: XCTestCase {
     }
 
     func testImportedExamplesLintWithoutErrorsAndPointAtTheirSources() throws {
-        for e in ImportExamplesTests.examples {
+        for e in ImportExample.committed {
             let r = try PolicyImporter.importPolicy(format: e.format, contents: ImportTestSupport.bytes(e.source),
                                                     file: e.source, name: e.name, environment: "prod")
             let f = PolicyLinter.lint([r.policySet], now: Self.now, publicSuffixes: Self.suffixes)

@@ -4,12 +4,12 @@ import XCTest
 @testable import PinGuardReaders
 
 /// The whole /metrics exposition of a snapshot that exercises every family, compared byte for byte with
-/// `Fixtures/metrics/rich-snapshot.prom`: a change to the output (ordering, escaping, number format, HELP
+/// `Tests/Fixtures/metrics/rich-snapshot.prom`: a change to the output (ordering, escaping, number format, HELP
 /// text) shows up as a diff of the golden file rather than passing unnoticed.
 final class MetricsExpositionGoldenTests: XCTestCase {
     typealias F = ResultFixtures
 
-    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/metrics/rich-snapshot.prom")
 
     /// Every family has at least one series: a name with several addresses (one stale, one down, some beyond

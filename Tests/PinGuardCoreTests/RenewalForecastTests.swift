@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import PinGuardCore
 @testable import PinGuardReaders
+import PinGuardTestSupport
 
 /// The forecast of the next renewal as a table: which key, which issuers, and what each pinned client does.
 final class RenewalForecastTests: XCTestCase {
@@ -91,7 +92,7 @@ final class RenewalForecastTests: XCTestCase {
 /// The bundled catalog: real Let's Encrypt certificates, hashed from the CA's published PEM files.
 final class IssuerCatalogTests: XCTestCase {
     static func bundled() throws -> IssuerCatalog {
-        let file = PackageLayerTests.root.appendingPathComponent("Sources/PinGuardConfig/Resources/issuer_catalog.json").path
+        let file = Repository.root.appendingPathComponent("Sources/PinGuardConfig/Resources/issuer_catalog.json").path
         return try IssuerCatalogReader.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))), file: file)
     }
 
