@@ -14,7 +14,8 @@ final class CLIHistoryTests: XCTestCase {
         guard let binary = PinguardCLI.binary else { throw HarnessError("pinguard is not built") }
         let r = try MeasuredCommand.run(binary, ["history", "t", "--config", config, "--json"], timeout: 10)
         XCTAssertFalse(r.timedOut)
-        XCTAssertLessThan(r.seconds, 2)
+        XCTAssertLessThan(r.seconds, 5, "a blocked open, with room for a loaded machine")
+        XCTAssertLessThan(r.cpuSeconds, 2)
         XCTAssertEqual(r.status, 2, r.stderr)
         XCTAssertEqual(r.stderr, "pinguard: state file \"\(fifo)\": not a regular file (a FIFO)\n")
     }

@@ -31,7 +31,9 @@ final class CLISpecialFileTests: XCTestCase {
         guard let binary = PinguardCLI.binary else { throw HarnessError("pinguard is not built") }
         let r = try MeasuredCommand.run(binary, arguments, timeout: 10)
         XCTAssertFalse(r.timedOut, "\(arguments) blocked", file: file, line: line)
-        XCTAssertLessThan(r.seconds, 2, file: file, line: line)
+        // A blocked open shows in the wall time (with room for a loaded machine), work in the CPU time.
+        XCTAssertLessThan(r.seconds, 5, "\(arguments) took \(r.seconds) s", file: file, line: line)
+        XCTAssertLessThan(r.cpuSeconds, 2, file: file, line: line)
         XCTAssertEqual(r.status, 2, r.stderr, file: file, line: line)
         XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr, file: file, line: line)
         XCTAssertTrue(r.stderr.contains(named) && r.stderr.contains("not a regular file (a FIFO)"), r.stderr, file: file, line: line)
@@ -70,7 +72,7 @@ final class CLISpecialFileTests: XCTestCase {
         let kotlin = try write("Real.kt", "val p = CertificatePinner.Builder().build()\n")
         let r = try MeasuredCommand.run(binary, ["import", "--format", "okhttp", kotlin, "--defines", try HostileInputs.path("defines-esc-echo.txt")])
         XCTAssertEqual(r.status, 2, r.stderr)
-        XCTAssertLessThan(r.seconds, 2)
+        XCTAssertLessThan(r.cpuSeconds, 2)
         XCTAssertFalse(r.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F }, r.stderr.debugDescription)
         XCTAssertTrue(r.stderr.contains("expected NAME=VALUE, got \"\\x1b]0;owned\\x07"), r.stderr)
         let huge = try write("huge.txt", String(repeating: "A=b\n", count: 300_000))
@@ -82,7 +84,7 @@ final class CLISpecialFileTests: XCTestCase {
         let flags = try MeasuredCommand.run(binary, ["import", "--format", "okhttp", kotlin] + many)
         XCTAssertEqual(flags.status, 2, flags.stderr)
         XCTAssertTrue(flags.stderr.contains("--define is given more than 1000 times; put definitions in a --defines file"), flags.stderr)
-        XCTAssertLessThan(flags.seconds, 2, "8,000 --define flags are refused before the quadratic parse")
+        XCTAssertLessThan(flags.cpuSeconds, 2, "8,000 --define flags are refused before the quadratic parse")
         let file = try write("many.txt", (0..<10_001).map { "N\($0)=v" }.joined(separator: "\n"))
         let fromFile = try MeasuredCommand.run(binary, ["import", "--format", "okhttp", kotlin, "--defines", file])
         XCTAssertTrue(fromFile.stderr.contains("more than 10000 NAME=VALUE definitions"), fromFile.stderr)

@@ -3,6 +3,7 @@ import XCTest
 @testable import PinGuardCore
 @testable import PinGuardReaders
 import PinGuardReadersTestSupport
+import PinGuardTestSupport
 
 /// Inputs and helpers shared by the source readers' limit tests (OkHttp Kotlin/Java, TrustKit Swift/Objective-C).
 enum HostileSource {
@@ -29,15 +30,15 @@ enum HostileSource {
         return [UInt8](data)
     }
 
-    /// Imports `bytes`, timing it.
+    /// Imports `bytes`, timing it (CPU seconds of this thread: the import runs on it alone).
     static func run(_ format: PolicyImportFormat, _ bytes: [UInt8], file: String, defines: [String: String] = [:]) -> Outcome {
-        let start = Date()
+        let start = CPUClock.threadSeconds()
         do {
             let r = try PolicyImporter.importPolicy(format: format, contents: bytes, file: file, name: "app", environment: "prod",
                                                     defines: defines)
-            return Outcome(result: r, error: nil, seconds: Date().timeIntervalSince(start))
+            return Outcome(result: r, error: nil, seconds: CPUClock.threadSeconds() - start)
         } catch {
-            return Outcome(result: nil, error: error, seconds: Date().timeIntervalSince(start))
+            return Outcome(result: nil, error: error, seconds: CPUClock.threadSeconds() - start)
         }
     }
 

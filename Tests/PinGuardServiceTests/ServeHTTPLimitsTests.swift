@@ -119,7 +119,7 @@ final class ServeHTTPLimitsTests: XCTestCase {
         }
         var start = Date()
         XCTAssertEqual(try ServiceHTTP.get(port: serve.port, "/healthz", timeout: 5).status, 200)
-        XCTAssertLessThan(Date().timeIntervalSince(start), 0.5, "/healthz waited for /metrics renders")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1, "/healthz waited for /metrics renders")
 
         usleep(500_000)
         let busy = try LoopbackSocket(port: serve.port)
@@ -131,7 +131,7 @@ final class ServeHTTPLimitsTests: XCTestCase {
         XCTAssertLessThan(refused.bodyBytes, 1_000)
         start = Date()
         XCTAssertEqual(try ServiceHTTP.get(port: serve.port, "/healthz", timeout: 5).status, 200)
-        XCTAssertLessThan(Date().timeIntervalSince(start), 0.5, "/healthz is slow while responses are stalled")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1, "/healthz is slow while responses are stalled")
 
         for c in stalled { c.close() }
         stalled = []

@@ -14,10 +14,16 @@ public struct MeasuredCommand: Sendable {
     public var stderr: String
     /// Wall-clock seconds until it exited.
     public var seconds: Double
+    /// CPU seconds it used (user and system, from `wait4`): what a compute bound checks, since wall time on
+    /// a shared machine also counts other processes' work.
+    public var cpuSeconds: Double
     /// Peak resident set size in bytes (`ru_maxrss` of this child alone, from `wait4`).
     public var maxRSSBytes: Int
     /// Whether it was killed at the timeout.
     public var timedOut: Bool
+
+    /// Seconds in `t`.
+    static func cpu(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
 
     /// Runs `executable` with `arguments`, killing it after `timeout` seconds. `Process` reaps its
     /// child itself, so this spawns with `posix_spawn` and waits with `wait4` to get the child's usage.
@@ -61,6 +67,6 @@ public struct MeasuredCommand: Sendable {
         return MeasuredCommand(status: exit,
                                stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
                                stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
-                               seconds: seconds, maxRSSBytes: Int(usage.ru_maxrss) * 1024, timedOut: timedOut)
+                               seconds: seconds, cpuSeconds: cpu(usage.ru_utime) + cpu(usage.ru_stime), maxRSSBytes: Int(usage.ru_maxrss) * 1024, timedOut: timedOut)
     }
 }
