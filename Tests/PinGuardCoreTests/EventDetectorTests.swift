@@ -255,5 +255,14 @@ final class EventDetectorTests: XCTestCase {
         let values: [Double] = [0, -0.0, 0.05, 0.25, 0.35, -0.04, -12.96, 89.99999, 1e6 + 0.05, 2_932_896.3, 1e300,
                                 -1e300, .infinity, -.infinity, .nan, .leastNonzeroMagnitude]
         for d in values { XCTAssertEqual(EventDetector.days(d), String(format: "%.1f", d), "\(d)") }
+        // Day counts of every size and sign, and values a hair from a tie (x.x5), where rounding is decided.
+        var generator = SystemRandomNumberGenerator()
+        let random = (0..<20_000).map { k in Double.random(in: -1e7...1e7, using: &generator) / Double(1 << (k % 24)) }
+        let nearTies = (0..<2_000).flatMap { k -> [Double] in
+            let tie = Double(k - 1_000) / 10 + 0.05
+            return [tie, tie.nextUp, tie.nextDown, tie + 1e-7, tie - 1e-7]
+        }
+        let mismatches = (random + nearTies).filter { EventDetector.days($0) != String(format: "%.1f", $0) }
+        XCTAssertEqual(mismatches, [], "\(mismatches.prefix(5).map { ($0, EventDetector.days($0), String(format: "%.1f", $0)) })")
     }
 }

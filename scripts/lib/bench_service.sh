@@ -75,14 +75,16 @@ bench_service() {
     else
       cp "$work/ios-app.yml.orig" "$work/cfg/policies/ios-app.yml"
     fi
-    # PERF_RELOAD=FILE: the first policy-edit reload under `perf record -g` (for `perf report -i FILE`).
+    # PERF_RELOAD=FILE: the policy-edit reload number PERF_RELOAD_AT (default 1; 2 takes the backup pin away again)
+    # under `perf record -g` (for `perf report -i FILE`).
   perf_pid=""
-  if [ -n "${PERF_RELOAD:-}" ] && [ "$i" = 1 ]; then
+  if [ -n "${PERF_RELOAD:-}" ] && [ "$i" = "${PERF_RELOAD_AT:-1}" ]; then
     perf record -q -g -F 999 -p "$serve_pid" -o "$PERF_RELOAD" 2>/dev/null & perf_pid=$!
     sleep 1
   fi
   cpu_before=$(awk '{ print $14 + $15 }' "/proc/$serve_pid/stat")
-  curl -s -o /dev/null -X POST -w '  reload (POST /-/reload) after a policy edit: every result judged again %{time_total}s (HTTP %{http_code})' "http://127.0.0.1:$http_port/-/reload"
+  edit=$([ $((i % 2)) -eq 1 ] && echo "a backup pin added" || echo "the backup pin removed again: every target has no reserve, an event each")
+  curl -s -o /dev/null -X POST -w "  reload (POST /-/reload) after a policy edit ($edit): every result judged again %{time_total}s (HTTP %{http_code})" "http://127.0.0.1:$http_port/-/reload"
   awk -v a="$(awk '{ print $14 + $15 }' "/proc/$serve_pid/stat")" -v b="$cpu_before" -v hz="$(getconf CLK_TCK)" \
     'BEGIN { printf ", %.2f s of CPU\n", (a - b) / hz }'
   if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi

@@ -72,9 +72,21 @@ extension EventDetector {
         return f
     }
 
-    /// `d` as `%.1f` formats it, through C's formatter: Foundation's `String(format:)` takes microseconds a
-    /// call, and a reload may write an event with two of these for each of 100,000 targets.
+    /// `d` as `%.1f` formats it. A reload may write an event with two of these for each of 100,000 targets:
+    /// when the tenths are not a near tie they are rounded here (the same digits, without C's formatter, a
+    /// tenth of the time); a near tie, a huge or a non-finite value goes through C's formatter, which rounds
+    /// the exact binary value.
     static func days(_ d: Double) -> String {
+        let tenths = d * 10
+        if d.isFinite, abs(tenths) < 1e15, abs(abs(tenths - tenths.rounded(.towardZero)) - 0.5) > 1e-6 {
+            let n = abs(Int(tenths.rounded()))
+            return (d.sign == .minus ? "-" : "") + String(n / 10) + "." + String(n % 10)
+        }
+        return formatted(d)
+    }
+
+    /// `d` through C's `%.1f` (Foundation's `String(format:)` takes microseconds a call).
+    static func formatted(_ d: Double) -> String {
         withVaList([d]) { args in
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: 48) { buffer -> String in
                 let n = vsnprintf(buffer.baseAddress!, buffer.count, "%.1f", args)
