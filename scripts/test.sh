@@ -62,7 +62,7 @@ if [ -n "$fast" ]; then
   # The classes whose tests start a pinguard process: every class of PinGuardCLITests (the built binary end to end),
   # and elsewhere those that run the binary or the service with its journald.
   out_of_process=$( (sed -nE 's/^final class ([A-Za-z0-9_]+): XCTestCase.*/\1/p' Tests/PinGuardCLITests/*.swift
-    grep -rlE 'runPinguard|CLI\.run|ServiceServeProcess\(|ServiceWorld\(' Tests --include='*Tests.swift' --exclude-dir=PinGuardCLITests \
+    grep -rlE 'runPinguard|CLI\.run|PinguardCLI\.binary|ServeProcess\(|ServiceWorld[.(]|RunningService\.' Tests --include='*Tests.swift' --exclude-dir=PinGuardCLITests \
       | xargs sed -nE 's/^final class ([A-Za-z0-9_]+): XCTestCase.*/\1/p') | sort -u)
   skip=(--skip "^PinGuardCLITests\." --skip "^[A-Za-z]+\.($(echo $out_of_process | tr ' ' '|'))/")
 fi
