@@ -1,6 +1,5 @@
 import XCTest
 import PinGuardCore
-import PinGuardReaders
 
 /// `Base64.decode` accepts only padded, canonical standard base64.
 final class Base64DecodingTests: XCTestCase {

@@ -1,6 +1,5 @@
 import Foundation
 import PinGuardCore
-import PinGuardReaders
 import XCTest
 
 /// A `ChainCertificate` behaves as a plain value (every property settable, equality by content) while its

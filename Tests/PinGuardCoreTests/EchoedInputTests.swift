@@ -1,6 +1,5 @@
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 /// How input is shown in errors: quoted, control characters escaped, cut at 200 characters.
 final class EchoedInputTests: XCTestCase {

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 final class EvaluatorTests: XCTestCase {
     typealias C = Chains

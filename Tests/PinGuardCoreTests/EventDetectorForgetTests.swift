@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 /// The event detector can forget one target, so that a new endpoint under an old name is reported as at start.
 final class EventDetectorForgetTests: XCTestCase {

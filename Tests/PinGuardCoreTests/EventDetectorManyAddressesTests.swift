@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 /// The detector remembers each address and each policy set of a target on its own, however many there
 /// are and in whatever order they come: a reordering or a change of one reports only that change.

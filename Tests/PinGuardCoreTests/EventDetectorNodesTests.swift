@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 /// Journal events of a target served by several addresses: each address on its own, plus the target's
 /// resolution, address set and chain divergence (docs/reference.md, Journal events).

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 /// Journal events from successive results (docs/reference.md, Journal events): written on state change and once at start.
 final class EventDetectorTests: XCTestCase {

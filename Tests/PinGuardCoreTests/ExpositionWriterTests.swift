@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 /// Samples written through a declared family: label names from the declaration, values formatted as
 /// Prometheus reads them.

@@ -1,6 +1,5 @@
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 final class IPv6LiteralTests: XCTestCase {
     func testAddressesAndNonAddresses() {

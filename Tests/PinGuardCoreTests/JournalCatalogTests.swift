@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 /// The shipped message catalog (contrib/journald/pinguard.catalog) explains exactly the journal events
 /// pinguard writes: one entry per `JournalEvent` under its `MESSAGE_ID`, no entry for an unknown id, the

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 import PinGuardTestSupport
 
 /// `PinGuardMetrics` is the single list of exported families: the exposition follows it exactly, and the

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 /// The whole /metrics exposition of a snapshot that exercises every family, compared byte for byte with
 /// `Tests/Fixtures/metrics/rich-snapshot.prom`: a change to the output (ordering, escaping, number format, HELP

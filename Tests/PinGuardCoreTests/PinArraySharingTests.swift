@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 /// Evaluations under one host policy share their arrays of matched and reserve pins, and judging a result
 /// again writes its new decisions into the arrays it already holds; neither changes a decision.

@@ -1,6 +1,5 @@
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 /// `/proc/self/stat` read as the Prometheus process collector reads it.
 final class ProcessStatsTests: XCTestCase {

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 /// RFC 3339 formatting and parsing in the proleptic Gregorian calendar, for every year 0000...9999.
 final class RFC3339Tests: XCTestCase {

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 /// Judging a result again after a policy edit: the decisions of the sets that did not change are kept,
 /// and the whole comes out as a fresh judgement would.

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import PinGuardCore
-@testable import PinGuardReaders
 
 /// The per-target view of a name served by several addresses (docs/reference.md, Every address of a name).
 final class WorstCaseTests: XCTestCase {
