@@ -25,9 +25,8 @@ extension ResultStore {
     /// likewise from `oldMemories` to `memories`, after observing the result; returns the events in work
     /// order. The old slots are left empty. On one thread per core (at most 4), each taking a contiguous run
     /// of the work: judging and detecting are most of a reload's work and each target's are independent of
-    /// the others'. Each result and memory
-    /// is held once while it is judged, so its arrays are written in place: a reload allocates little that
-    /// outlives it.
+    /// the others'. Each result and memory is held once while it is judged, so its arrays are written in
+    /// place: a reload allocates little that outlives it.
     static func judge(_ work: [Rejudge], _ input: RejudgeInput, old: inout [TargetResult?],
                       oldMemories: inout [EventDetector.TargetMemory], results: inout [TargetResult?],
                       memories: inout [EventDetector.TargetMemory]) -> [JournalEntry] {
@@ -45,7 +44,7 @@ extension ResultStore {
                             nonisolated(unsafe) let (old, oldMemories, results, memories, events) = (o, om, r, m, e)
                             let run = (work.count + workers - 1) / workers
                             DispatchQueue.concurrentPerform(iterations: workers) { w in
-                                for i in (w * run)..<min(work.count, (w + 1) * run) {
+                                for i in min(work.count, w * run)..<min(work.count, (w + 1) * run) {
                                     let item = work[i]
                                     guard var result = old[item.previous].take() else { continue }
                                     var memory = oldMemories[item.previous]
