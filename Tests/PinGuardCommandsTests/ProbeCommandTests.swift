@@ -90,17 +90,7 @@ final class ProbeCommandTests: XCTestCase {
     }
 
     func testAMalformedPolicyFileIsStatusTwoNamingFileAndLineWithNothingProbed() async throws {
-        let bad = try PolicyYAML.write("""
-            name: broken
-            environments:
-              prod:
-                policies:
-                  - pattern: valid.pinguard.test
-                    policy:
-                      pins:
-                        - {type: spki, hash: "not-a-hash"}
-
-            """, to: try TemporaryDirectory.make("pinguard-probe-bad"), as: "broken.yml")
+        let bad = try PolicyYAML.writeMalformed(in: try TemporaryDirectory.make("pinguard-probe-bad"))
         let r = await ProbeCommand.run(try options("valid", policies: [bad]))
         XCTAssertEqual(r.status, 2, r.description)
         XCTAssertEqual(r.stdout, "")

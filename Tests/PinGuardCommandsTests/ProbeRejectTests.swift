@@ -202,17 +202,7 @@ final class ProbeRejectTests: ProbeEvaluationTestCase {
 
     func testMalformedPolicyFileExitsTwoNamingFileAndLine() async throws {
         let dir = try TemporaryDirectory.make("pinguard-cli-bad")
-        let bad = try PolicyYAML.write("""
-            name: broken
-            environments:
-              prod:
-                policies:
-                  - pattern: valid.pinguard.test
-                    policy:
-                      pins:
-                        - {type: spki, hash: "not-a-hash"}
-
-            """, to: dir, as: "broken.yml")
+        let bad = try PolicyYAML.writeMalformed(in: dir)
         let (r, _) = try await probe("valid", policies: [bad], parseJSON: false)
         XCTAssertEqual(r.status, 2, "\(r)")
         XCTAssertEqual(r.stdout, "")

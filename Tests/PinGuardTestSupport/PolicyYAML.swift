@@ -54,6 +54,22 @@ public struct HostPolicySpec: Sendable {
 
 /// Writes policy files (docs/reference.md, Policy files and Evaluation) for tests.
 public enum PolicyYAML {
+    /// A policy file whose only pin is not a hash, on line 8 (`broken.yml` in `folder`): what a malformed
+    /// policy file is refused for, naming the file and the line.
+    public static func writeMalformed(in folder: URL) throws -> String {
+        try write("""
+            name: broken
+            environments:
+              prod:
+                policies:
+                  - pattern: valid.pinguard.test
+                    policy:
+                      pins:
+                        - {type: spki, hash: "not-a-hash"}
+
+            """, to: folder, as: "broken.yml")
+    }
+
     /// The text of a policy file naming set `name`, with `rules` in `environment`.
     public static func policySet(name: String, environment: String = "prod", rules: [HostPolicySpec]) -> String {
         var y = "name: \(name)\nenvironments:\n  \(environment):\n    policies:\n"
