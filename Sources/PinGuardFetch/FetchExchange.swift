@@ -36,7 +36,7 @@ struct FetchExchange {
     }
 
     private func exchange(_ client: HTTPClient) async throws -> FetchOutcome {
-        var request = HTTPClientRequest(url: url.text)
+        var request = HTTPClientRequest(url: url.requestText)
         request.method = .GET
         request.headers.add(name: "User-Agent", value: "pinguard")
         let seconds = Int64(max(settings.timeout, 0.001) * 1000)

@@ -7,10 +7,13 @@ struct FetchURL: Sendable {
     var text: String
     /// `http` or `https`.
     var scheme: String
-    /// The host, without the brackets of an IPv6 literal, lower case.
+    /// The host in its one canonical spelling (`FetchHost`), without the brackets of an IPv6 literal.
     var host: String
     /// The port, explicit or the scheme's default.
     var port: Int
+    /// The URL handed to the HTTP client: `text` rebuilt around the canonical host, so that the name the client
+    /// reads is the name whose checked address it is given.
+    var requestText: String
 
     /// A URL the fetcher would not ask for, and why.
     struct Refusal: Error {
@@ -20,7 +23,8 @@ struct FetchURL: Sendable {
     /// Parses `text` and applies the scheme rule for `purpose`.
     static func parse(_ text: String, purpose: FetchPurpose) -> Result<FetchURL, Refusal> {
         let shown = EchoedInput.quoted(text, limit: 200)
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let rawHost = url.host, !rawHost.isEmpty else {
+        guard let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(),
+              let rawHost = parts.percentEncodedHost, !rawHost.isEmpty else {
             return .failure(Refusal(reason: "\(shown) is not an http or https URL"))
         }
         guard scheme == "https" || scheme == "http" else {
@@ -29,16 +33,31 @@ struct FetchURL: Sendable {
         guard scheme == "https" || purpose == .crl else {
             return .failure(Refusal(reason: "\(shown): plain http is refused for \(purpose.rawValue); only CRLs, which are signed, are fetched over http"))
         }
-        guard url.user == nil, url.password == nil else {
+        guard parts.percentEncodedUser == nil, parts.percentEncodedPassword == nil else {
             return .failure(Refusal(reason: "\(shown): credentials in a URL are refused"))
         }
-        let host = rawHost.hasPrefix("[") && rawHost.hasSuffix("]") ? String(rawHost.dropFirst().dropLast()) : rawHost
-        return .success(FetchURL(text: text, scheme: scheme, host: host.lowercased(), port: url.port ?? (scheme == "https" ? 443 : 80)))
+        let host: String
+        switch FetchHost.canonical(rawHost) {
+        case .success(let canonical): host = canonical
+        case .failure(let problem): return .failure(Refusal(reason: "\(shown): the host is refused: \(problem)"))
+        }
+        let port = parts.port ?? (scheme == "https" ? 443 : 80)
+        let authority = host.contains(":") ? "[\(host)]" : host
+        let query = parts.percentEncodedQuery.map { "?" + $0 } ?? ""
+        let path = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
+        let request = "\(scheme)://\(authority):\(port)\(path)\(query)"
+        guard FetchHost.asTheClientReadsIt(request) == host else {
+            return .failure(Refusal(reason: "\(shown): the HTTP client would read another host than the one checked"))
+        }
+        return .success(FetchURL(text: text, scheme: scheme, host: host, port: port, requestText: request))
     }
 
     /// The host of `text`, for saying a refusal once per host; the text itself when it has none.
     static func hostOf(_ text: String) -> String {
-        URL(string: text)?.host?.lowercased() ?? text
+        guard let raw = URLComponents(string: text)?.percentEncodedHost, case .success(let host) = FetchHost.canonical(raw) else {
+            return EchoedInput.quoted(text, limit: 200)
+        }
+        return host
     }
 
     /// Where a redirect response points, resolved against the URL that answered; nil when `document` is not one.

@@ -41,7 +41,7 @@ extension StateStore: FetchedDocumentStore {
             try s.bind(document.fetchedAt, at: 3)
             try s.bind(document.freshUntil, at: 4)
             try s.run()
-            try trimDocuments(connection)
+            try trimDocuments(connection, now: document.fetchedAt)
             try connection.execute("COMMIT")
         } catch {
             if connection.inTransaction { try? connection.execute("ROLLBACK") }
@@ -54,8 +54,17 @@ extension StateStore: FetchedDocumentStore {
         return connection
     }
 
-    /// Deletes the least recently fetched rows beyond `FetchedDocumentBounds`.
-    private func trimDocuments(_ connection: SQLiteConnection) throws(SQLiteFailure) {
+    /// Deletes the rows whose times no fetch made (fetched after `now` plus a day, before 1970, fresh before they
+    /// were fetched or past year 3000: a damaged or forged row would otherwise sort first and never be trimmed),
+    /// then the least recently fetched rows beyond `FetchedDocumentBounds`.
+    private func trimDocuments(_ connection: SQLiteConnection, now: Double) throws(SQLiteFailure) {
+        let absurd = try connection.cached("""
+            DELETE FROM fetched_document WHERE NOT (typeof(fetched_at) = 'real' AND typeof(fresh_until) = 'real'
+              AND fetched_at >= 0 AND fetched_at <= ?1 AND fresh_until >= fetched_at AND fresh_until < 32503680000)
+            """)
+        defer { absurd.reset() }
+        try absurd.bind(now + 86_400, at: 1)
+        try absurd.run()
         let rows = try connection.prepare("SELECT url, length(body) FROM fetched_document ORDER BY fetched_at DESC, url")
         var kept = 0, bytes = 0
         var doomed: [String] = []

@@ -13,11 +13,16 @@ struct GuardedProbeLookups: ProbeLookups {
         return await client.check(certID: certificate.certID, directory: certificate.directory, failures: 0, now: now)
     }
 
+    /// The chain's lists as a round's download pass gets them (the first `CRLCache.maxPointsPerCertificate` points
+    /// of each certificate, `CRLDownloads.parallel` at a time), then the states judged with them.
     func revocation(of probe: TargetProbe, fetch settings: FetchSettings,
                     notice: @escaping @Sendable (String) -> Void) async throws -> TargetProbe {
         let fetcher = try GuardedFetcher(settings: settings, notices: RefusalNotices(say: notice))
         let clock = WallClock()
-        let checker = RevocationChecker(cache: CRLCache(fetcher: fetcher, store: MemoryDocumentStore(), clock: clock), clock: clock)
-        return await checker.attach(to: probe, scheduled: false)
+        let downloads = CRLDownloads(cache: CRLCache(clock: clock), fetcher: fetcher, store: MemoryDocumentStore(), clock: clock)
+        let checker = RevocationChecker(cache: downloads.cache, clock: clock)
+        _ = await checker.attach(to: probe)
+        await downloads.pass()
+        return await checker.attach(to: probe, want: false)
     }
 }

@@ -41,13 +41,15 @@ public final class AuthorityServer: Sendable {
 
     let state = NIOLockedValueBox(ServedState())
     private let channel: Channel
-    /// The port it listens on (127.0.0.1).
+    /// The port it listens on.
     public let port: Int
+    /// The loopback address it listens on.
+    public let address: String
     /// `http` or `https`.
     public let scheme: String
 
-    /// Starts a server; with `tls`, HTTPS with that identity.
-    public init(tls: AuthorityTLS? = nil) async throws {
+    /// Starts a server on `address` (a loopback address); with `tls`, HTTPS with that identity.
+    public init(tls: AuthorityTLS? = nil, address: String = "127.0.0.1") async throws {
         let context = try tls.map { try NIOSSLContext(configuration: $0.serverConfiguration()) }
         let state = self.state
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -59,13 +61,14 @@ public final class AuthorityServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(AuthorityHandler(state: state))
                 }
             }
-        channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+        channel = try await bootstrap.bind(host: address, port: 0).get()
+        self.address = address
         port = channel.localAddress?.port ?? 0
         scheme = tls == nil ? "http" : "https"
     }
 
-    /// `scheme://127.0.0.1:port` + `path`.
-    public func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
+    /// `scheme://address:port` + `path`.
+    public func url(_ path: String) -> String { "\(scheme)://\(address):\(port)\(path)" }
 
     /// Sets what `path` answers (the path without its query).
     public func route(_ path: String, _ route: Route) {

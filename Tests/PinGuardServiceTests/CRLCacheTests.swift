@@ -9,9 +9,10 @@ import PinGuardState
 import PinGuardTestSupport
 import XCTest
 
-/// The CRL cache against a real HTTP server on loopback that counts requests, through the guarded fetcher:
-/// one fetch however many chains ask at once, a list kept until its nextUpdate (across a restart, from the
-/// state file), and a list that does not verify or is stale never believed nor kept.
+/// The CRL cache and its downloads against a real HTTP server on loopback that counts requests, through the
+/// guarded fetcher: asking never waits on the network, one fetch however many chains ask, a list kept until its
+/// nextUpdate (across a restart, from the state file), a list that does not verify or is stale never believed
+/// nor kept, and one issuer's failure never standing for another's list at the same URL.
 final class CRLCacheTests: XCTestCase {
     var server: AuthorityServer!
     var pki: RevocationPKI!
@@ -24,51 +25,79 @@ final class CRLCacheTests: XCTestCase {
 
     override func tearDown() async throws { await server.stop() }
 
-    func cache(store: any FetchedDocumentStore = MemoryDocumentStore()) throws -> CRLCache {
+    func downloads(store: any FetchedDocumentStore = MemoryDocumentStore()) throws -> CRLDownloads {
         let fetcher = try GuardedFetcher(settings: FetchSettings(networks: [IPNetwork("127.0.0.0/8")!], timeout: 10))
-        return CRLCache(fetcher: fetcher, store: store, clock: clock)
+        return CRLDownloads(cache: CRLCache(clock: clock), fetcher: fetcher, store: store, clock: clock)
     }
 
     func serve(_ crl: [UInt8]) { server.route("/int.crl", AuthorityServer.Route(body: crl)) }
 
     var intermediate: ChainCertificate { get throws { try pki.chain("healthy")[1] } }
 
-    func testTenThousandChainsUnderOneIntermediateCauseOneFetch() async throws {
+    /// Asks for `serial` under `issuer`, downloads what is due, and asks again.
+    func list(_ d: CRLDownloads, issuer: ChainCertificate, serial: String = "64") async -> Result<RevocationList, RevocationUnknown> {
+        if case .success(let held) = await d.cache.known(url: pki.intermediateCRLURL, issuer: issuer, serial: serial) { return .success(held) }
+        await d.pass()
+        return await d.cache.known(url: pki.intermediateCRLURL, issuer: issuer, serial: serial, want: false)
+    }
+
+    func testTenThousandChainsUnderOneIntermediateCauseOneFetchAndAskingNeverFetches() async throws {
         serve(try DemoCRL.make(issuer: pki.intermediate, revoked: [.init(serial: 100)]))
-        let cache = try cache(), issuer = try intermediate, url = pki.intermediateCRLURL
-        let believed = await withTaskGroup(of: Bool.self) { group in
-            for _ in 0..<10_000 { group.addTask { if case .success = await cache.list(url: url, issuer: issuer) { true } else { false } } }
+        let d = try downloads(), issuer = try intermediate, url = pki.intermediateCRLURL
+        let pending = await withTaskGroup(of: Bool.self) { group in
+            for n in 0..<10_000 {
+                group.addTask { await d.cache.known(url: url, issuer: issuer, serial: String(n, radix: 16, uppercase: true)).failureReason == .notFetched }
+            }
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
-        XCTAssertEqual(believed, 10_000)
+        XCTAssertEqual(pending, 10_000)
+        XCTAssertEqual(server.requests("/int.crl"), 0, "asking fetches nothing")
+        await d.pass()
         XCTAssertEqual(server.requests("/int.crl"), 1)
+        guard case .success(let held) = await d.cache.known(url: url, issuer: issuer, serial: "64") else { return XCTFail("held") }
+        XCTAssertNotNil(held.revoked["64"])
+        XCTAssertEqual(held.covered?.count, 10_000, "the entries of the serials asked about, no more")
         clock.advance(by: 3600)
-        _ = await cache.list(url: url, issuer: issuer)
+        _ = await list(d, issuer: issuer)
         XCTAssertEqual(server.requests("/int.crl"), 1, "kept until its nextUpdate, not fetched every round")
-        let status = await cache.currentStatuses()
+        let status = await d.cache.statuses(named: [url])
         XCTAssertEqual(status.map(\.lastFetchSucceeded), [true])
+        let forgotten = await d.cache.statuses(named: [])
+        XCTAssertEqual(forgotten, [], "a point no chain names goes at once")
     }
 
     func testAListSignedByAStrangerIsNeverBelievedNorKept() async throws {
         serve(try DemoCRL.make(issuer: pki.intermediate, signer: pki.stranger, revoked: [.init(serial: 101)]))
         let store = MemoryDocumentStore()
-        let cache = try cache(store: store)
-        let answer = await cache.list(url: pki.intermediateCRLURL, issuer: try intermediate)
+        let d = try downloads(store: store)
+        let answer = await list(d, issuer: try intermediate)
         XCTAssertEqual(answer.failureReason, .badSignature)
         XCTAssertNil(store.document(url: pki.intermediateCRLURL))
-        let status = await cache.currentStatuses()
+        let status = await d.cache.statuses(named: [pki.intermediateCRLURL])
         XCTAssertEqual(status, [CRLStatus(url: pki.intermediateCRLURL, nextUpdate: nil, lastFetchSucceeded: false, lastFailure: .badSignature)])
+    }
+
+    func testAnotherIssuersFailureAtTheSameURLNeverStandsForTheRealIssuersList() async throws {
+        serve(try DemoCRL.make(issuer: pki.intermediate, revoked: [.init(serial: 100)]))
+        let d = try downloads(), real = try intermediate
+        var other = real
+        other.spkiSHA256 = pki.stranger.spkiSHA256
+        other.publicKeyDER = pki.stranger.publicKeyDER
+        let refused = await list(d, issuer: other)
+        XCTAssertEqual(refused.failureReason, .badSignature)
+        guard case .success(let list) = await list(d, issuer: real) else { return XCTFail("the real issuer's list") }
+        XCTAssertNotNil(list.revoked["64"], "the revocation stays visible")
     }
 
     func testABadListNeverReplacesTheLastGoodOne() async throws {
         let good = try DemoCRL.make(issuer: pki.intermediate, revoked: [.init(serial: 100)], nextUpdate: 600)
         serve(good)
         let store = MemoryDocumentStore()
-        let cache = try cache(store: store), issuer = try intermediate
-        guard case .success = await cache.list(url: pki.intermediateCRLURL, issuer: issuer) else { return XCTFail("the good list") }
+        let d = try downloads(store: store), issuer = try intermediate
+        guard case .success = await list(d, issuer: issuer) else { return XCTFail("the good list") }
         serve(try DemoCRL.make(issuer: pki.intermediate, signer: pki.stranger, revoked: [], nextUpdate: 86_400))
         clock.advance(by: 700)
-        let answer = await cache.list(url: pki.intermediateCRLURL, issuer: issuer)
+        let answer = await list(d, issuer: issuer)
         XCTAssertEqual(server.requests("/int.crl"), 2, "fetched again at the good list's nextUpdate")
         XCTAssertEqual(answer.failureReason, .badSignature, "the forged list is not believed, and the good one is past its nextUpdate")
         XCTAssertEqual(store.document(url: pki.intermediateCRLURL)?.body, good, "the last good copy stays")
@@ -77,38 +106,43 @@ final class CRLCacheTests: XCTestCase {
     func testAListPastItsNextUpdateIsNotBelieved() async throws {
         serve(try DemoCRL.make(issuer: pki.intermediate, revoked: [.init(serial: 100)], thisUpdate: -86_400, nextUpdate: -3600))
         let store = MemoryDocumentStore()
-        let cache = try cache(store: store), issuer = try intermediate
-        let answer = await cache.list(url: pki.intermediateCRLURL, issuer: issuer)
+        let answer = await list(try downloads(store: store), issuer: try intermediate)
         XCTAssertEqual(answer.failureReason, .expired)
         XCTAssertNil(store.document(url: pki.intermediateCRLURL))
     }
 
     func testAFailedFetchIsRetriedAfterFifteenMinutesNotEveryRound() async throws {
-        let cache = try cache(), issuer = try intermediate
-        let first = await cache.list(url: pki.intermediateCRLURL, issuer: issuer)
+        let d = try downloads(), issuer = try intermediate
+        let first = await list(d, issuer: issuer)
         XCTAssertEqual(first.failureReason, .fetchFailed, "404")
         clock.advance(by: 300)
-        _ = await cache.list(url: pki.intermediateCRLURL, issuer: issuer)
+        _ = await list(d, issuer: issuer)
         XCTAssertEqual(server.requests("/int.crl"), 1)
         serve(try DemoCRL.make(issuer: pki.intermediate))
         clock.advance(by: 900)
-        guard case .success = await cache.list(url: pki.intermediateCRLURL, issuer: issuer) else { return XCTFail("the list after the retry") }
+        guard case .success = await list(d, issuer: issuer) else { return XCTFail("the list after the retry") }
         XCTAssertEqual(server.requests("/int.crl"), 2)
+    }
+
+    func testANewSerialUnderAHeldListIsReadAgainFromTheStoredCopy() async throws {
+        serve(try DemoCRL.make(issuer: pki.intermediate, revoked: [.init(serial: 100), .init(serial: 101)]))
+        let d = try downloads(), issuer = try intermediate
+        guard case .success = await list(d, issuer: issuer, serial: "64") else { return XCTFail("the first serial") }
+        guard case .success(let again) = await list(d, issuer: issuer, serial: "65") else { return XCTFail("the second serial") }
+        XCTAssertNotNil(again.revoked["65"])
+        XCTAssertNotNil(again.revoked["64"], "the serials asked before stay covered")
+        XCTAssertEqual(server.requests("/int.crl"), 1, "read again from the stored copy")
     }
 
     func testARestartWithAFreshListInTheStateFileDoesNotFetchIt() async throws {
         serve(try DemoCRL.make(issuer: pki.intermediate, revoked: [.init(serial: 100)]))
         let path = try TemporaryDirectory.make("pinguard-crl-state").appendingPathComponent("state.db").path
         let first = try StateStore.open(path: path, readOnly: false), issuer = try intermediate
-        let before = try cache(store: first), after: CRLCache
-        guard case .success = await before.list(url: pki.intermediateCRLURL, issuer: issuer) else {
-            return XCTFail("the first fetch")
-        }
+        guard case .success = await list(try downloads(store: first), issuer: issuer) else { return XCTFail("the first fetch") }
         first.close()
         let reopened = try StateStore.open(path: path, readOnly: false)
         defer { reopened.close() }
-        after = try cache(store: reopened)
-        let answer = await after.list(url: pki.intermediateCRLURL, issuer: issuer)
+        let answer = await list(try downloads(store: reopened), issuer: issuer)
         guard case .success(let list) = answer else { return XCTFail("\(answer)") }
         XCTAssertNotNil(list.revoked["64"], "serial 100 is listed")
         XCTAssertEqual(server.requests("/int.crl"), 1, "read from the state file, not fetched again")

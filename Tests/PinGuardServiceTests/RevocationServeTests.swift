@@ -62,6 +62,13 @@ final class RevocationServeTests: XCTestCase {
                                                                                    revoked: rootSerials.map { .init(serial: $0, reason: .cACompromise) })))
     }
 
+    /// A round, then the download pass beside it, which judges the round's results again with the lists it got.
+    func listedRound(_ runtime: PinGuardRuntime) async -> PinGuardRuntime.RoundSummary {
+        let round = await runtime.runRound(spread: false)
+        await runtime.downloadRevocationLists()
+        return round
+    }
+
     func exposition(_ runtime: PinGuardRuntime) throws -> Exposition {
         try Exposition(String(decoding: MetricsRenderer.render(runtime.snapshot()), as: UTF8.self))
     }
@@ -75,7 +82,7 @@ final class RevocationServeTests: XCTestCase {
     func testARevokedLeafIsReportedWithTheAppsThatPinItAndTwoTargetsShareOneFetch() async throws {
         try publish(intermediateRevokes: [RevocationPKI.serial(ofLeafAt: 0)])
         let runtime = try runtime()
-        let round = await runtime.runRound(spread: false)
+        let round = await listedRound(runtime)
         let m = try exposition(runtime)
         XCTAssertEqual(m.value("pinguard_certificate_revoked", ["target": "revoked", "depth": "0"]), 1)
         XCTAssertEqual(m.value("pinguard_certificate_revoked", ["target": "healthy", "depth": "0"]), 0)
@@ -91,7 +98,7 @@ final class RevocationServeTests: XCTestCase {
         XCTAssertEqual(events.first?["PINGUARD_TARGET"], "revoked")
         XCTAssertEqual(events.first?["PINGUARD_SERIAL"], "64")
         XCTAssertEqual(events.first?["PINGUARD_PINNED_BY"], "ios-app/prod")
-        _ = await runtime.runRound(spread: false)
+        _ = await listedRound(runtime)
         XCTAssertEqual(authority.requests("/int.crl"), 1, "not fetched again before its nextUpdate")
         await runtime.shutdown()
     }
@@ -99,7 +106,7 @@ final class RevocationServeTests: XCTestCase {
     func testAnIntermediateRevokedByItsRootIsReportedForEveryTargetUnderIt() async throws {
         try publish(rootRevokes: [RevocationPKI.intermediateSerial])
         let runtime = try runtime()
-        let round = await runtime.runRound(spread: false)
+        let round = await listedRound(runtime)
         let m = try exposition(runtime)
         XCTAssertEqual(m.value("pinguard_certificate_revoked", ["target": "revoked", "depth": "1"]), 1)
         XCTAssertEqual(m.value("pinguard_certificate_revoked", ["target": "healthy", "depth": "1"]), 1)
@@ -114,11 +121,11 @@ final class RevocationServeTests: XCTestCase {
         try publish(intermediateRevokes: [RevocationPKI.serial(ofLeafAt: 0)])
         let stateFile = try TemporaryDirectory.make("pinguard-crl-restart").appendingPathComponent("state.db").path
         let first = try runtime(stateFile: stateFile)
-        _ = await first.runRound(spread: false)
+        _ = await listedRound(first)
         await first.shutdown()
         XCTAssertEqual(authority.totalRequests, 2, "int.crl and root.crl")
         let second = try runtime(stateFile: stateFile)
-        _ = await second.runRound(spread: false)
+        _ = await listedRound(second)
         let m = try exposition(second)
         XCTAssertEqual(m.value("pinguard_certificate_revoked", ["target": "revoked", "depth": "0"]), 1, "judged by the stored list")
         XCTAssertEqual(m.value("pinguard_crl_fetch_success", ["url": pki.intermediateCRLURL]), 1)
@@ -129,7 +136,7 @@ final class RevocationServeTests: XCTestCase {
     func testTheStatusPageShowsTheRevokedCertificate() async throws {
         try publish(intermediateRevokes: [RevocationPKI.serial(ofLeafAt: 0)])
         let runtime = try runtime()
-        _ = await runtime.runRound(spread: false)
+        _ = await listedRound(runtime)
         let overview = StatusPage.render(runtime.snapshot())
         XCTAssertTrue(overview.contains("<h2>Revocation (CRLs)</h2>"), overview)
         XCTAssertTrue(overview.contains("CN=revoked.pinguard.test"), overview)
@@ -139,25 +146,27 @@ final class RevocationServeTests: XCTestCase {
         await runtime.shutdown()
     }
 
-    func testProbeDebugShowsTheRevokedLeafAndKeepsNothing() async throws {
+    func testProbeDebugAnswersFromTheListsTheRoundsFetchedAndFetchesNone() async throws {
         try publish(intermediateRevokes: [RevocationPKI.serial(ofLeafAt: 0)])
         let port = try XCTUnwrap(servers["revoked"]).port
-        let runtime = try runtime(extra: "probe_allow: {hosts: [\"127.0.0.1\"], networks: [\"127.0.0.0/8\"], ports: [\(port)]}\n")
-        guard case .log(let text) = await runtime.probe(try XCTUnwrap(ProbeQuery(uri: "/probe?target=127.0.0.1:\(port)&debug=true"))) else {
-            return XCTFail("no probe log")
-        }
-        XCTAssertTrue(text.contains("depth 0: REVOKED at "), text)
-        XCTAssertTrue(text.contains("(keyCompromise), CRL \(pki.intermediateCRLURL)"), text)
-        XCTAssertEqual(authority.requests("/int.crl"), 1)
-        let kept = try await XCTUnwrap(runtime.revocation).cache.currentStatuses()
-        XCTAssertEqual(kept, [], "a distribution point only /probe named is not kept nor reported")
+        let runtime = try runtime(extra: "probe_allow: {hosts: [\"revoked.pinguard.test\", \"127.0.0.1\"], networks: [\"127.0.0.0/8\"], ports: [\(port)]}\n")
+        let query = try XCTUnwrap(ProbeQuery(uri: "/probe?target=127.0.0.1:\(port)&debug=true"))
+        guard case .log(let before) = await runtime.probe(query) else { return XCTFail("no probe log") }
+        XCTAssertTrue(before.contains("not_fetched") || before.contains("not fetched"), before)
+        await runtime.downloadRevocationLists()
+        XCTAssertEqual(authority.totalRequests, 0, "a /probe wants no list: nothing is downloaded for it")
+        _ = await listedRound(runtime)
+        guard case .log(let after) = await runtime.probe(query) else { return XCTFail("no probe log") }
+        XCTAssertTrue(after.contains("depth 0: REVOKED at "), after)
+        XCTAssertTrue(after.contains("(keyCompromise), CRL \(pki.intermediateCRLURL)"), after)
+        XCTAssertEqual(authority.requests("/int.crl"), 1, "fetched once, by the round's download pass")
         await runtime.shutdown()
     }
 
     func testAReloadThatOpensFetchNetworksFetchesTheListsAtOnce() async throws {
         try publish(intermediateRevokes: [RevocationPKI.serial(ofLeafAt: 0)])
         let runtime = try runtime(loopbackFetches: false)
-        let before = await runtime.runRound(spread: false)
+        let before = await listedRound(runtime)
         let refused = try XCTUnwrap(before.results.first { $0.target.name == "revoked" })
         XCTAssertEqual(refused.nodes[0].facts.revocation.first?.state, .unknown(.fetchFailed))
         XCTAssertEqual(authority.totalRequests, 0, "loopback is not reached without fetch.networks")
@@ -165,7 +174,7 @@ final class RevocationServeTests: XCTestCase {
         try text.replacingOccurrences(of: "targets:\n", with: "fetch: {networks: [127.0.0.0/8], timeout: 10s}\ntargets:\n")
             .write(to: configFile, atomically: true, encoding: .utf8)
         guard case .success = await runtime.reload(trigger: "test") else { return XCTFail("the reload") }
-        _ = await runtime.runRound(spread: false)
+        _ = await listedRound(runtime)
         XCTAssertEqual(try exposition(runtime).value("pinguard_certificate_revoked", ["target": "revoked", "depth": "0"]), 1,
                        "fetched with the new settings, not held back by the failure under the old ones")
         XCTAssertEqual(authority.requests("/int.crl"), 1)
@@ -175,7 +184,7 @@ final class RevocationServeTests: XCTestCase {
     func testAForgedListIsNeverBelieved() async throws {
         try publish(intermediateRevokes: [RevocationPKI.serial(ofLeafAt: 1)], signer: pki.stranger)
         let runtime = try runtime()
-        let round = await runtime.runRound(spread: false)
+        let round = await listedRound(runtime)
         let m = try exposition(runtime)
         XCTAssertNil(m.value("pinguard_certificate_revoked", ["target": "healthy", "depth": "0"]))
         XCTAssertEqual(m.value("pinguard_crl_fetch_success", ["url": pki.intermediateCRLURL]), 0)

@@ -125,11 +125,14 @@ struct ExpositionWriter {
         }
     }
 
+    /// Appends `s` escaped as the text format wants (`\\`, `\n`, and `\"` in label values). Other control bytes
+    /// (CR, NUL, ESC, DEL) have no escape in the format and break its readers: text from a server may carry
+    /// them, so each becomes U+FFFD here, the one place every label value and help text passes through.
     private mutating func appendEscaped(_ s: String, quotes: Bool) {
         var s = s
         s.withUTF8 { bytes in
             // Fast path: most values need no escaping and are copied in one go.
-            if !bytes.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\n") || (quotes && $0 == UInt8(ascii: "\"")) }) {
+            if !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") || (quotes && $0 == UInt8(ascii: "\"")) }) {
                 buffer.append(contentsOf: bytes)
                 return
             }
@@ -138,6 +141,7 @@ struct ExpositionWriter {
                 case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\")); buffer.append(b)
                 case UInt8(ascii: "\n"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "n"))
                 case UInt8(ascii: "\"") where quotes: buffer.append(UInt8(ascii: "\\")); buffer.append(b)
+                case 0..<0x20, 0x7F: buffer.append(contentsOf: [0xEF, 0xBF, 0xBD])
                 default: buffer.append(b)
                 }
             }

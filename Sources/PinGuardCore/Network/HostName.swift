@@ -61,5 +61,6 @@ public enum HostName {
 public struct HostNameError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, without echoing the input.
     public let description: String
-    init(_ message: String) { description = message }
+    /// A refusal saying `message` (which must not echo the input).
+    public init(_ message: String) { description = message }
 }

@@ -74,4 +74,10 @@ public enum RevocationUnknown: String, Sendable, Equatable, Error {
     case fetchFailed = "fetch_failed"
     /// The chain holds no issuer certificate to verify the list with.
     case noIssuer = "no_issuer"
+    /// No list is known for the point yet: lists are fetched beside the rounds and used from when they arrive
+    /// (a `GET /probe` never fetches one, and answers from the lists already known).
+    case notFetched = "not_fetched"
+    /// The point is past the caps: the first `maxPointsPerCertificate` points of a certificate are asked, and at
+    /// most `maxPoints` distinct points (with their issuers) are tracked at once.
+    case tooManyPoints = "too_many_points"
 }

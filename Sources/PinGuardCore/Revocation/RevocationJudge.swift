@@ -17,6 +17,7 @@ public enum RevocationJudge {
         guard let nextUpdate = list.nextUpdate, nextUpdate > now else { return .unknown(.expired) }
         if list.isDelta || !list.unknownCriticalExtensions.isEmpty || list.scope?.indirect == true { return .unknown(.unsupported) }
         if let scope = list.scope, !covers(scope, certificate) { return .unknown(.outOfScope) }
+        guard list.answers(for: certificate.serial) else { return .unknown(.notFetched) }
         if let entry = list.revoked[certificate.serial], entry.reason != .removeFromCRL {
             return .revoked(at: entry.revokedAt, reason: entry.reason)
         }

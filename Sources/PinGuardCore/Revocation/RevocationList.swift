@@ -21,10 +21,17 @@ public struct RevocationList: Sendable, Equatable {
     public var isDelta: Bool
     /// The OIDs of critical extensions pinguard does not understand (RFC 5280 §5.2: such a list is not used).
     public var unknownCriticalExtensions: [String]
+    /// The serials whose entries were kept when the list was read for some certificates only; nil when `revoked`
+    /// holds every entry. A serial outside it is not known to this copy, revoked or not.
+    public var covered: Set<String>?
+
+    /// Whether this copy can answer for `serial`: it holds every entry, or was read for that serial.
+    public func answers(for serial: String) -> Bool { covered?.contains(serial) ?? true }
 
     /// Creates a list.
     public init(issuer: String, thisUpdate: Date, nextUpdate: Date?, revoked: [String: RevokedEntry],
-                scope: IssuingDistributionPoint? = nil, isDelta: Bool = false, unknownCriticalExtensions: [String] = []) {
+                scope: IssuingDistributionPoint? = nil, isDelta: Bool = false, unknownCriticalExtensions: [String] = [],
+                covered: Set<String>? = nil) {
         self.issuer = issuer
         self.thisUpdate = thisUpdate
         self.nextUpdate = nextUpdate
@@ -32,6 +39,7 @@ public struct RevocationList: Sendable, Equatable {
         self.scope = scope
         self.isDelta = isDelta
         self.unknownCriticalExtensions = unknownCriticalExtensions
+        self.covered = covered
     }
 }
 

@@ -14,8 +14,10 @@ public enum CRLReader {
     /// The verified list of `bytes`, signed by the key of `issuerPublicKeyDER` (a DER SubjectPublicKeyInfo).
     ///
     /// `.unparseable` when the bytes are no CRL (or larger than `maximumSize`), `.badSignature` when the
-    /// signature does not verify with that key (or the key cannot be read).
-    public static func read(_ bytes: [UInt8], issuerPublicKeyDER: [UInt8]) -> Result<RevocationList, RevocationUnknown> {
+    /// signature does not verify with that key (or the key cannot be read). With `only`, the list keeps the
+    /// entries of those serials alone (`RevocationList.covered`): what a lookup needs, not a million entries.
+    public static func read(_ bytes: [UInt8], issuerPublicKeyDER: [UInt8],
+                            only serials: Set<String>? = nil) -> Result<RevocationList, RevocationUnknown> {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         guard let crl = parse(bytes) else { return .failure(.unparseable) }
@@ -23,7 +25,7 @@ public enum CRLReader {
         guard let key = publicKey(issuerPublicKeyDER) else { return .failure(.badSignature) }
         defer { EVP_PKEY_free(key) }
         guard X509_CRL_verify(crl, key) == 1 else { return .failure(.badSignature) }
-        return .success(facts(of: crl))
+        return .success(facts(of: crl, only: serials))
     }
 
     /// The list's facts without verifying it: what the fuzz target exercises, and nothing else may believe.
@@ -57,26 +59,29 @@ public enum CRLReader {
     }
 
     /// The facts of a parsed list.
-    static func facts(of crl: OpaquePointer) -> RevocationList {
+    static func facts(of crl: OpaquePointer, only serials: Set<String>? = nil) -> RevocationList {
         let next = X509_CRL_get0_nextUpdate(crl)
         return RevocationList(
             issuer: CertificateReader.name(X509_CRL_get_issuer(crl)),
             thisUpdate: CertificateReader.time(X509_CRL_get0_lastUpdate(crl)),
             nextUpdate: next.map { CertificateReader.time($0) },
-            revoked: entries(of: crl),
+            revoked: entries(of: crl, only: serials),
             scope: CRLExtensions.issuingDistributionPoint(of: crl),
             isDelta: X509_CRL_get_ext_by_NID(crl, NID_delta_crl, -1) >= 0,
-            unknownCriticalExtensions: CRLExtensions.unknownCritical(of: crl))
+            unknownCriticalExtensions: CRLExtensions.unknownCritical(of: crl),
+            covered: serials)
     }
 
-    /// The revoked serials with their dates and reasons; a later entry for the same serial replaces an earlier one.
-    static func entries(of crl: OpaquePointer) -> [String: RevokedEntry] {
+    /// The revoked serials with their dates and reasons (of `serials` alone, when given); a later entry for the
+    /// same serial replaces an earlier one.
+    static func entries(of crl: OpaquePointer, only serials: Set<String>? = nil) -> [String: RevokedEntry] {
         guard let stack = X509_CRL_get_REVOKED(crl) else { return [:] }
         let count = pg_sk_X509_REVOKED_num(stack)
         var out: [String: RevokedEntry] = [:]
-        out.reserveCapacity(Int(max(count, 0)))
+        if serials == nil { out.reserveCapacity(Int(max(count, 0))) }
         for i in 0..<count {
-            guard let entry = pg_sk_X509_REVOKED_value(stack, i), let serial = serialHex(X509_REVOKED_get0_serialNumber(entry)) else { continue }
+            guard let entry = pg_sk_X509_REVOKED_value(stack, i), let serial = serialHex(X509_REVOKED_get0_serialNumber(entry)),
+                  serials?.contains(serial) ?? true else { continue }
             out[serial] = RevokedEntry(revokedAt: CertificateReader.time(X509_REVOKED_get0_revocationDate(entry)), reason: reason(of: entry))
         }
         return out

@@ -96,6 +96,8 @@ public enum ServeRunner {
             // One round judged with the lists as fresh as they can be had now.
             await runtime.refreshDueLogLists()
             let round = await runtime.runRound(spread: false)
+            // The CRLs the round named, fetched now and judged with: a single round has no next one to wait for.
+            await runtime.downloadRevocationLists()
             let results = round.results
             print(OnceSummary.render(results, files: runtime.snapshot().files, duration: round.duration), terminator: "")
             await runtime.shutdown()
@@ -112,7 +114,7 @@ public enum ServeRunner {
             notifier.ready(status: "serving on \(shown); first round running")
         }
         let services: [any Service] = [server, ProbeScheduler(runtime: runtime), ReloadOnHangup(runtime: runtime),
-                                        TargetFileWatcher(runtime: runtime), RenewalInfoScheduler(runtime: runtime),
+                                        TargetFileWatcher(runtime: runtime), RenewalInfoScheduler(runtime: runtime), RevocationScheduler(runtime: runtime),
                                         LogListRefresh(runtime: runtime),
                                        WatchdogPinger(notifier: notifier)]
         let serviceGroup = ServiceGroup(configuration: .init(

@@ -30,6 +30,19 @@ public struct RenewalInfoScheduler: Service {
     }
 }
 
+/// Downloads the CRLs the rounds want, beside them; shutdown abandons the downloads in flight.
+public struct RevocationScheduler: Service {
+    let runtime: PinGuardRuntime
+
+    /// Creates the scheduler.
+    public init(runtime: PinGuardRuntime) { self.runtime = runtime }
+
+    /// Downloads until shutdown.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await runtime.watchRevocation() }
+    }
+}
+
 /// Reloads the configuration on SIGHUP.
 public struct ReloadOnHangup: Service {
     let runtime: PinGuardRuntime

@@ -1,172 +1,164 @@
 import Foundation
 import NIOConcurrencyHelpers
 import PinGuardCore
-import PinGuardCrypto
 
 // Revocation's other halves: PinGuardCore/Revocation judges a certificate by a list, PinGuardCrypto/CRL reads
-// and verifies the list's bytes. This folder fetches the lists, keeps them, and attaches the states to results.
+// and verifies the list's bytes. This folder owns the rest: what is known of each list (here), the downloads
+// beside the rounds (`CRLDownloads`), the states attached to results (`RevocationChecker`) and the service's
+// schedule (`PinGuardRuntime+Revocation`).
 
-/// The CRLs of the served chains' distribution points, fetched through the one fetcher and kept until their
-/// nextUpdate: in memory, verified, and in the `FetchedDocumentStore` (the state file), so a restart with a
-/// list still current does not fetch it again.
+/// What is known of the CRLs the served chains name, one entry per distribution point *and issuer key*: a list
+/// is believed only when it verifies with its issuer's key, so the same URL named under two CAs is two entries,
+/// and one CA's failure never stands for the other's list.
 ///
-/// Single-flight: however many chains ask for one distribution point at once, one fetch is made and every
-/// asker waits for it. A list that does not verify, that names another issuer or that is past its nextUpdate
-/// is never believed and never replaces the last good one; a failed fetch is retried after `retryAfterFailure`,
-/// not every round.
+/// Nothing here waits on the network. A round asks `known(…)`, which answers from what is held and notes what
+/// it wanted; `CRLDownloads` takes the wanted entries (`takeDue`) and reports back (`finished`). A held list keeps
+/// the entries of the serials asked about only (`RevocationList.covered`), so memory grows with the certificates
+/// watched, not with the size of the CAs' lists; a new serial under a held list is read again from the stored
+/// copy on the next download pass.
 public actor CRLCache {
-    /// A list that verified with an issuer's key, and the issuer's key hash it verified with.
-    struct HeldList {
-        var list: RevocationList
-        var issuerSPKI: String
+    /// A distribution point as one issuer's list.
+    public struct Key: Hashable, Sendable, Comparable {
+        /// The distribution point's URL.
+        public var url: String
+        /// The SHA-256 of the issuer's SubjectPublicKeyInfo that must verify the list.
+        public var issuerSPKI: String
+
+        /// Orders by URL, then issuer: the order downloads are taken in.
+        public static func < (a: Key, b: Key) -> Bool { (a.url, a.issuerSPKI) < (b.url, b.issuerSPKI) }
     }
 
-    /// What one distribution point came to: the list to judge by, or why there is none.
-    public typealias Answer = Result<RevocationList, RevocationUnknown>
+    /// A wanted list: the issuer to verify it with and the serials to keep entries for.
+    public struct Wanted: Sendable {
+        /// The issuer certificate (its key verifies the list, its name must be the list's issuer).
+        public var issuer: ChainCertificate
+        /// The serials of the certificates that asked.
+        public var serials: Set<String>
+    }
 
-    /// The fetcher and how many times `use(_:)` replaced it (a reload changed `fetch:`).
-    private let fetcher: NIOLockedValueBox<(any DocumentFetching, generation: Int)>
-    private let store: any FetchedDocumentStore
+    /// How a download of one entry ended.
+    public enum Finish: Sendable {
+        /// A list was believed (read for `Wanted.serials`).
+        case believed(RevocationList)
+        /// No list was believed, for this reason.
+        case failed(RevocationUnknown)
+        /// Abandoned (shutdown): nothing learnt, the entry stays wanted.
+        case abandoned
+    }
+
+    /// The first distribution points of a certificate that are asked; the rest are reported `too_many_points`.
+    /// DigiCert names two per certificate, the most among the CAs of the issuer catalog (Let's Encrypt, Google
+    /// Trust Services and Sectigo name one): twice that.
+    public static let maxPointsPerCertificate = 4
+    /// The most entries (distribution point and issuer) tracked at once: a fleet of 100,000 targets under the
+    /// public CAs names a few thousand (CAs shard their lists: Let's Encrypt by up to 128 per intermediate).
+    public static let maxEntries = 8_192
+
     private let clock: any ServiceClock
-    /// Seconds before a distribution point whose last fetch failed is fetched again.
+    /// Seconds before an entry whose last download failed is wanted again.
     public let retryAfterFailure: TimeInterval
-    /// Seconds after which a distribution point no chain asked for is forgotten (its series go).
-    public let forgetAfter: TimeInterval
+    private var held: [Key: RevocationList] = [:]
+    private var failures: [Key: (at: Date, reason: RevocationUnknown, generation: Int)] = [:]
+    private var wanted: [Key: Wanted] = [:]
+    private var inFlight: Set<Key> = []
+    private var succeeded: [Key: Bool] = [:]
+    /// Every entry held, failed or wanted: what `maxEntries` bounds.
+    private var entries: Set<Key> = []
+    /// Bumped when the fetch settings change: a failure under old settings does not hold back the next try.
+    private let settingsGeneration = NIOLockedValueBox(0)
+    private var generation: Int { settingsGeneration.withLockedValue { $0 } }
 
-    private var held: [String: HeldList] = [:]
-    private var inFlight: [String: Task<Answer, Never>] = [:]
-    /// The last failure of each distribution point, with the fetcher generation it failed with: a failure
-    /// under settings a reload has replaced does not hold back the next fetch.
-    private var failures: [String: (at: Date, reason: RevocationUnknown, generation: Int)] = [:]
-    private var statuses: [String: CRLStatus] = [:]
-    private var lastAsked: [String: Date] = [:]
-
-    /// Creates an empty cache that fetches through `fetcher` and keeps lists in `store`.
-    public init(fetcher: any DocumentFetching, store: any FetchedDocumentStore, clock: any ServiceClock,
-                retryAfterFailure: TimeInterval = 900, forgetAfter: TimeInterval = 86_400) {
-        self.fetcher = NIOLockedValueBox((fetcher, generation: 0))
-        self.store = store
+    /// An empty cache judging at `clock`'s time.
+    public init(clock: any ServiceClock, retryAfterFailure: TimeInterval = 900) {
         self.clock = clock
         self.retryAfterFailure = retryAfterFailure
-        self.forgetAfter = forgetAfter
     }
 
-    /// The current list of `url` for certificates issued by `issuer` (whose key verifies it): held, read from
-    /// the store, or fetched; the reason when no list is believed.
-    ///
-    /// Only a scheduled round's chains (`scheduled`) make a distribution point one the cache keeps, reports and
-    /// retries: a `GET /probe` of an arbitrary server uses what is held or in flight, else fetches once and
-    /// keeps nothing, so a stranger's certificates add no series and no memory.
-    public func list(url: String, issuer: ChainCertificate, scheduled: Bool = true) async -> Answer {
+    /// The list of `url` that answers for `serial` under `issuer`, or why none does. With `want`, a missing or
+    /// stale list is noted for the next download pass (a `GET /probe` asks with `want: false`: it never fetches).
+    public func known(url: String, issuer: ChainCertificate, serial: String, want: Bool = true) -> Result<RevocationList, RevocationUnknown> {
+        let key = Key(url: url, issuerSPKI: issuer.spkiSHA256)
         let now = clock.now
-        if scheduled { lastAsked[url] = now }
-        if let answer = heldAnswer(url: url, issuer: issuer, now: now) { return answer }
-        if let running = inFlight[url] { return await running.value }
-        guard scheduled else { return await fetchOnce(url: url, issuer: issuer) }
-        if let failure = failures[url], failure.generation == fetcher.withLockedValue({ $0.generation }),
+        let current = held[key].flatMap { list in list.nextUpdate.map { $0 > now } == true ? list : nil }
+        if let current, current.answers(for: serial) { return .success(current) }
+        if current == nil, let failure = failures[key], failure.generation == generation,
            now.timeIntervalSince(failure.at) < retryAfterFailure { return .failure(failure.reason) }
-        let task = Task { await self.refresh(url: url, issuer: issuer) }
-        inFlight[url] = task
-        let answer = await task.value
-        inFlight[url] = nil
-        return answer
+        guard want else { return .failure(.notFetched) }
+        guard entries.contains(key) || entries.count < Self.maxEntries else { return .failure(.tooManyPoints) }
+        entries.insert(key)
+        wanted[key, default: Wanted(issuer: issuer, serials: [])].serials.insert(serial)
+        return .failure(.notFetched)
     }
 
-    /// Fetches with `fetcher` from now on (a reload changed `fetch:`); the lists held stay, as they verified.
-    public nonisolated func use(_ fetcher: any DocumentFetching) {
-        self.fetcher.withLockedValue { $0 = (fetcher, $0.generation + 1) }
+    /// The wanted entries not already being downloaded, at most `limit`, marked in flight; each asks for the
+    /// serials wanted and those its held copy covers, so a list read again keeps answering for both.
+    public func takeDue(limit: Int) -> [(Key, Wanted)] {
+        let due = wanted.keys.filter { !inFlight.contains($0) }.sorted().prefix(max(limit, 0))
+        let out = due.compactMap { key in
+            wanted[key].map { w in (key, Wanted(issuer: w.issuer, serials: w.serials.union(held[key]?.covered ?? []))) }
+        }
+        for (key, _) in out { inFlight.insert(key) }
+        return out
     }
 
-    /// The status of every distribution point asked for within `forgetAfter`, by URL.
-    public func currentStatuses() -> [CRLStatus] {
+    /// Whether anything is wanted and not being downloaded.
+    public var hasDue: Bool { wanted.keys.contains { !inFlight.contains($0) } }
+
+    /// Records how the download of `key` for `asked` ended. A believed list replaces the held one unless that is
+    /// current and newer (a CA's mirror serving an older list does not roll revocations back); its serials are
+    /// added to the ones the held copy covers when both are the same list.
+    public func finished(_ key: Key, asked: Wanted, _ finish: Finish) {
+        inFlight.remove(key)
         let now = clock.now
-        for (url, asked) in lastAsked where now.timeIntervalSince(asked) > forgetAfter {
-            lastAsked[url] = nil
-            statuses[url] = nil
-            held[url] = nil
-            failures[url] = nil
+        switch finish {
+        case .abandoned:
+            return
+        case .believed(let list):
+            failures[key] = nil
+            succeeded[key] = true
+            if let older = held[key], older.thisUpdate > list.thisUpdate, older.nextUpdate.map({ $0 > now }) == true {
+                break
+            }
+            held[key] = list
+        case .failed(let reason):
+            failures[key] = (now, reason, generation)
+            succeeded[key] = false
         }
-        return statuses.values.sorted { $0.url < $1.url }
+        settle(key, asked: asked)
     }
 
-    /// The held list when it is current and verified with `issuer`'s key.
-    private func heldAnswer(url: String, issuer: ChainCertificate, now: Date) -> Answer? {
-        guard let h = held[url], h.issuerSPKI == issuer.spkiSHA256, let next = h.list.nextUpdate, next > now else { return nil }
-        return .success(h.list)
+    /// Drops from the wanted serials of `key` those `asked` covered; the entry stays wanted for serials noted
+    /// while it was downloading.
+    private func settle(_ key: Key, asked: Wanted) {
+        guard var still = wanted[key] else { return }
+        still.serials.subtract(asked.serials)
+        wanted[key] = still.serials.isEmpty ? nil : still
     }
 
-    /// The stored copy when it is still fresh and believed, else a fetch.
-    private func refresh(url: String, issuer: ChainCertificate) async -> Answer {
-        let now = clock.now
-        if let stored = store.document(url: url), stored.freshUntil > now.timeIntervalSince1970,
-           case .success(let list) = believe(stored.body, issuer: issuer, now: now) {
-            keep(list, url: url, issuer: issuer, body: nil, now: now)
-            return .success(list)
+    /// From now on downloads run under new fetch settings: failures under the old ones are not waited out.
+    public nonisolated func settingsChanged() {
+        settingsGeneration.withLockedValue { $0 += 1 }
+    }
+
+    /// Forgets every entry whose URL no served chain names now (its series go at once), and returns the status
+    /// of each distribution point still named, by URL: believed only when every issuer's list of it was.
+    public func statuses(named urls: Set<String>) -> [CRLStatus] {
+        for key in entries where !urls.contains(key.url) {
+            entries.remove(key)
+            held[key] = nil
+            failures[key] = nil
+            wanted[key] = nil
+            succeeded[key] = nil
         }
-        return await fetch(url: url, issuer: issuer)
-    }
-
-    /// Fetches `url`: the list when it is believed, else why not (the last good list answers meanwhile while
-    /// it is current).
-    private func fetch(url: String, issuer: ChainCertificate) async -> Answer {
-        let (current, generation) = fetcher.withLockedValue { $0 }
-        let outcome = await current.fetch(FetchRequest(url: url, purpose: .crl))
-        let now = clock.now
-        guard case .fetched(let document) = outcome, document.status == 200 else {
-            return failed(url, .fetchFailed, issuer: issuer, generation: generation, now: now)
-        }
-        switch believe(document.body, issuer: issuer, now: now) {
-        case .success(let list): return accepted(list, body: document.body, url: url, issuer: issuer, now: now)
-        case .failure(let reason): return failed(url, reason, issuer: issuer, generation: generation, now: now)
-        }
-    }
-
-    /// A fetched list that was believed: kept, unless the list held is current and newer (a CA's mirror
-    /// serving an older list does not roll revocations back).
-    private func accepted(_ list: RevocationList, body: [UInt8], url: String, issuer: ChainCertificate, now: Date) -> Answer {
-        failures[url] = nil
-        if let older = held[url]?.list, older.thisUpdate > list.thisUpdate, heldAnswer(url: url, issuer: issuer, now: now) != nil {
-            statuses[url] = CRLStatus(url: url, nextUpdate: older.nextUpdate, lastFetchSucceeded: true)
-            return .success(older)
-        }
-        keep(list, url: url, issuer: issuer, body: body, now: now)
-        return .success(list)
-    }
-
-    /// A fetch that brought no list to believe: remembered (retried after `retryAfterFailure`) and reported;
-    /// the last good list answers while it is current.
-    private func failed(_ url: String, _ reason: RevocationUnknown, issuer: ChainCertificate, generation: Int, now: Date) -> Answer {
-        failures[url] = (now, reason, generation)
-        statuses[url] = CRLStatus(url: url, nextUpdate: held[url]?.list.nextUpdate, lastFetchSucceeded: false, lastFailure: reason)
-        return heldAnswer(url: url, issuer: issuer, now: now) ?? .failure(reason)
-    }
-
-    /// One fetch whose list is judged and forgotten (a `GET /probe`).
-    private func fetchOnce(url: String, issuer: ChainCertificate) async -> Answer {
-        guard case .fetched(let document) = await fetcher.withLockedValue({ $0.0 }).fetch(FetchRequest(url: url, purpose: .crl)),
-              document.status == 200 else {
-            return .failure(.fetchFailed)
-        }
-        return believe(document.body, issuer: issuer, now: clock.now)
-    }
-
-    /// The list of `bytes` when it verifies with `issuer`'s key, names `issuer` and is current at `now`.
-    private func believe(_ bytes: [UInt8], issuer: ChainCertificate, now: Date) -> Answer {
-        guard let key = issuer.publicKeyDER else { return .failure(.badSignature) }
-        let read = CRLReader.read(bytes, issuerPublicKeyDER: key)
-        guard case .success(let list) = read else { return read }
-        if list.issuer != issuer.subject { return .failure(.wrongIssuer) }
-        if list.thisUpdate > now.addingTimeInterval(RevocationJudge.clockSkew) { return .failure(.notYetValid) }
-        guard let next = list.nextUpdate, next > now else { return .failure(.expired) }
-        return .success(list)
-    }
-
-    /// Holds `list` and reports it; writes `body` to the store (nil: it came from there) until its nextUpdate.
-    private func keep(_ list: RevocationList, url: String, issuer: ChainCertificate, body: [UInt8]?, now: Date) {
-        held[url] = HeldList(list: list, issuerSPKI: issuer.spkiSHA256)
-        statuses[url] = CRLStatus(url: url, nextUpdate: list.nextUpdate, lastFetchSucceeded: true)
-        if let body, let next = list.nextUpdate {
-            store.keep(CachedDocument(url: url, body: body, fetchedAt: now.timeIntervalSince1970, freshUntil: next.timeIntervalSince1970))
+        let byURL = Dictionary(grouping: succeeded.keys, by: \.url)
+        return byURL.keys.sorted().map { url in
+            let keys = byURL[url, default: []].sorted()
+            return CRLStatus(url: url, nextUpdate: keys.compactMap { held[$0]?.nextUpdate }.min(),
+                             lastFetchSucceeded: keys.allSatisfy { succeeded[$0] == true },
+                             lastFailure: keys.lazy.compactMap { self.failures[$0]?.reason }.first)
         }
     }
+
+    /// The serials covered by every held list together: what the held lists cost, for the bound's test.
+    public var heldSerials: Int { held.values.reduce(0) { $0 + ($1.covered?.count ?? $1.revoked.count) } }
 }

@@ -2,15 +2,20 @@ import Foundation
 import PinGuardCore
 import PinGuardFetch
 
+/// The service's schedule for CRLs: downloads run beside the rounds, never inside one and never on shutdown's
+/// path; when lists arrive, the results that name them are judged again at once, without a probe.
 extension PinGuardRuntime {
-    /// The CRL checker for `settings`: the guarded fetcher (refusals said once per host with `notices`) and the
+    /// The longest wait between two download passes when nothing new is wanted.
+    static let revocationPeriod: Double = 1
+
+    /// The CRL downloads for `settings`: the guarded fetcher (refusals said once per host with `notices`) and the
     /// memory's document store (the state file when there is one). A CA file that cannot be used leaves CRLs
     /// unchecked until a restart, said once.
-    static func revocationChecker(_ settings: FetchSettings, memory: ChainMemory, notices: RefusalNotices,
-                                  clock: any ServiceClock) -> RevocationChecker? {
+    static func crlDownloads(_ settings: FetchSettings, memory: ChainMemory, notices: RefusalNotices,
+                             clock: any ServiceClock) -> CRLDownloads? {
         do {
             let fetcher = try GuardedFetcher(settings: settings, notices: notices)
-            return RevocationChecker(cache: CRLCache(fetcher: fetcher, store: memory.documents, clock: clock), clock: clock)
+            return CRLDownloads(cache: CRLCache(clock: clock), fetcher: fetcher, store: memory.documents, clock: clock)
         } catch {
             StandardError.write("pinguard: CRLs are not checked: \(error)")
             return nil
@@ -20,9 +25,53 @@ extension PinGuardRuntime {
     /// After a reload that changed `fetch:`: CRLs are fetched with the new settings from the next fetch on;
     /// the lists held stay, as they verified. A fetcher that cannot be made keeps the previous one, and says so.
     func reconfigureFetch(_ settings: FetchSettings) {
-        guard let revocation else { return }
-        do { revocation.cache.use(try GuardedFetcher(settings: settings, notices: fetchRefusals)) } catch {
+        guard let crlDownloads else { return }
+        do { crlDownloads.use(try GuardedFetcher(settings: settings, notices: fetchRefusals)) } catch {
             StandardError.write("pinguard: fetch: \(error); CRLs are still fetched with the previous fetch settings")
         }
+    }
+
+    /// Downloads the CRLs the rounds want until cancelled (shutdown abandons the fetches in flight).
+    public func watchRevocation() async {
+        while !Task.isCancelled {
+            await downloadRevocationLists()
+            try? await clock.sleep(seconds: Self.revocationPeriod)
+        }
+    }
+
+    /// One download pass; the results that name a list it finished are judged again with it, and the CRL
+    /// series follow the distribution points the results name now.
+    public func downloadRevocationLists() async {
+        guard let crlDownloads else { return }
+        let finished = await crlDownloads.pass()
+        guard !Task.isCancelled else { return }
+        await judgeRevocationAgain(urls: Set(finished.map(\.url)))
+        await publishCRLStatuses()
+    }
+
+    /// Re-attaches the revocation states of every result that names one of `urls`, and records it unprobed.
+    func judgeRevocationAgain(urls: Set<String>) async {
+        guard let revocation, !urls.isEmpty else { return }
+        let judge = judge(configuration)
+        let generation = store.generation
+        for old in store.results where old.nodes.contains(where: { node in
+            node.facts.success && RevocationChecker.askedPoints(of: node.facts).contains(where: urls.contains)
+        }) {
+            let probe = await revocation.attach(to: old.probe)
+            var result = judge.judge(probe, target: old.target, now: clock.now)
+            judge.forecast(&result)
+            send(store.record(result, generation: generation, now: clock.now, counted: false))
+        }
+    }
+
+    /// The CRL series: one per distribution point the results name now (the rest go at once).
+    func publishCRLStatuses() async {
+        guard let revocation else { return }
+        var named: Set<String> = []
+        for result in store.results {
+            for node in result.nodes where node.facts.success { named.formUnion(RevocationChecker.askedPoints(of: node.facts)) }
+        }
+        let crls = await revocation.cache.statuses(named: named)
+        state.withLockedValue { $0.crls = crls }
     }
 }

@@ -36,7 +36,7 @@ extension PinGuardRuntime {
         if let refused = probed.resolution.refusedAddress {
             return .refused(403, "address \(refused) of \(target.host) is not allowed by probe_allow.networks")
         }
-        let probe = await revocation?.attach(to: probed, scheduled: false) ?? probed
+        let probe = await revocation?.attach(to: probed, want: false) ?? probed
         let result = judge(loaded).judge(probe, target: target, now: clock.now)
         if query.debug { return .log(ProbeLog.text(result)) }
         var snapshot = MetricsSnapshot()

@@ -67,10 +67,7 @@ extension PinGuardRuntime {
         // How long the round's write to the state file took, for `systemctl status` (and the benchmark).
         let written = ContinuousClock().measure { committed = memory.commit(now: clock.now) }
         send(committed)
-        if let revocation {
-            let crls = await revocation.cache.currentStatuses()
-            state.withLockedValue { $0.crls = crls }
-        }
+        await publishCRLStatuses()
         if !Task.isCancelled {
             // Only a round that probed every target counts as one (readiness, round metrics); a catch-up
             // that probed all it should completes the full round it follows, when that was cut short.

@@ -25,6 +25,8 @@ public final class PinGuardRuntime: Sendable {
     public let memory: ChainMemory
     /// Attaches each chain's revocation state from CRLs; nil when CRLs are not checked.
     public let revocation: RevocationChecker?
+    /// Downloads the CRLs the rounds want, beside them; nil when CRLs are not checked.
+    public let crlDownloads: CRLDownloads?
     /// Every time the runtime reads or waits for.
     public let clock: any ServiceClock
     /// Journal events go here.
@@ -72,7 +74,8 @@ public final class PinGuardRuntime: Sendable {
         }
         self.clock = clock
         self.memory = memory
-        revocation = Self.revocationChecker(loaded.config.fetch, memory: self.memory, notices: fetchRefusals, clock: clock)
+        crlDownloads = Self.crlDownloads(loaded.config.fetch, memory: self.memory, notices: fetchRefusals, clock: clock)
+        revocation = crlDownloads.map { RevocationChecker(cache: $0.cache, clock: clock) }
         self.journal = journal
         self.notifier = notifier
         renewalInfo = RenewalInfoWatch(client: Self.renewalInfoClient(loaded.config.fetch, memory: self.memory, notices: fetchRefusals))

@@ -187,8 +187,9 @@ public final class ResultStore: Sendable {
     /// Records a probe result made under configuration `generation`, and returns its journal events.
     ///
     /// A result made under a configuration replaced meanwhile is judged by the one in force, and dropped
-    /// when its target no longer probes the same endpoint.
-    public func record(_ result: TargetResult, generation: Int, now: Date) -> [JournalEntry] {
+    /// when its target no longer probes the same endpoint. `counted` is false for a result judged again without
+    /// a probe (a CRL arrived): it adds nothing to the probe counters.
+    public func record(_ result: TargetResult, generation: Int, now: Date, counted: Bool = true) -> [JournalEntry] {
         var result = result
         return state.withLockedValue { s in
             for i in result.nodes.indices {
@@ -199,6 +200,7 @@ public final class ResultStore: Sendable {
                 result.nodes[i].facts.tlsGroup = s.intern(result.nodes[i].facts.tlsGroup)
                 // The probe's copy of the host name gives way to the configuration's (one string per target).
                 if result.nodes[i].facts.host == result.target.host { result.nodes[i].facts.host = result.target.host }
+                guard counted else { continue }
                 s.probesTotal += 1
                 if !result.nodes[i].facts.success { s.probeFailuresTotal += 1 }
             }
