@@ -48,7 +48,7 @@ let package = Package(
         // OpenSSL once, apart from the network: hashes, certificate parsing, chain verification, signatures,
         // PKCS#12 and client identities, hashmod.
         .target(name: "CKeyDecoding", linkerSettings: [.linkedLibrary("crypto")]),
-        .target(name: "PinGuardCrypto", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardFiles", "COpenSSL", "CKeyDecoding"]),
+        .target(name: "PinGuardCrypto", dependencies: ["PinGuardCore", "PinGuardFiles", "COpenSSL", "CKeyDecoding"]),
         // Resolve, dial, handshake -> plain chain facts.
         .target(name: "PinGuardProbe", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardFiles", "COpenSSL", "CResolver"]),
         // The one guarded way pinguard downloads: every resolved address and redirect checked against

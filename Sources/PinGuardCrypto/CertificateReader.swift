@@ -1,7 +1,6 @@
 import COpenSSL
 import Foundation
 import PinGuardCore
-import PinGuardReaders
 
 /// Reads the facts of X.509 certificates through OpenSSL: names, validity, serial, and the pin hashes.
 public enum CertificateReader {

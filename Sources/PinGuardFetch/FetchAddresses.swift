@@ -14,11 +14,12 @@ enum FetchAddresses {
         case failed(String)
     }
 
-    /// Resolves `url`'s host on a thread that may block (the resolver waits on glibc), then checks each address.
-    static func resolve(_ url: FetchURL, settings: FetchSettings) async -> Verdict {
+    /// Resolves `url`'s host on a thread that may block (the resolver waits on glibc, at most `seconds`), then
+    /// checks each address.
+    static func resolve(_ url: FetchURL, settings: FetchSettings, within seconds: Double) async -> Verdict {
         let resolved = await withCheckedContinuation { (done: CheckedContinuation<ResolvedTarget, Never>) in
             DispatchQueue.global().async {
-                done.resume(returning: NameResolution.addresses(of: url.host, port: url.port, timeout: settings.timeout))
+                done.resume(returning: NameResolution.addresses(of: url.host, port: url.port, timeout: seconds))
             }
         }
         return verdict(resolved, url: url, settings: settings)

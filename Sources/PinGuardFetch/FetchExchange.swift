@@ -10,7 +10,8 @@ struct FetchExchange {
     var url: FetchURL
     var address: String
     var purpose: FetchPurpose
-    var settings: FetchSettings
+    /// When the whole fetch must be over.
+    var deadline: NIODeadline
     var tls: TLSConfiguration
 
     /// A body larger than the purpose allows.
@@ -39,12 +40,12 @@ struct FetchExchange {
         var request = HTTPClientRequest(url: url.requestText)
         request.method = .GET
         request.headers.add(name: "User-Agent", value: "pinguard")
-        let seconds = Int64(max(settings.timeout, 0.001) * 1000)
-        let response = try await client.execute(request, timeout: .milliseconds(seconds))
-        if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > purpose.maxBytes {
-            throw Oversize()
-        }
+        let response = try await client.execute(request, deadline: deadline)
+        let length = response.headers.first(name: "content-length").flatMap(Int.init)
+        if let length, length > purpose.maxBytes { throw Oversize() }
         var body: [UInt8] = []
+        // A said length is reserved at once: growing by doubling would hold up to twice the body meanwhile.
+        if let length, length > 0 { body.reserveCapacity(length) }
         for try await chunk in response.body {
             guard body.count + chunk.readableBytes <= purpose.maxBytes else { throw Oversize() }
             body += chunk.readableBytesView
@@ -56,9 +57,9 @@ struct FetchExchange {
     }
 
     private func configuration() -> HTTPClient.Configuration {
-        let seconds = Int64(max(settings.timeout, 0.001) * 1000)
+        let left = max(deadline - .now(), .milliseconds(1))
         var c = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
-                                         timeout: .init(connect: .milliseconds(seconds), read: .milliseconds(seconds)),
+                                         timeout: .init(connect: left, read: left),
                                          decompression: .disabled)
         c.dnsOverride = [url.host: address]
         c.httpVersion = .http1Only

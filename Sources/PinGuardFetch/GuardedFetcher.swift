@@ -37,32 +37,24 @@ public struct GuardedFetcher: DocumentFetching {
     }
 
     /// Makes one fetch; never throws: a refusal or failure is an outcome with its reason.
+    ///
+    /// The whole fetch, redirects included, has one deadline, which each step is given (the resolver's wait, the
+    /// client's connect and request deadlines): no timer task races the fetch, so nothing outlives it.
     public func fetch(_ request: FetchRequest) async -> FetchOutcome {
-        let timeout = settings.timeout
-        let outcome: FetchOutcome
-        do {
-            outcome = try await withThrowingTaskGroup(of: FetchOutcome.self) { group in
-                group.addTask { await self.follow(request) }
-                group.addTask {
-                    try await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
-                    return .failed("\(request.url): no answer within fetch.timeout (\(PromDuration.format(timeout)))")
-                }
-                let first = try await group.next() ?? .failed("\(request.url): no outcome")
-                group.cancelAll()
-                return first
-            }
-        } catch {
-            outcome = .failed("\(request.url): \(error)")
+        let deadline = NIODeadline.now() + .milliseconds(Int64(max(settings.timeout, 0.001) * 1000))
+        var outcome = await follow(request, deadline: deadline)
+        if case .failed = outcome, NIODeadline.now() >= deadline {
+            outcome = .failed("\(EchoedInput.quoted(request.url, limit: 200)): no answer within fetch.timeout (\(PromDuration.format(settings.timeout)))")
         }
         if case .refused(let reason) = outcome { notices?.note(host: FetchURL.hostOf(request.url), reason: reason) }
         return outcome
     }
 
-    /// Follows `request.url` through at most `maxRedirects` redirects, each hop checked.
-    func follow(_ request: FetchRequest) async -> FetchOutcome {
+    /// Follows `request.url` through at most `maxRedirects` redirects, each hop checked, all by `deadline`.
+    func follow(_ request: FetchRequest, deadline: NIODeadline) async -> FetchOutcome {
         var url = request.url
         for _ in 0...Self.maxRedirects {
-            let outcome = await hop(url, purpose: request.purpose)
+            let outcome = await hop(url, purpose: request.purpose, deadline: deadline)
             guard case .fetched(var document) = outcome else { return outcome }
             guard let next = FetchURL.redirectTarget(document, from: url) else {
                 document.url = request.url
@@ -70,24 +62,30 @@ public struct GuardedFetcher: DocumentFetching {
             }
             url = next
         }
-        return .refused("\(request.url): more than \(Self.maxRedirects) redirects")
+        return .refused("\(EchoedInput.quoted(request.url, limit: 200)): more than \(Self.maxRedirects) redirects")
     }
 
     /// One request, no redirect followed: the scheme rule, every address checked, then the connection.
-    func hop(_ text: String, purpose: FetchPurpose) async -> FetchOutcome {
+    func hop(_ text: String, purpose: FetchPurpose, deadline: NIODeadline) async -> FetchOutcome {
         let url: FetchURL
         switch FetchURL.parse(text, purpose: purpose) {
         case .success(let parsed): url = parsed
         case .failure(let refusal): return .refused(refusal.reason)
         }
-        let resolved = await FetchAddresses.resolve(url, settings: settings)
+        let resolved = await FetchAddresses.resolve(url, settings: settings, within: Self.seconds(until: deadline))
         let address: String
         switch resolved {
         case .refused(let reason): return .refused(reason)
         case .failed(let reason): return .failed(reason)
         case .checked(let first): address = first
         }
-        return await FetchExchange(url: url, address: address, purpose: purpose, settings: settings, tls: tls).run()
+        guard !Task.isCancelled else { return .failed("\(url.host): abandoned") }
+        return await FetchExchange(url: url, address: address, purpose: purpose, deadline: deadline, tls: tls).run()
+    }
+
+    /// Seconds left until `deadline`, at least a millisecond.
+    static func seconds(until deadline: NIODeadline) -> Double {
+        max(Double((deadline - .now()).nanoseconds) / 1e9, 0.001)
     }
 
     /// The certificates of a CA bundle, read as a regular file of bounded size.

@@ -60,6 +60,9 @@ final class FetchHostSpellingTests: XCTestCase {
                 let direct = await guarded.fetch(FetchRequest(url: target.replacingOccurrences(of: "http:", with: purpose == .crl ? "http:" : "https:"), purpose: purpose))
                 guard case .refused = direct else { return XCTFail("\(spelling) for \(purpose): \(direct)") }
             }
+            // A redirect to a spelling of the address outside fetch.networks; the loopback name's spellings resolve to
+            // 127.0.0.1, which the front's fetcher may reach, so they are checked directly above only.
+            guard !spelling.lowercased().contains("localhost"), !spelling.lowercased().contains("%6c") else { continue }
             let path = "/hop\(asked)"
             front.route(path, .redirect(target))
             let redirected = await frontOnly.fetch(FetchRequest(url: front.url(path), purpose: .crl))

@@ -20,6 +20,9 @@ public enum CRLReader {
                             only serials: Set<String>? = nil) -> Result<RevocationList, RevocationUnknown> {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
+        if let serials, bytes.count <= maximumSize, let der = derBytes(bytes) {
+            return CRLLeanReader.read(der, issuerPublicKeyDER: issuerPublicKeyDER, only: serials)
+        }
         guard let crl = parse(bytes) else { return .failure(.unparseable) }
         defer { X509_CRL_free(crl) }
         guard let key = publicKey(issuerPublicKeyDER) else { return .failure(.badSignature) }
@@ -49,6 +52,18 @@ public enum CRLReader {
         guard let bio = bytes.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else { return nil }
         defer { BIO_free(bio) }
         return PEM_read_bio_X509_CRL(bio, nil, nil, nil)
+    }
+
+    /// The DER of a list given as DER or as one PEM `X509 CRL` block (decoded here, without parsing the list);
+    /// nil when it is neither.
+    static func derBytes(_ bytes: [UInt8]) -> [UInt8]? {
+        if bytes.first == 0x30 { return bytes }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let begin = text.range(of: "-----BEGIN X509 CRL-----"),
+              let end = text.range(of: "-----END X509 CRL-----", range: begin.upperBound..<text.endIndex),
+              let der = Data(base64Encoded: String(text[begin.upperBound..<end.lowerBound]), options: .ignoreUnknownCharacters),
+              der.first == 0x30 else { return nil }
+        return Array(der)
     }
 
     static func publicKey(_ der: [UInt8]) -> OpaquePointer? {

@@ -1,6 +1,6 @@
-/// Minimal DER walking: just enough to find the exact SubjectPublicKeyInfo bytes a certificate carries.
-///
-/// Pins hash the server's own bytes, so the SPKI is sliced out of the certificate rather than re-encoded.
+/// Minimal DER walking, pure Swift: the exact SubjectPublicKeyInfo bytes a certificate carries (pins hash the
+/// server's own bytes, so the SPKI is sliced out rather than re-encoded), and the elements a CRL's entries are
+/// walked by without parsing a million of them (PinGuardCrypto/CRL).
 public enum DER {
     /// Why a certificate could not be walked.
     public struct Malformed: Error, Sendable, Equatable {
@@ -11,14 +11,20 @@ public enum DER {
         public init(message: String) { self.message = message }
     }
 
-    struct Element {
-        var tag: UInt8
-        var headerStart: Int
-        var contentStart: Int
-        var end: Int
+    /// One element: its tag and where its header, content and end lie in the bytes.
+    public struct Element: Sendable, Equatable {
+        /// The identifier octet.
+        public var tag: UInt8
+        /// Where the element starts (its tag).
+        public var headerStart: Int
+        /// Where its content starts.
+        public var contentStart: Int
+        /// One past its last byte.
+        public var end: Int
     }
 
-    static func element(_ bytes: [UInt8], at offset: Int, limit: Int) throws(Malformed) -> Element {
+    /// The element at `offset`, which with its content must end by `limit`; lengths of up to four octets.
+    public static func element(_ bytes: [UInt8], at offset: Int, limit: Int) throws(Malformed) -> Element {
         guard offset + 2 <= limit else { throw Malformed(message: "truncated element at byte \(offset)") }
         let tag = bytes[offset]
         var i = offset + 1
