@@ -105,6 +105,14 @@ final class MetricsRendererTests: XCTestCase {
         XCTAssertEqual(leaf.labels["target"], "t\"1\\")
     }
 
+    func testControlBytesFromAServerNeverReachALabelRaw() throws {
+        let subject = "CN=evil\r\u{0}\u{1B}[31m\u{7F}end"
+        let text = render([F.result(F.target("t"), F.facts(leafSubject: subject), [])])
+        XCTAssertFalse(text.utf8.contains { ($0 < 0x20 && $0 != 0x0A) || $0 == 0x7F }, "no raw control byte in the exposition")
+        let leaf = try XCTUnwrap(samples(text, "pinguard_cert_info").first { $0.labels["depth"] == "0" })
+        XCTAssertEqual(leaf.labels["subject"], "CN=evil\u{FFFD}\u{FFFD}\u{FFFD}[31m\u{FFFD}end")
+    }
+
     func testCertificateDataIsKeptWhenVerificationFails() throws {
         let set = F.set("app", [("api.example.com", HostPolicy(pins: [F.leafPin, F.reservePin]))])
         let text = render([F.result(F.target("t"), F.facts(trusted: false), [set])])

@@ -33,6 +33,29 @@ final class RenewalInfoReaderTests: XCTestCase {
         XCTAssertNil(odd?.explanationURL, "only an http or https explanation is kept")
     }
 
+    func testAWindowOutsideAnyCertificatesLifeIsAFault() {
+        for (start, end) in [("0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z"), ("2027-01-10T00:00:00Z", "2101-01-01T00:00:00Z"),
+                             ("1990-01-01T00:00:00Z", "1990-01-02T00:00:00Z"), ("2027-01-01T00:00:00Z", "2028-03-01T00:00:00Z")] {
+            let text = #"{"suggestedWindow": {"start": "\#(start)", "end": "\#(end)"}}"#
+            XCTAssertThrowsError(try RenewalInfoReader.window(Array(text.utf8)), text) {
+                XCTAssertTrue("\($0)".contains("outside any certificate's life") || "\($0)".contains("not an RFC 3339 time"), "\($0)")
+            }
+        }
+    }
+
+    func testAnExplanationThatIsNotAPlainURLIsDroppedNeverEchoed() throws {
+        let window = #"{"suggestedWindow": {"start": "2027-01-10T00:00:00Z", "end": "2027-01-12T00:00:00Z"}, "explanationURL": "#
+        for hostile in [#""https://ca.example/x\npinguard: [certificate_revoked] FORGED\r\u0000""#, #""https://ca.example/a b""#,
+                        #""https://ca.example/\"><script>""#, #""https://ca.example/\u001b[31m""#, #""https://""#,
+                        #""https://ca.example/\u00e9""#] {
+            let read = try RenewalInfoReader.window(Array((window + hostile + "}").utf8))
+            XCTAssertNil(read.explanationURL, hostile)
+        }
+        let plain = try RenewalInfoReader.window(Array((window + #""https://ca.example/incidents/2027-01?id=4#top"}"#).utf8))
+        XCTAssertEqual(plain.explanationURL, "https://ca.example/incidents/2027-01?id=4#top")
+        XCTAssertThrowsError(try RenewalInfoReader.renewalInfoURL(directory: Array(#"{"renewalInfo": "https://ca.example/ari\r\nX: y"}"#.utf8)))
+    }
+
     func testTheDirectoryNamesItsRenewalInfoURLOrNone() throws {
         XCTAssertEqual(try RenewalInfoReader.renewalInfoURL(directory: Array(#"{"renewalInfo": "https://ca.example/ri"}"#.utf8)), "https://ca.example/ri")
         XCTAssertNil(try RenewalInfoReader.renewalInfoURL(directory: Array(#"{"newNonce": "https://ca.example/n"}"#.utf8)))

@@ -77,3 +77,24 @@ final class StateDocumentStoreTests: XCTestCase {
         XCTAssertNil(memory.document(url: crl.url))
     }
 }
+
+/// Rows whose times no fetch could have made are deleted at the next write, so a damaged or forged row that would
+/// sort first is never kept for good.
+final class StateDocumentTrimTests: XCTestCase {
+    func testARowWithAnAbsurdFetchTimeIsTrimmedAtTheNextWrite() throws {
+        let path = try makeDirectory() + "/state.db"
+        let store = try StateStore.open(path: path, readOnly: false)
+        store.keep(CachedDocument(url: "http://crl.example/a.crl", body: [1], fetchedAt: 1_000, freshUntil: 2_000))
+        store.close()
+        let raw = try RawSQLite(path, readOnly: false)
+        try raw.query("INSERT INTO fetched_document VALUES ('http://x.example/future', x'00', 1e300, 1e300)")
+        try raw.query("INSERT INTO fetched_document VALUES ('http://x.example/text', x'00', 'soon', 'later')")
+        try raw.query("INSERT INTO fetched_document VALUES ('http://x.example/negative', x'00', -5, 10)")
+
+        let reopened = try StateStore.open(path: path, readOnly: false)
+        reopened.keep(CachedDocument(url: "http://crl.example/b.crl", body: [2], fetchedAt: 3_000, freshUntil: 4_000))
+        reopened.close()
+        XCTAssertEqual(try RawSQLite(path).query("SELECT url FROM fetched_document ORDER BY url"),
+                       ["http://crl.example/a.crl", "http://crl.example/b.crl"])
+    }
+}

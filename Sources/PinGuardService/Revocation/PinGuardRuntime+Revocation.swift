@@ -44,7 +44,7 @@ extension PinGuardRuntime {
     public func downloadRevocationLists() async {
         guard let crlDownloads else { return }
         let finished = await crlDownloads.pass()
-        guard !Task.isCancelled else { return }
+        guard !Task.isCancelled, !finished.isEmpty else { return }
         await judgeRevocationAgain(urls: Set(finished.map(\.url)))
         await publishCRLStatuses()
     }
@@ -64,14 +64,20 @@ extension PinGuardRuntime {
         }
     }
 
-    /// The CRL series: one per distribution point the results name now (the rest go at once).
+    /// The CRL series (one per distribution point the results name now; the rest go at once), and the revoked
+    /// certificates of every chain: when those change, every target's forecast is made again without them.
     func publishCRLStatuses() async {
         guard let revocation else { return }
         var named: Set<String> = []
+        var revoked: Set<String> = []
         for result in store.results {
             for node in result.nodes where node.facts.success { named.formUnion(RevocationChecker.askedPoints(of: node.facts)) }
+            revoked.formUnion(result.revokedCertificates)
         }
         let crls = await revocation.cache.statuses(named: named)
         state.withLockedValue { $0.crls = crls }
+        if knownRevocations.replace(with: revoked) {
+            send(store.reforecast(targets: Set(store.results.map(\.target.name))))
+        }
     }
 }

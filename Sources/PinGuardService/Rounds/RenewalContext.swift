@@ -14,8 +14,11 @@ struct RenewalContext: RenewalOutlookSource {
     let memory: ChainMemory
     /// The CAs' renewal windows of the served leaves, when renewal information is watched.
     let renewalInfo: RenewalInfoWatch?
+    /// Certificates revoked on any target's chain: no target's next issuer.
+    let revoked: KnownRevocations?
 
-    init(_ loaded: LoadedConfiguration, files: [TargetResult], memory: ChainMemory, renewalInfo: RenewalInfoWatch? = nil) {
+    init(_ loaded: LoadedConfiguration, files: [TargetResult], memory: ChainMemory, renewalInfo: RenewalInfoWatch? = nil,
+         revoked: KnownRevocations? = nil) {
         defaults = loaded.config.renewal
         pools = loaded.issuerPools
         catalog = loaded.issuerCatalog
@@ -29,6 +32,7 @@ struct RenewalContext: RenewalOutlookSource {
         self.staged = staged
         self.memory = memory
         self.renewalInfo = renewalInfo
+        self.revoked = revoked
     }
 
     /// The outlook of `result`'s next renewal; nil when it served no chain.
@@ -41,7 +45,7 @@ struct RenewalContext: RenewalOutlookSource {
                                              stagedFile: staged[result.target.host]?.file,
                                              observed: memory.observed(target: result.target.name, anchor: anchor),
                                              pools: pools, catalog: catalog, window: window(for: result),
-                                             revoked: result.revokedCertificates)
+                                             revoked: result.revokedCertificates.union(revoked?.current ?? []))
     }
 
     /// The CA's window for `result`'s served leaf, when one is known for the directory its settings name.

@@ -27,6 +27,8 @@ public final class PinGuardRuntime: Sendable {
     public let revocation: RevocationChecker?
     /// Downloads the CRLs the rounds want, beside them; nil when CRLs are not checked.
     public let crlDownloads: CRLDownloads?
+    /// Every certificate a valid CRL revokes on any target's chain: dropped from every forecast's issuers.
+    public let knownRevocations = KnownRevocations()
     /// Every time the runtime reads or waits for.
     public let clock: any ServiceClock
     /// Journal events go here.
@@ -81,7 +83,8 @@ public final class PinGuardRuntime: Sendable {
         renewalInfo = RenewalInfoWatch(client: Self.renewalInfoClient(loaded.config.fetch, memory: self.memory, notices: fetchRefusals))
         store = ResultStore(config: loaded.config, judge: Judge(sets: loaded.policySets, ct: loaded.config.ct,
                                                                 renewals: RenewalContext(loaded, files: [], memory: self.memory,
-                                                                                         renewalInfo: renewalInfo)))
+                                                                                         renewalInfo: renewalInfo,
+                                                                                         revoked: knownRevocations)))
         exposition = ExpositionCache(store: store)
         state = NIOLockedValueBox(State(loaded: loaded, lastReloadSuccess: clock.now))
         reloader = ConfigurationReloader(loader: loader)
@@ -239,7 +242,8 @@ public final class PinGuardRuntime: Sendable {
     /// `files:` as last judged and the memory of served chains as it stands).
     func judge(_ loaded: LoadedConfiguration) -> Judge {
         Judge(sets: loaded.policySets, ct: loaded.config.ct,
-              renewals: RenewalContext(loaded, files: state.withLockedValue { $0.files }, memory: memory, renewalInfo: renewalInfo))
+              renewals: RenewalContext(loaded, files: state.withLockedValue { $0.files }, memory: memory, renewalInfo: renewalInfo,
+                                       revoked: knownRevocations))
     }
 
     /// Judges the certificate files of `files:` again (each round, and at once after a reload).
