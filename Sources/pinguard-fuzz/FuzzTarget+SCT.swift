@@ -44,5 +44,11 @@ extension FuzzTarget {
         if case .success = CRLReader.read(bytes, issuerPublicKeyDER: Self.crlIssuerKey) { fatalError("a fuzzed CRL verified") }
         guard let list = CRLReader.unverifiedFacts(bytes) else { return }
         if list.revoked.count > bytes.count { fatalError("\(list.revoked.count) entries from \(bytes.count) bytes") }
+        // The lean read (entries walked, not parsed) must say what OpenSSL's full parse says about the serials asked.
+        let asked = Set(list.revoked.keys.filter { !$0.hasPrefix("-") }.prefix(8)).union(["1", "64"])
+        guard let lean = CRLReader.unverifiedLeanFacts(bytes, only: asked) else { return }
+        for serial in asked where lean.revoked[serial] != list.revoked[serial] {
+            fatalError("serial \(serial): lean \(String(describing: lean.revoked[serial])), full \(String(describing: list.revoked[serial]))")
+        }
     }
 }

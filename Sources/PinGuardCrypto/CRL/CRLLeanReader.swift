@@ -31,6 +31,17 @@ enum CRLLeanReader {
         return .success(list)
     }
 
+    /// The entries of `serials` and the list's facts read as `read` reads them, without verifying the signature:
+    /// what the fuzz target compares with OpenSSL's full parse, and nothing else may believe.
+    static func unverified(_ der: [UInt8], only serials: Set<String>) -> RevocationList? {
+        guard let layout = try? layout(der), let stripped = CRLReader.parse(withoutEntries(der, layout)) else { return nil }
+        defer { X509_CRL_free(stripped) }
+        var list = CRLReader.facts(of: stripped, only: serials)
+        guard let found = try? entries(der, layout, serials: serials) else { return nil }
+        list.revoked = found
+        return list
+    }
+
     /// The outer SEQUENCE's three parts and the entries inside `tbsCertList`.
     static func layout(_ der: [UInt8]) throws(DER.Malformed) -> Layout {
         let outer = try DER.element(der, at: 0, limit: der.count)

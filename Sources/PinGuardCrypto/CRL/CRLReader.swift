@@ -40,6 +40,15 @@ public enum CRLReader {
         return facts(of: crl)
     }
 
+    /// The list's facts for `serials` as the lean read makes them, without verifying it (the fuzz target's half
+    /// of a comparison with `unverifiedFacts`).
+    package static func unverifiedLeanFacts(_ bytes: [UInt8], only serials: Set<String>) -> RevocationList? {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        guard bytes.count <= maximumSize, let der = derBytes(bytes) else { return nil }
+        return CRLLeanReader.unverified(der, only: serials)
+    }
+
     /// An owned `X509_CRL` from DER or PEM bytes; nil when neither parses.
     static func parse(_ bytes: [UInt8]) -> OpaquePointer? {
         guard !bytes.isEmpty, bytes.count <= maximumSize else { return nil }
