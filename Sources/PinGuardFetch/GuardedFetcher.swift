@@ -106,4 +106,7 @@ public struct FetchSetupError: Error, Sendable, CustomStringConvertible {
     public let description: String
 
     init(_ description: String) { self.description = description }
+
+    /// The error of a fetcher maker other than the guarded fetcher's, as its text.
+    public init(describing error: any Error) { description = "\(error)" }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import PinGuardCore
 import PinGuardCrypto
 
@@ -16,23 +15,18 @@ public final class CRLDownloads: Sendable {
 
     /// What is known, and wanted.
     public let cache: CRLCache
-    private let fetcher: NIOLockedValueBox<any DocumentFetching>
+    private let fetcher: any DocumentFetching
     private let store: any FetchedDocumentStore
     private let clock: any ServiceClock
     private let reader = CRLListReader()
 
-    /// Downloads through `fetcher` into `cache`, keeping the bytes of believed lists in `store`.
+    /// Downloads through `fetcher` (the runtime's `Downloads`, whose settings a reload changes) into `cache`, keeping
+    /// the bytes of believed lists in `store`.
     public init(cache: CRLCache, fetcher: any DocumentFetching, store: any FetchedDocumentStore, clock: any ServiceClock) {
         self.cache = cache
-        self.fetcher = NIOLockedValueBox(fetcher)
+        self.fetcher = fetcher
         self.store = store
         self.clock = clock
-    }
-
-    /// Fetches with `fetcher` from now on (a reload changed `fetch:`); the lists held stay, as they verified.
-    public func use(_ fetcher: any DocumentFetching) {
-        self.fetcher.withLockedValue { $0 = fetcher }
-        cache.settingsChanged()
     }
 
     /// One pass over what is due; returns the keys it finished (believed or failed), for judging again the
@@ -78,7 +72,7 @@ public final class CRLDownloads: Sendable {
            case .success(let list) = await reader.believe(stored.body, asked: asked, now: now) {
             return .believed(list)
         }
-        let outcome = await fetcher.withLockedValue({ $0 }).fetch(FetchRequest(url: key.url, purpose: .crl))
+        let outcome = await fetcher.fetch(FetchRequest(url: key.url, purpose: .crl))
         if Task.isCancelled { return .abandoned }
         guard case .fetched(let document) = outcome, document.status == 200 else { return .failed(.fetchFailed) }
         let read = await reader.believe(document.body, asked: asked, now: clock.now)

@@ -1,35 +1,11 @@
 import Foundation
 import PinGuardCore
-import PinGuardFetch
 
 /// The service's schedule for CRLs: downloads run beside the rounds, never inside one and never on shutdown's
 /// path; when lists arrive, the results that name them are judged again at once, without a probe.
 extension PinGuardRuntime {
     /// The longest wait between two download passes when nothing new is wanted.
     static let revocationPeriod: Double = 1
-
-    /// The CRL downloads for `settings`: the guarded fetcher (refusals said once per host with `notices`) and the
-    /// memory's document store (the state file when there is one). A CA file that cannot be used leaves CRLs
-    /// unchecked until a restart, said once.
-    static func crlDownloads(_ settings: FetchSettings, memory: ChainMemory, notices: RefusalNotices,
-                             clock: any ServiceClock) -> CRLDownloads? {
-        do {
-            let fetcher = try GuardedFetcher(settings: settings, notices: notices)
-            return CRLDownloads(cache: CRLCache(clock: clock), fetcher: fetcher, store: memory.documents, clock: clock)
-        } catch {
-            StandardError.write("pinguard: CRLs are not checked: \(error)")
-            return nil
-        }
-    }
-
-    /// After a reload that changed `fetch:`: CRLs are fetched with the new settings from the next fetch on;
-    /// the lists held stay, as they verified. A fetcher that cannot be made keeps the previous one, and says so.
-    func reconfigureFetch(_ settings: FetchSettings) {
-        guard let crlDownloads else { return }
-        do { crlDownloads.use(try GuardedFetcher(settings: settings, notices: fetchRefusals)) } catch {
-            StandardError.write("pinguard: fetch: \(error); CRLs are still fetched with the previous fetch settings")
-        }
-    }
 
     /// Downloads the CRLs the rounds want until cancelled (shutdown abandons the fetches in flight).
     public func watchRevocation() async {

@@ -1,7 +1,6 @@
 import Foundation
 import PinGuardARI
 import PinGuardCore
-import PinGuardFetch
 
 /// The service's half of ACME Renewal Information; the others are PinGuardCore/ARI (identifier, window,
 /// schedule), PinGuardReaders/ARI (the JSON) and PinGuardARI (the checks, through the guarded fetcher).
@@ -35,16 +34,5 @@ extension PinGuardRuntime {
         guard !changed.isEmpty else { return }
         let targets = Set(watched.filter { changed.contains($0.value.certID) }.keys)
         send(store.reforecast(targets: targets))
-    }
-
-    /// The renewal information client for `settings`: the guarded fetcher (refusals said once per host on
-    /// stderr) and the memory's document store. A CA file that cannot be read leaves ARI off, said once.
-    static func renewalInfoClient(_ settings: FetchSettings, memory: ChainMemory, notices: RefusalNotices) -> RenewalInfoClient? {
-        do {
-            return RenewalInfoClient(fetcher: try GuardedFetcher(settings: settings, notices: notices), store: memory.documents)
-        } catch {
-            StandardError.write("pinguard: renewal information is not fetched: \(error)")
-            return nil
-        }
     }
 }

@@ -37,8 +37,8 @@ public final class PinGuardRuntime: Sendable {
     public let notifier: SystemdNotifier
     /// The CAs' renewal windows of the served leaves (ACME Renewal Information), checked off the probe path.
     public let renewalInfo: RenewalInfoWatch
-    /// Says each refused download once per host.
-    let fetchRefusals: RefusalNotices
+    /// Every download of the service (CRLs, renewal information, CT log lists) goes through this one fetcher.
+    public let downloads: Downloads
     let reloader: ConfigurationReloader
     /// Keeps the log lists given by URL fresh.
     let logLists: LogListRefresher
@@ -65,9 +65,11 @@ public final class PinGuardRuntime: Sendable {
         throws(ProbeError) {
         let memory = memory ?? ChainMemory(memoryOnly: "no state file given", configured: Set(configured.config.targets.map(\.name)))
         let notices = RefusalNotices { StandardError.write("pinguard: \($0)") }
-        fetchRefusals = notices
-        logLists = LogListRefresher(makeFetcher: fetcher ?? { try GuardedFetcher(settings: $0, notices: notices) },
-                                    documents: documents ?? memory.documents)
+        var maker: Downloads.Maker?
+        if let fetcher { maker = { settings, _ in try fetcher(settings) } }
+        let downloads = Downloads(settings: configured.config.fetch, notices: notices, make: maker)
+        self.downloads = downloads
+        logLists = LogListRefresher(makeFetcher: { try downloads.fetcher(for: $0).get() }, documents: documents ?? memory.documents)
         let loaded = logLists.inForce(configured, now: clock.now)
         if let executor {
             self.executor = executor
@@ -76,11 +78,11 @@ public final class PinGuardRuntime: Sendable {
         }
         self.clock = clock
         self.memory = memory
-        crlDownloads = Self.crlDownloads(loaded.config.fetch, memory: self.memory, notices: fetchRefusals, clock: clock)
+        crlDownloads = CRLDownloads(cache: CRLCache(clock: clock), fetcher: downloads, store: memory.documents, clock: clock)
         revocation = crlDownloads.map { RevocationChecker(cache: $0.cache, clock: clock) }
         self.journal = journal
         self.notifier = notifier
-        renewalInfo = RenewalInfoWatch(client: Self.renewalInfoClient(loaded.config.fetch, memory: self.memory, notices: fetchRefusals))
+        renewalInfo = RenewalInfoWatch(client: RenewalInfoClient(fetcher: downloads, store: memory.documents))
         store = ResultStore(config: loaded.config, judge: Judge(sets: loaded.policySets, ct: loaded.config.ct,
                                                                 renewals: RenewalContext(loaded, files: [], memory: self.memory,
                                                                                          renewalInfo: renewalInfo,
@@ -222,9 +224,8 @@ public final class PinGuardRuntime: Sendable {
         // The staged chains first: the forecast judged again below reads them.
         judgeFiles()
         if previous.config.fetch != loaded.config.fetch {
-            fetchRefusals.forget()
-            renewalInfo.use(Self.renewalInfoClient(loaded.config.fetch, memory: memory, notices: fetchRefusals))
-            reconfigureFetch(loaded.config.fetch)
+            downloads.use(loaded.config.fetch)
+            crlDownloads?.cache.settingsChanged()
         }
         let outlookChanged = previous.config.renewal != loaded.config.renewal || previous.config.files != loaded.config.files
             || previous.issuerPools != loaded.issuerPools || previous.issuerCatalog != loaded.issuerCatalog
