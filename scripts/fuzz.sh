@@ -5,7 +5,7 @@
 # fuzz/seeds/<target>/ and Tests/Fixtures/repro (the source readers, okhttp and trustkit, also from the
 # Kotlin, Java, Swift and Objective-C reproducers and seeds of chained constants and deep nesting; inputs
 # are cut at 64 KiB). Working corpora and crash artefacts go to .fuzz/ (ignored by git). A crash, a
-# timeout (-timeout=2) or more than 512 MB (-rss_limit_mb=512) fails the reader.
+# timeout (-timeout=2; 10 in a debug build) or more than 512 MB (-rss_limit_mb=512) fails the reader.
 #
 #   scripts/fuzz.sh [--smoke] [SECONDS] [TARGET...]
 #     --smoke      20 s per reader unless SECONDS is given (scripts/fuzz-smoke.sh)
@@ -13,7 +13,8 @@
 #                  webconfig ct-log-list sct-list renewal-info crl (default: all)
 #   FUZZ_JOBS=N    run N readers at once (default 1)
 #   FUZZ_NO_REPRO=1  leave Tests/Fixtures/repro out of the seeds (to fuzz past a known, unfixed crash)
-#   FUZZ_TIMEOUT=S seconds one input may take (default 2); raise it when many readers share few cores,
+#   FUZZ_CONFIG=debug|release  the build (default: release, debug for --smoke)
+#   FUZZ_TIMEOUT=S seconds one input may take (default 2, 10 in a debug build); raise it when many readers share few cores,
 #                  where a reader starved of CPU reports false timeouts
 # Prints one line per reader (status, execs, execs/s, cov, ft) and a final "N passed, M failed";
 # exits 1 when any reader failed.
@@ -33,8 +34,16 @@ all_targets=(config policy trustkit nspinneddomains android-nsc okhttp hpkp pem 
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 
-echo "building pinguard-fuzz with -sanitize=fuzzer in .build-fuzz ..."
-if ! swift build -c release --scratch-path .build-fuzz --product pinguard-fuzz \
+# The smoke run (scripts/test.sh) builds in debug: a few seconds per reader need coverage, not speed, and a debug
+# build of the readers takes a fraction of an optimised one. The long runs build optimised (FUZZ_CONFIG overrides).
+config=release
+[ $smoke = 1 ] && config=debug
+config=${FUZZ_CONFIG:-$config}
+# An input's time bound catches hangs; unoptimised code is several times slower, so its bound is wider.
+input_timeout=2
+[ "$config" = debug ] && input_timeout=10
+echo "building pinguard-fuzz ($config) with -sanitize=fuzzer in .build-fuzz ..."
+if ! swift build -c "$config" --scratch-path .build-fuzz --product pinguard-fuzz \
     -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library -Xswiftc -DPINGUARD_FUZZ \
     -Xswiftc -enable-experimental-feature -Xswiftc Extern \
     -Xcc -fsanitize=fuzzer-no-link > .build-fuzz.log 2>&1; then
@@ -42,7 +51,7 @@ if ! swift build -c release --scratch-path .build-fuzz --product pinguard-fuzz \
   echo "0 passed, ${#targets[@]} failed (build failed, see .build-fuzz.log)"
   exit 1
 fi
-binary=$(swift build -c release --scratch-path .build-fuzz --show-bin-path)/pinguard-fuzz
+binary=$(swift build -c "$config" --scratch-path .build-fuzz --show-bin-path)/pinguard-fuzz
 
 work="$root/.fuzz"
 repro="$root/Tests/Fixtures/repro"
@@ -98,7 +107,7 @@ run_one() {
   while read -r f; do [ -f "$f" ] && cp "$f" "$dir/seeds/$i-$(basename "$f")" && i=$((i + 1)); done < <(seeds_for "$t")
   [ "$t" = pem ] && make_pem_seeds "$dir/seeds"
   [ "$t" = bundle ] && make_bundle_seeds "$dir/seeds"
-  PINGUARD_FUZZ_TARGET=$t "$binary" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-2}" -rss_limit_mb=512 -max_len=65536 \
+  PINGUARD_FUZZ_TARGET=$t "$binary" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-$input_timeout}" -rss_limit_mb=512 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$dir/artifacts/" "$dir/corpus" "$dir/seeds" > "$dir/log" 2>&1
   local rc=$?
   local execs speed cov ft

@@ -2,8 +2,11 @@ import Foundation
 import PinGuardARI
 import PinGuardCore
 
-/// The service's half of ACME Renewal Information; the others are PinGuardCore/ARI (identifier, window,
-/// schedule), PinGuardReaders/ARI (the JSON) and PinGuardARI (the checks, through the guarded fetcher).
+// ACME Renewal Information (RFC 9773) in the service: this folder owns the schedule; the checks and their cache
+// are PinGuardARI (`RenewalInfoWatch`, `RenewalInfoClient`, fetching through the runtime's `Downloads`), the
+// identifier, window and schedule rules PinGuardCore/ARI, the JSON PinGuardReaders/ARI.
+
+/// The service's schedule of renewal information checks.
 extension PinGuardRuntime {
     /// The longest wait between two looks at the served certificates (a new one is checked within it).
     static let renewalInfoPeriod: Double = 60
