@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "PinGuardDemo", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "COpenSSL"]),
         .target(name: "PinGuardService", dependencies: [
             "PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "CSystemd", "CCrypt", "CZlib",
-            "PinGuardFetch", "PinGuardARI",
+            "PinGuardFetch", "PinGuardARI", "PinGuardDemo", "PinGuardCommands",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -80,8 +80,10 @@ let package = Package(
         .target(name: "PinGuardCommands", dependencies: [
             "PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardConfig", "PinGuardCrypto", "PinGuardProbe", "PinGuardFiles", "PinGuardState", "PinGuardARI",
         ]),
+        // Argument parsing only: each command maps its flags to one library call (PinGuardCommands, or
+        // PinGuardService for serve and probe's downloads).
         .executableTarget(name: "pinguard", dependencies: [
-            "PinGuardCommands", "PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardCrypto", "PinGuardDemo", "PinGuardService", "PinGuardFetch", "PinGuardARI",
+            "PinGuardCommands", "PinGuardCore", "PinGuardReports", "PinGuardReaders", "PinGuardCrypto", "PinGuardService",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pinguard-bench", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardService"]),

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PinGuardCommands
-import PinGuardCore
 import PinGuardReports
 import PinGuardReaders
 import PinGuardService

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import PinGuardCommands
 import PinGuardCore
-import PinGuardReaders
 import PinGuardCrypto
 import PinGuardService
 
@@ -13,7 +12,7 @@ struct PinGuardCommand: AsyncParsableCommand {
         commandName: "pinguard",
         abstract: "Watch the TLS keys that shipped apps pin, and page before a rotation bricks an app.",
         version: PinGuardVersion.current,
-        subcommands: [ServeCommand.self, ProbeArguments.self, PinArguments.self, CheckConfigArguments.self,
+        subcommands: [ServeArguments.self, ProbeArguments.self, PinArguments.self, CheckConfigArguments.self,
                       LintArguments.self, ImportArguments.self, PlanArguments.self, HistoryArguments.self])
 
     /// The most times one option may be repeated on the command line: the argument parser's time grows with
@@ -23,7 +22,7 @@ struct PinGuardCommand: AsyncParsableCommand {
 
     /// Refuses an option repeated more than `maxRepeatedOption` times, then parses and runs the command.
     static func main() async {
-        KeyDecoding.install() // first thing: before any key is read or made (ServeCommand says what is in force)
+        KeyDecoding.install() // first thing: before any key is read or made (serve says what is in force)
         var counts: [Substring: Int] = [:]
         for argument in CommandLine.arguments.dropFirst() where argument.hasPrefix("--") {
             let option = argument.split(separator: "=", maxSplits: 1)[0]

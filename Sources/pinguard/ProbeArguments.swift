@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PinGuardCommands
 import PinGuardCore
+import PinGuardService
 
 extension ResolveMode: ExpressibleByArgument {}
 

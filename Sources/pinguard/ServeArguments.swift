@@ -1,16 +1,9 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
-import Foundation
 import PinGuardCore
-import PinGuardReaders
-import PinGuardCrypto
-import PinGuardDemo
 import PinGuardService
 
-/// `pinguard serve`: the service.
-struct ServeCommand: AsyncParsableCommand {
+/// `pinguard serve`: the flags of `ServeCommand` (PinGuardService).
+struct ServeArguments: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Probe the configured targets on a schedule; serve /metrics and write journal events.",
@@ -83,34 +76,13 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let endpoint = try endpointOptions()
-        if let notice = KeyDecoding.install().notice { printError("pinguard: \(notice)") }
-        var path = config
-        var demo: DemoEnvironment?
-        if path == nil {
-            let folder = NSTemporaryDirectory() + "pinguard-demo-\(getpid())"
-            do { demo = try DemoEnvironment(directory: folder, listen: listen ?? "127.0.0.1:9477") } catch {
-                printError("pinguard: demo: \(error)")
-                throw Exit.configuration
-            }
-            path = demo?.configPath
-            let port = ListenAddress.parse(listen ?? "127.0.0.1:9477")?.port ?? 9477
-            printError("""
-            pinguard: no --config given: running the built-in demo (4 loopback TLS endpoints, 2 pinned apps).
-              config and policies: \(folder)  (edit them, then `kill -HUP \(getpid())`)
-              metrics:             curl -s http://127.0.0.1:\(port)/metrics | grep -E 'pinguard_policy_(accept|decision_info)'
-              journal events:      journalctl -t pinguard -o verbose   (or: journalctl PINGUARD_EVENT=pin_mismatch)
-              before a rotation:   pinguard plan --chain \(folder)/staged/expiring-renewal.pem --host expiring.demo.pinguard.test --config \(folder)/pinguard.yml
-                                   (the staged renewal of the expiring host: the iOS app rejects its new key)
-              stop:                Ctrl-C
-            """)
-        }
-        let status = await ServeRunner.run(.init(configPath: path!, listen: listen, once: once, logEvents: logEvents || demo != nil,
-                                                 shard: shard.flatMap(TargetShard.init), endpoint: endpoint))
-        if let demo {
-            demo.stop()
-            try? FileManager.default.removeItem(atPath: demo.directory)
-        }
+        var options = ServeCommand.Options(config: config)
+        options.listen = listen
+        options.once = once
+        options.logEvents = logEvents
+        options.shard = shard.flatMap(TargetShard.init)
+        options.endpoint = try endpointOptions()
+        let status = await ServeCommand.run(options)
         if status != 0 { throw ExitCode(status) }
     }
 }
