@@ -12,7 +12,6 @@ enum HostileSource {
         var result: ImportResult?
         var error: ImportError?
         var findings: [ImportFinding] { result?.findings ?? error?.findings ?? [] }
-        var seconds: Double
 
         /// Messages of the findings containing `text`.
         func messages(containing text: String) -> [String] {
@@ -30,21 +29,41 @@ enum HostileSource {
         return [UInt8](data)
     }
 
-    /// Imports `bytes`, timing it (CPU seconds of this thread: the import runs on it alone).
+    /// Imports `bytes`.
     static func run(_ format: PolicyImportFormat, _ bytes: [UInt8], file: String, defines: [String: String] = [:]) -> Outcome {
-        let start = CPUClock.threadSeconds()
         do {
             let r = try PolicyImporter.importPolicy(format: format, contents: bytes, file: file, name: "app", environment: "prod",
                                                     defines: defines)
-            return Outcome(result: r, error: nil, seconds: CPUClock.threadSeconds() - start)
+            return Outcome(result: r, error: nil)
         } catch {
-            return Outcome(result: nil, error: error, seconds: CPUClock.threadSeconds() - start)
+            return Outcome(result: nil, error: error)
         }
     }
 
-    /// Imports `text`, timing it.
+    /// Imports `text`.
     static func run(_ format: PolicyImportFormat, _ text: String, file: String) -> Outcome {
         run(format, Array(text.utf8), file: file)
+    }
+
+    /// The CPU costs of importing `small` and `large` (`WorkGrowth`): how an importer's work grows from one to the
+    /// other, whatever the speed of the machine.
+    static func growth(_ format: PolicyImportFormat, file: String, small: String, large: String) -> WorkGrowth.Costs {
+        let s = Array(small.utf8)
+        let l = Array(large.utf8)
+        return WorkGrowth.costs(small: { _ = run(format, s, file: file) }, large: { _ = run(format, l, file: file) })
+    }
+
+    /// Fails the test unless importing `large` costs less than `bound` times what importing `small` costs.
+    static func assertGrowth(_ format: PolicyImportFormat, file: String, small: String, large: String, below bound: Double,
+                             _ what: String, line: UInt = #line) {
+        let costs = growth(format, file: file, small: small, large: large)
+        XCTAssertLessThan(costs.ratio, bound, "\(what): \(costs)", line: line)
+    }
+
+    /// Fails the test unless `large` costs less than `bound` times what `small` costs.
+    static func assertGrowth(_ what: String, below bound: Double, line: UInt = #line, small: () -> Void, large: () -> Void) {
+        let costs = WorkGrowth.costs(small: small, large: large)
+        XCTAssertLessThan(costs.ratio, bound, "\(what): \(costs)", line: line)
     }
 
     /// `count` constants after `C0 = "aaaaaaaa"`, each `fanOut` copies of the one before, written by `declare(name, value)`.

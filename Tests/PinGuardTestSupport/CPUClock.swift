@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// The CPU time the calling thread has used: what a hostile-input regression bounds (the reproducers' "ends
-/// in under 2 s"), since wall time on a shared machine also counts the work of every other process.
+/// The CPU time the calling thread has used: what `WorkGrowth` compares between two sizes of an input, since wall
+/// time on a shared machine also counts the work of every other process. Never bounded in seconds by a test.
 public enum CPUClock {
     /// CPU seconds of the calling thread so far.
     public static func threadSeconds() -> Double {
