@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
 
-/// Each Swift target imports exactly the modules it declares in Package.swift: nothing reached through another
-/// target's dependencies, and no declared dependency left unused.
+/// Each Swift target imports exactly the modules it declares in Package.swift: every module imported is declared
+/// (nothing reached through another target's dependencies), and every dependency declared is used, imported by at
+/// least one of the target's files.
 final class PackageImportsTests: XCTestCase {
     /// Modules of the toolchain and the system, never declared.
     static let system: Set<String> = ["Foundation", "FoundationEssentials", "Glibc", "Darwin", "Dispatch", "XCTest", "Synchronization"]
@@ -59,38 +60,78 @@ final class PackageImportsTests: XCTestCase {
         return re.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { ns.substring(with: $0.range(at: 1)) }
     }
 
+    /// The Swift files under `path` (fixtures aside), relative to it.
+    static func swiftFiles(under path: String) -> [String] {
+        let dir = PackageLayerTests.root.appendingPathComponent(path)
+        return (FileManager.default.enumerator(atPath: dir.path)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".swift") && !$0.hasPrefix("Fixtures/") }
+    }
+
     /// The modules the Swift files under `path` import, with the files that import each.
     static func imports(under path: String) -> [String: [String]] {
         let dir = PackageLayerTests.root.appendingPathComponent(path)
-        let files = (FileManager.default.enumerator(atPath: dir.path)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".swift") && !$0.hasPrefix("Fixtures/") }
         var out: [String: [String]] = [:]
-        for file in files {
+        for file in swiftFiles(under: path) {
             guard let text = try? String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8) else { continue }
-            for module in captures(#"(?m)^(?:@testable |@_implementationOnly |package |public |internal )?import ([A-Za-z0-9_]+)"#, in: text) {
-                out[module, default: []].append(file)
-            }
+            for module in imports(in: text) { out[module, default: []].append(file) }
         }
         return out
     }
 
-    func testEachTargetImportsWhatItDeclaresAndDeclaresWhatItImports() throws {
-        let targets = try Self.targets()
-        XCTAssertGreaterThan(targets.count, 20)
-        var checked = 0
-        for target in targets {
-            let imported = Self.imports(under: target.path)
-            guard !imported.isEmpty else { continue } // C and system library targets
-            checked += 1
-            for (module, files) in imported where !Self.system.contains(module) && module != target.name {
+    /// The modules `text` imports: every import declaration at the start of a line, with any attributes
+    /// (`@testable`, `@preconcurrency`, ...), access level and kind (`import struct Module.Type`). An import inside a
+    /// string literal is indented in this package's sources and is not one.
+    static func imports(in text: String) -> [String] {
+        let attributes = #"(?:@[A-Za-z_]+(?:\([^)]*\))? +)*"#
+        let access = #"(?:(?:public|package|internal|fileprivate|private) +)?"#
+        let kind = #"(?:(?:typealias|struct|class|enum|protocol|let|var|func) +)?"#
+        return captures("(?m)^" + attributes + access + "import +" + kind + "([A-Za-z0-9_]+)", in: text)
+    }
+
+    /// Every module a target's files import is one it declares (or a module of the system, or one a declared product
+    /// brings): nothing is reached through another target's dependencies.
+    func testEveryImportedModuleIsDeclared() throws {
+        for target in try Self.swiftTargets() {
+            for (module, files) in Self.imports(under: target.path) where !Self.system.contains(module) && module != target.name {
                 let declaredVia = Self.broughtBy[module].map { target.dependencies.contains($0) } ?? false
                 XCTAssertTrue(target.dependencies.contains(module) || declaredVia,
                               "\(target.name) imports \(module) (\(files.sorted().prefix(2).joined(separator: ", "))) without declaring it")
             }
+        }
+    }
+
+    /// Every dependency a target declares is used: at least one of its files imports it. A dependency kept only in the
+    /// manifest would link, and be built for, nothing.
+    func testEveryDeclaredDependencyIsImported() throws {
+        for target in try Self.swiftTargets() {
+            let imported = Self.imports(under: target.path)
             for dependency in target.dependencies where imported[dependency] == nil {
                 let linkedOnly = dependency == "PinGuardTestKeyDecoding" && target.name != "PinGuardCryptoTests"
                 XCTAssertTrue(linkedOnly, "\(target.name) declares \(dependency) but no file of it imports it")
             }
         }
-        XCTAssertGreaterThan(checked, 15, "the Swift targets were found")
+    }
+
+    /// The targets written in Swift, C and system-library targets aside; more than a handful, so that the manifest
+    /// was read.
+    static func swiftTargets() throws -> [Declared] {
+        let targets = try targets().filter { !swiftFiles(under: $0.path).isEmpty }
+        XCTAssertGreaterThan(targets.count, 15, "the Swift targets were found")
+        return targets
+    }
+
+    /// The reader of imports sees every form of the declaration, and nothing in a string literal.
+    func testImportsAreReadInEveryForm() {
+        let text = """
+        import Foundation
+        @testable import PinGuardCore
+        @preconcurrency import NIOCore
+        @_spi(Testing) public import PinGuardReaders
+        package import PinGuardFiles
+        import struct PinGuardCrypto.TrustStore
+        let script = \"\"\"
+            import socket, sys
+            \"\"\"
+        """
+        XCTAssertEqual(Self.imports(in: text), ["Foundation", "PinGuardCore", "NIOCore", "PinGuardReaders", "PinGuardFiles", "PinGuardCrypto"])
     }
 }
