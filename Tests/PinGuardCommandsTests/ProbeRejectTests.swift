@@ -162,16 +162,16 @@ final class ProbeRejectTests: ProbeEvaluationTestCase {
         let file = try policy("silent", host: "valid", pins: [.spki(k.leaf("valid"))])
         let peer = try HostilePeer(.silent)
         defer { peer.stop() }
-        let started = Date()
         var o = try options("valid", policies: [file], port: peer.port)
         o.timeout = 1
+        // The silent peer never answers: the probe returns only at a deadline, and says which one stopped it (the
+        // default is 10 s); it waited for it, however long a loaded machine took past it.
         let r = await ProbeCommand.run(o)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 3)
         XCTAssertEqual(r.status, 1, "\(r)")
         let json = try XCTUnwrap(try r.json() as? [String: Any])
         let p = try XCTUnwrap(json["probe"] as? [String: Any])
         XCTAssertEqual(p["error"] as? String, "TLS handshake with 127.0.0.1:\(peer.port): timeout after 1s")
-        XCTAssertEqual(number(p["duration_seconds"]) ?? 0, 1, accuracy: 0.5)
+        XCTAssertGreaterThanOrEqual(number(p["duration_seconds"]) ?? 0, 0.9)
         assertDecision(try evaluation(json, "silent"), "none", "probe_failed")
     }
 

@@ -21,9 +21,10 @@ public struct CommandResult: Sendable, CustomStringConvertible {
 
 /// Runs short commands to completion with a timeout, capturing their output.
 public enum CommandRunner {
-    /// Runs `executable` with `arguments`; kills it (SIGKILL) after `timeout` seconds.
-    /// Output goes through temporary files, so a chatty command cannot block on a full pipe.
-    public static func run(_ executable: String, _ arguments: [String], timeout: Double = 30,
+    /// Runs `executable` with `arguments`; kills it (SIGKILL) after `timeout` seconds, a safety net for a hung
+    /// child and no measure of speed. Output goes through temporary files, so a chatty command cannot block on a
+    /// full pipe.
+    public static func run(_ executable: String, _ arguments: [String], timeout: Double = 120,
                            environment: [String: String]? = nil) throws -> CommandResult {
         let dir = FileManager.default.temporaryDirectory
         let token = UUID().uuidString
@@ -64,7 +65,7 @@ public enum CommandRunner {
     }
 
     /// Runs a `/bin/sh -c` command line (pipelines, redirections).
-    public static func shell(_ commandLine: String, timeout: Double = 30) throws -> CommandResult {
+    public static func shell(_ commandLine: String, timeout: Double = 120) throws -> CommandResult {
         try run("/bin/sh", ["-c", commandLine], timeout: timeout)
     }
 

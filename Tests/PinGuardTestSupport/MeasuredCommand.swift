@@ -3,8 +3,10 @@ import Foundation
 import Glibc
 #endif
 
-/// A command run to completion with its own wall time and peak memory, for hostile-input regressions
-/// that must end within a time and memory budget.
+/// A command run to completion with the CPU time and peak memory it used, for hostile-input regressions: they
+/// must end on their own (the timeout only stops a hung child), within a memory budget, and cost a bounded
+/// multiple of what the same command costs on a smaller input (`cpuSeconds` of two runs), never a number of
+/// seconds, which a loaded machine would stretch.
 public struct MeasuredCommand: Sendable {
     /// Exit status (128 + signal when it was killed).
     public var status: Int32
@@ -12,14 +14,12 @@ public struct MeasuredCommand: Sendable {
     public var stdout: String
     /// Everything written to stderr.
     public var stderr: String
-    /// Wall-clock seconds until it exited.
-    public var seconds: Double
-    /// CPU seconds it used (user and system, from `wait4`): what a compute bound checks, since wall time on
-    /// a shared machine also counts other processes' work.
+    /// CPU seconds it used (user and system, from `wait4`): compared with another run's, since wall time on a
+    /// shared machine also counts other processes' work.
     public var cpuSeconds: Double
     /// Peak resident set size in bytes (`ru_maxrss` of this child alone, from `wait4`).
     public var maxRSSBytes: Int
-    /// Whether it was killed at the timeout.
+    /// Whether it was killed at the timeout (a safety net for a hang, not a measure of speed).
     public var timedOut: Bool
 
     /// Seconds in `t`.
@@ -27,7 +27,7 @@ public struct MeasuredCommand: Sendable {
 
     /// Runs `executable` with `arguments`, killing it after `timeout` seconds. `Process` reaps its
     /// child itself, so this spawns with `posix_spawn` and waits with `wait4` to get the child's usage.
-    public static func run(_ executable: String, _ arguments: [String], timeout: Double = 30) throws -> MeasuredCommand {
+    public static func run(_ executable: String, _ arguments: [String], timeout: Double = 120) throws -> MeasuredCommand {
         let dir = FileManager.default.temporaryDirectory
         let token = UUID().uuidString
         let outPath = dir.appendingPathComponent("pinguard-measured-\(token).out").path
@@ -61,12 +61,23 @@ public struct MeasuredCommand: Sendable {
             }
             usleep(5_000)
         }
-        let seconds = Date().timeIntervalSince(started)
         let signaled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
         let exit = signaled ? 128 + (status & 0x7f) : (status >> 8) & 0xff
         return MeasuredCommand(status: exit,
                                stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
                                stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
-                               seconds: seconds, cpuSeconds: cpu(usage.ru_utime) + cpu(usage.ru_stime), maxRSSBytes: Int(usage.ru_maxrss) * 1024, timedOut: timedOut)
+                               cpuSeconds: cpu(usage.ru_utime) + cpu(usage.ru_stime), maxRSSBytes: Int(usage.ru_maxrss) * 1024, timedOut: timedOut)
+    }
+
+    /// The mean CPU seconds of `runs` runs of `executable` with `arguments`: what a run of the same binary on a
+    /// larger or hostile input is compared with.
+    public static func meanCPUSeconds(_ executable: String, _ arguments: [String], runs: Int = 3) throws -> Double {
+        var total = 0.0
+        for _ in 0..<runs {
+            let r = try run(executable, arguments)
+            guard !r.timedOut else { throw HarnessError("\(arguments) did not end: \(r.stderr)") }
+            total += r.cpuSeconds
+        }
+        return total / Double(max(runs, 1))
     }
 }

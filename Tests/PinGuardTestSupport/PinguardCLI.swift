@@ -30,9 +30,9 @@ public enum PinguardCLI {
         return candidates.max { modified($0) < modified($1) }
     }()
 
-    /// Runs `pinguard ARGS...` with a timeout and returns its status and output; throws when the binary is
-    /// not built or cannot start.
-    public static func run(_ arguments: [String], timeout: Double = 30) throws -> CommandResult {
+    /// Runs `pinguard ARGS...` with a timeout (a safety net for a hang) and returns its status and output; throws
+    /// when the binary is not built or cannot start.
+    public static func run(_ arguments: [String], timeout: Double = 120) throws -> CommandResult {
         guard let binary else {
             throw HarnessError("the pinguard binary was not found next to the tests or under .build*/; build it or set PINGUARD_BINARY")
         }
@@ -50,6 +50,6 @@ public enum PinguardCLI {
 }
 
 /// Runs the built `pinguard` binary with `args` (see `PinguardCLI.run`).
-public func runPinguard(args: [String], timeout: Double = 30) throws -> CommandResult {
+public func runPinguard(args: [String], timeout: Double = 120) throws -> CommandResult {
     try PinguardCLI.run(args, timeout: timeout)
 }
