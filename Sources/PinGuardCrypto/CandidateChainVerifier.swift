@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// Verifies a chain that is not served yet (a renewal staged for deployment) as a client would verify it
-/// when a server presents it: against the system trust store or a CA file, for a host name, at a time.
+/// when a server presents it: against the system trust store or a CA file, for a host name, at a time, by the
+/// handshake's rules (`ServerVerification`), so a chain judged here is judged as `probe` judges it served.
 ///
 /// The result has the shape of a probe's facts, so the core judges it exactly like a probed chain.
 public enum CandidateChainVerifier {
@@ -33,13 +34,8 @@ public enum CandidateChainVerifier {
         guard let context = X509_STORE_CTX_new() else { throw ProbeError.openSSL("verification context") }
         defer { X509_STORE_CTX_free(context) }
         guard X509_STORE_CTX_init(context, store, leaf, untrusted) == 1 else { throw ProbeError.openSSL("verification context") }
-        let parameters = X509_STORE_CTX_get0_param(context)
-        if IPv6Literal.isValid(host) || inet_addr(host) != INADDR_NONE {
-            _ = X509_VERIFY_PARAM_set1_ip_asc(parameters, host)
-        } else {
-            _ = X509_VERIFY_PARAM_set1_host(parameters, host, 0)
-        }
-        X509_VERIFY_PARAM_set_time(parameters, time_t(clamping: Int64(time.timeIntervalSince1970.rounded(.down))))
+        ServerVerification.prepare(context, host: host)
+        X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(context), time_t(clamping: Int64(time.timeIntervalSince1970.rounded(.down))))
 
         var facts = ProbeFacts(host: host, port: 443, servedChain: served, finishedAt: time)
         facts.trusted = X509_verify_cert(context) == 1

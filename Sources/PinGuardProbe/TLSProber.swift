@@ -150,12 +150,8 @@ public final class TLSProber: @unchecked Sendable {
         defer { facts.clientAuth = clientAuth.facts }
         _ = pg_SSL_set_verify_none(ssl)  // complete the handshake; judge trust from the verify result
         let host = facts.host
-        if Dialer.isIPLiteral(host) {
-            _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
-        } else {
-            _ = pg_SSL_set_tlsext_host_name(ssl, host)
-            _ = SSL_set1_host(ssl, host)
-        }
+        if !Dialer.isIPLiteral(host) { _ = pg_SSL_set_tlsext_host_name(ssl, host) }
+        ServerVerification.setIdentity(SSL_get0_param(ssl), host: host)
         handshaking: while true {
             let r = SSL_connect(ssl)
             if r == 1 { break }
