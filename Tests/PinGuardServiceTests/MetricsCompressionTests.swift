@@ -13,7 +13,7 @@ final class MetricsCompressionTests: XCTestCase {
         let config = try EndpointConfigs.largeExposition(in: dir)
         let serve = try ServeProcess(arguments: ["--config", config], mode: .direct)
         defer { serve.stop() }
-        XCTAssertTrue(Polling.holds(within: 20) { (try? ServiceHTTP.get(port: serve.port, "/-/ready").status) == 200 }, serve.stderr)
+        XCTAssertTrue(Polling.holds(within: 60) { (try? ServiceHTTP.get(port: serve.port, "/-/ready").status) == 200 }, serve.stderr)
         let url = "http://127.0.0.1:\(serve.port)/metrics"
         let plain = dir.appendingPathComponent("plain.txt").path
         let raw = dir.appendingPathComponent("raw.gz").path

@@ -4,34 +4,32 @@ import XCTest
 
 /// Start, readiness, shutdown, a missing journal, and the systemd notify protocol of a real `pinguard serve`.
 final class ServeLifecycleTests: XCTestCase {
-    /// A probe hanging on a silent peer (timeout 10 s) neither delays readiness reporting nor shutdown.
-    func testSIGTERMEndsPromptlyWhileAProbeHangs() throws {
+    /// A probe hanging on a silent peer neither delays readiness reporting nor shutdown: its deadline is ten
+    /// minutes, and the service exits on SIGTERM long before (within the two minutes the test waits at most).
+    func testSIGTERMEndsWithoutWaitingForAHangingProbe() throws {
         let w = try ServiceWorld.privileged(for: "shutdown by SIGTERM with a private journald taking events")
         let peer = try HostilePeer(.silent)
         defer { peer.stop() }
         let dir = try TemporaryDirectory.make("pinguard-svc-hang")
         let hang = ServiceWorld.Target(name: "hang", host: "hang.pinguard.test", port: peer.port)
-        let config = try w.writeConfig(in: dir, targets: [w.healthy, hang], interval: "30s", timeout: "10s", journal: true)
+        let config = try w.writeConfig(in: dir, targets: [w.healthy, hang], interval: "1h", timeout: "10m", journal: true)
         let serve = try ServeProcess(arguments: ["--config", config])
         defer { serve.stop() }
 
-        let accepted = Date().addingTimeInterval(10)
-        while peer.acceptedConnections == 0 && Date() < accepted { usleep(20_000) }
+        _ = Polling.holds(within: 60) { peer.acceptedConnections > 0 }
         XCTAssertEqual(peer.acceptedConnections, 1, "the probe reached the silent peer")
         // The first round cannot finish before the hanging probe's deadline: not ready yet, but alive.
         let notReady = try ServiceHTTP.get(port: serve.port, "/-/ready")
         XCTAssertEqual(notReady.status, 503, "\(notReady)")
         XCTAssertEqual(try ServiceHTTP.get(port: serve.port, "/healthz").status, 200)
-        let m = try serve.waitForMetrics(timeout: 5) { $0.value("pinguard_probe_success", ["target": "healthy"]) != nil }
+        let m = try serve.waitForMetrics { $0.value("pinguard_probe_success", ["target": "healthy"]) != nil }
         XCTAssertEqual(m.value("pinguard_probe_success", ["target": "healthy"]), 1, "finished probes are reported at once")
         XCTAssertTrue(m.samples(target: "hang").isEmpty)
 
-        let start = Date()
+        // Waiting for the probe would take its ten minutes; the two minutes here only stop a hang.
         XCTAssertTrue(serve.signal(SIGTERM))
-        let status = serve.waitForExit(timeout: 8)
-        let took = Date().timeIntervalSince(start)
-        XCTAssertEqual(status, 0, serve.stderr)
-        XCTAssertLessThan(took, 3, "exit took \(took) s with a probe hanging")
+        XCTAssertEqual(serve.waitForExit(timeout: 120), 0, "exited before the hanging probe's deadline: \(serve.stderr)")
+        XCTAssertEqual(peer.acceptedConnections, 1, "the probe was still the one hanging")
     }
 
     /// Without a journal socket the service keeps serving, counts the failed writes, says so once at start and
@@ -97,25 +95,26 @@ final class ServeLifecycleTests: XCTestCase {
         let dir = try TemporaryDirectory.make("pinguard-svc-notify")
         let config = try w.writeConfig(in: dir, targets: [w.healthy], journal: false)
         let serve = try ServeProcess(arguments: ["--config", config], mode: .direct,
-                                     environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "2000000"],
+                                     environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "6000000"],
                                      unsetting: ["WATCHDOG_PID"])
         defer { serve.stop() }
 
-        XCTAssertTrue(notify.wait(timeout: 5) { $0.contains { $0.assignments["READY"] == "1" } }, "\(notify.messages.map(\.text))")
+        XCTAssertTrue(notify.wait(timeout: 60) { $0.contains { $0.assignments["READY"] == "1" } }, "\(notify.messages.map(\.text))")
         let ready = try XCTUnwrap(notify.messages(assigning: "READY").first)
         XCTAssertTrue(ready.assignments["STATUS"]?.contains("serving on 127.0.0.1:\(serve.port)") ?? false, ready.text)
-        XCTAssertTrue(notify.wait(timeout: 5) { $0.contains { $0.assignments["STATUS"]?.hasPrefix("last round: 1 targets") ?? false } },
+        XCTAssertTrue(notify.wait(timeout: 60) { $0.contains { $0.assignments["STATUS"]?.hasPrefix("last round: 1 targets") ?? false } },
                       "\(notify.messages.map(\.text))")
-        // WATCHDOG_USEC=2 s: a ping every second.
-        XCTAssertTrue(notify.wait(timeout: 4) { $0.filter { $0.assignments["WATCHDOG"] == "1" }.count >= 3 }, "\(notify.messages.map(\.text))")
+        // WATCHDOG_USEC=6 s: a ping every 3 s, so that a ping delayed by a loaded machine still comes within the
+        // interval, systemd's own bound (it kills a service that misses it).
+        XCTAssertTrue(notify.wait(timeout: 60) { $0.filter { $0.assignments["WATCHDOG"] == "1" }.count >= 3 }, "\(notify.messages.map(\.text))")
         let pings = notify.messages(assigning: "WATCHDOG").map(\.received)
         for (a, b) in zip(pings, pings.dropFirst()) {
-            XCTAssertLessThan(b.timeIntervalSince(a), 1.9, "pings must come well within the 2 s watchdog interval")
+            XCTAssertLessThan(b.timeIntervalSince(a), 6, "pings must come within the 6 s watchdog interval")
         }
 
         let beforeReload = notify.messages.count
         XCTAssertTrue(serve.signal(SIGHUP))
-        XCTAssertTrue(notify.wait(timeout: 5) { m in
+        XCTAssertTrue(notify.wait(timeout: 60) { m in
             let after = m.dropFirst(beforeReload)
             guard let r = after.firstIndex(where: { $0.assignments["RELOADING"] == "1" }) else { return false }
             return after[r...].contains { $0.assignments["READY"] == "1" }
@@ -124,8 +123,8 @@ final class ServeLifecycleTests: XCTestCase {
         XCTAssertNotNil(reloading.assignments["MONOTONIC_USEC"].flatMap(UInt64.init), reloading.text)
 
         XCTAssertTrue(serve.signal(SIGTERM))
-        XCTAssertEqual(serve.waitForExit(timeout: 5), 0, serve.stderr)
-        XCTAssertTrue(notify.wait(timeout: 2) { $0.contains { $0.assignments["STOPPING"] == "1" } }, "\(notify.messages.map(\.text))")
+        XCTAssertEqual(serve.waitForExit(timeout: 120), 0, serve.stderr)
+        XCTAssertTrue(notify.wait(timeout: 60) { $0.contains { $0.assignments["STOPPING"] == "1" } }, "\(notify.messages.map(\.text))")
         let stopping = try XCTUnwrap(notify.messages(assigning: "STOPPING").last)
         XCTAssertFalse(notify.messages.contains { $0.received > stopping.received && $0.assignments["WATCHDOG"] != nil },
                        "no watchdog ping after STOPPING=1")

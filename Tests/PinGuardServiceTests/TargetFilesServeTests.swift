@@ -33,7 +33,7 @@ final class TargetFilesServeTests: XCTestCase {
 
         try "[{\"targets\": [\"x.pinguard.test\"], \"labels\": {\"job\": \"clash\"}}]"
             .write(to: dir.appendingPathComponent("targets/c.json"), atomically: true, encoding: .utf8)
-        XCTAssertTrue(Polling.holds(within: 20) { serve.stderr.contains("label \"job\" is one pinguard's series use") }, serve.stderr)
+        XCTAssertTrue(Polling.holds(within: 60) { serve.stderr.contains("label \"job\" is one pinguard's series use") }, serve.stderr)
         m = try serve.metrics()
         XCTAssertEqual(m.value("pinguard_targets"), 2, "a bad target file leaves the running targets in place")
         XCTAssertEqual(m.value("pinguard_config_last_reload_successful"), 0)

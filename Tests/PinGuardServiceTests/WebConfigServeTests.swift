@@ -24,10 +24,10 @@ final class WebConfigServeTests: XCTestCase {
         try XCTUnwrap(BasicAuthenticator.crypt(password, setting: "$2b$04$pinguardtestsaltsaltsu"))
     }
 
-    func serve(_ webConfig: String, in dir: URL, _ more: [String] = []) throws -> ServeProcess {
+    func serve(_ webConfig: String, in dir: URL, _ more: [String] = [], environment: [String: String] = [:]) throws -> ServeProcess {
         let file = try PolicyYAML.write(webConfig, to: dir, as: "web.yml")
         let config = try EndpointConfigs.small(in: dir)
-        return try ServeProcess(arguments: ["--config.file", config, "--web.config.file", file] + more, mode: .direct)
+        return try ServeProcess(arguments: ["--config.file", config, "--web.config.file", file] + more, mode: .direct, environment: environment)
     }
 
     func testHTTPSWithBasicAuthentication() throws {
@@ -124,25 +124,26 @@ final class WebConfigServeTests: XCTestCase {
     }
 
     /// The request-head deadline covers the TLS handshake: a client that connects and never says hello,
-    /// or trickles its hello, is closed at the deadline.
+    /// or trickles its hello, is closed at the deadline. The idle timeout is ten minutes: nothing else closes them
+    /// within the minute waited at most, and neither closes before the deadline.
     func testStalledTLSHandshakeIsClosedAtTheHeadDeadline() throws {
         let pki = try WebPKI.make()
         let dir = try TemporaryDirectory.make("pinguard-web-handshake")
         let serve = try self.serve("tls_server_config:\n  cert_file: \(pki.serverCertificate)\n  key_file: \(pki.serverKey)\n",
-                                   in: dir, ["--web.read-header-timeout", "2s"])
+                                   in: dir, ["--web.read-header-timeout", "2s"], environment: ["PINGUARD_HTTP_IDLE_TIMEOUT": "600"])
         defer { serve.stop() }
+        let started = Date()
         let silent = try LoopbackSocket(port: serve.port, source: "127.0.0.5")
         let trickling = try LoopbackSocket(port: serve.port, source: "127.0.0.5")
-        let started = Date()
         // The first bytes of a TLS record header (handshake, TLS 1.0 record version), one every 200 ms.
         for byte in ["\u{16}", "\u{03}", "\u{01}", "\u{02}"] {
             trickling.send(byte)
             usleep(200_000)
         }
-        XCTAssertFalse(silent.closedByServer(within: 0), "still open 0.8 s in, before the 2 s deadline")
-        XCTAssertTrue(silent.closedByServer(within: 3), "a silent client is closed")
-        XCTAssertTrue(trickling.closedByServer(within: 3), "a trickling handshake is closed")
-        XCTAssertLessThan(Date().timeIntervalSince(started), 4)
+        XCTAssertTrue(silent.closedByServer(within: 60), "a silent client is closed")
+        XCTAssertTrue(trickling.closedByServer(within: 60), "a trickling handshake is closed")
+        // Bounds below, which a slow machine only makes easier to meet: not before the 2 s deadline.
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 1.9, "closed before the 2 s deadline")
         XCTAssertEqual(try curl(["--cacert", pki.serverCA, "https://127.0.0.1:\(serve.port)/healthz"]).status, 200)
     }
 
@@ -212,8 +213,8 @@ final class WebConfigServeTests: XCTestCase {
         ], logFile: dir.appendingPathComponent("prometheus.log"))
         defer { server.stop() }
         var last = ""
-        let up = Polling.holds(within: 30) {
-            let r = try? ServiceHTTP.get(port: promPort, "/api/v1/query?query=up%7Bjob%3D%22pinguard%22%7D", timeout: 2)
+        let up = Polling.holds(within: 120) {
+            let r = try? ServiceHTTP.get(port: promPort, "/api/v1/query?query=up%7Bjob%3D%22pinguard%22%7D", timeout: 10)
             last = r?.body ?? ""
             return last.contains("\"value\":[") && last.contains(",\"1\"]")
         }

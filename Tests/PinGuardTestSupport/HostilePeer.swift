@@ -52,6 +52,9 @@ public final class HostilePeer: @unchecked Sendable {
     /// How many connections the peer accepted so far.
     public var acceptedConnections: Int { state.accepted }
 
+    /// Closes every connection it holds now (a probe hanging on one fails at once) and goes on accepting.
+    public func dropConnections() { state.dropConnections() }
+
     /// The listener, its connections and the stop flag, shared with the serving thread.
     final class State: @unchecked Sendable {
         private let lock = NSLock()
@@ -98,6 +101,13 @@ public final class HostilePeer: @unchecked Sendable {
                         close(c)
                     }
                 }
+            }
+        }
+
+        func dropConnections() {
+            lock.withLock {
+                for c in connections { close(c) }
+                connections = []
             }
         }
 

@@ -20,7 +20,7 @@ public struct HTTPReply: Sendable, CustomStringConvertible {
 public enum ServiceHTTP {
     /// Sends `bytes` as they are and reads the reply until the server closes or `Content-Length` is satisfied.
     /// Throws when nothing parseable arrives within `timeout` seconds.
-    public static func exchange(port: Int, bytes: [UInt8], timeout: Double = 10) throws -> HTTPReply {
+    public static func exchange(port: Int, bytes: [UInt8], timeout: Double = 30) throws -> HTTPReply {
         let received = try transfer(port: port, bytes: bytes, timeout: timeout) { received in
             guard let reply = parse(received), let length = reply.headers["content-length"].flatMap(Int.init) else { return false }
             return reply.body.utf8.count >= length
@@ -32,7 +32,7 @@ public enum ServiceHTTP {
     }
 
     /// Sends `bytes` and returns everything the server sends until it closes the connection (or `timeout`).
-    public static func raw(port: Int, bytes: [UInt8], timeout: Double = 10) throws -> String {
+    public static func raw(port: Int, bytes: [UInt8], timeout: Double = 30) throws -> String {
         String(decoding: try transfer(port: port, bytes: bytes, timeout: timeout) { _ in false }, as: UTF8.self)
     }
 
@@ -72,7 +72,7 @@ public enum ServiceHTTP {
 
     /// `METHOD path` with `Connection: close` and an optional body.
     public static func request(port: Int, method: String, path: String, body: [UInt8] = [], headers: [String] = [],
-                               timeout: Double = 10) throws -> HTTPReply {
+                               timeout: Double = 30) throws -> HTTPReply {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for h in headers { head += h + "\r\n" }
         if !body.isEmpty || method == "POST" || method == "PUT" { head += "Content-Length: \(body.count)\r\n" }
@@ -81,7 +81,7 @@ public enum ServiceHTTP {
     }
 
     /// `GET path`.
-    public static func get(port: Int, _ path: String, timeout: Double = 10) throws -> HTTPReply {
+    public static func get(port: Int, _ path: String, timeout: Double = 30) throws -> HTTPReply {
         try request(port: port, method: "GET", path: path, timeout: timeout)
     }
 

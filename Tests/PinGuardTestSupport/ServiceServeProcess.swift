@@ -83,7 +83,7 @@ public final class ServeProcess: @unchecked Sendable {
     /// through `scripts/with-journald.sh --hosts`, `--resolv-conf`; with `.direct` in a user and mount
     /// namespace of pinguard's own (`missingPrivateNamesRequirement`).
     public init(arguments: [String], mode: JournalMode = .privateJournald, environment: [String: String] = [:],
-                unsetting: [String] = [], timeout: Double = 20, hostsFile: String? = nil, resolvConf: String? = nil) throws {
+                unsetting: [String] = [], timeout: Double = 60, hostsFile: String? = nil, resolvConf: String? = nil) throws {
         guard let binary = PinguardCLI.binary else { throw HarnessError("the pinguard binary is not built") }
         let dir = try TemporaryDirectory.make("pinguard-serve")
         let stdoutURL = dir.appendingPathComponent("stdout.log")
@@ -231,8 +231,9 @@ public final class ServeProcess: @unchecked Sendable {
         return JournalRecord.parse(r.stdout)
     }
 
-    /// Polls the journal until `done` holds (returns those entries) or `timeout` passes (returns the last read).
-    public func waitForJournal(timeout: Double = 10, until done: ([JournalRecord]) -> Bool) throws -> [JournalRecord] {
+    /// Polls the journal until `done` holds (returns those entries) or `timeout` passes (returns the last read);
+    /// the timeout is a safety net for what never comes, no measure of speed.
+    public func waitForJournal(timeout: Double = 60, until done: ([JournalRecord]) -> Bool) throws -> [JournalRecord] {
         let end = Date().addingTimeInterval(timeout)
         var entries = try journalEntries()
         while !done(entries) && Date() < end {
@@ -256,8 +257,9 @@ public final class ServeProcess: @unchecked Sendable {
         return reply.body
     }
 
-    /// Polls /metrics until `done` holds, up to `timeout` seconds; returns the last exposition either way.
-    public func waitForMetrics(timeout: Double = 15, until done: (Exposition) -> Bool) throws -> Exposition {
+    /// Polls /metrics until `done` holds, up to `timeout` seconds (a safety net for what never comes, no measure
+    /// of speed); returns the last exposition either way.
+    public func waitForMetrics(timeout: Double = 60, until done: (Exposition) -> Bool) throws -> Exposition {
         let end = Date().addingTimeInterval(timeout)
         var m = try metrics()
         while !done(m) && Date() < end {
@@ -269,7 +271,7 @@ public final class ServeProcess: @unchecked Sendable {
 
     /// Waits until `pinguard_round_timestamp_seconds` has moved on `rounds` times from its current value
     /// (rounds that finish after this call); returns the last exposition.
-    public func waitForRounds(_ rounds: Int, timeout: Double = 20) throws -> Exposition {
+    public func waitForRounds(_ rounds: Int, timeout: Double = 60) throws -> Exposition {
         var seen = Set<Double>()
         if let t = try metrics().value("pinguard_round_timestamp_seconds") { seen.insert(t) }
         let initial = seen.count
