@@ -135,14 +135,15 @@ if ! out=$(podman run -d --name "$name" --read-only ${run_opts[@]+"${run_opts[@]
     fail "podman run -d --read-only -p 127.0.0.1:$port:9477 $image" "$out"; finish
 fi
 ready=""
-for _ in $(seq 120); do
+# Up to two minutes: a safety net for a container that never gets ready, not a measure of how fast it does.
+for _ in $(seq 240); do
     ready=$(curl -s -m 2 "http://127.0.0.1:$port/-/ready" 2>/dev/null) && [[ -n $ready ]] && break
     [[ $(podman inspect "$name" --format '{{.State.Running}}' 2>/dev/null) == true ]] || break
     sleep 0.5
 done
-if curl -sf -m 5 -o /dev/null "http://127.0.0.1:$port/-/ready"; then ok "/-/ready answers on the published port ($ready)"
+if curl -sf -m 30 -o /dev/null "http://127.0.0.1:$port/-/ready"; then ok "/-/ready answers on the published port ($ready)"
 else fail "/-/ready answers on the published port" "$(podman logs "$name" 2>&1)"; fi
-metrics=$(curl -sf -m 10 "http://127.0.0.1:$port/metrics" 2>&1)
+metrics=$(curl -sf -m 60 "http://127.0.0.1:$port/metrics" 2>&1)
 if grep -qE "^pinguard_build_info\{.*version=\"$version\"" <<<"$metrics"; then
     ok "/metrics carries pinguard_build_info version $version ($(grep -c '^pinguard_' <<<"$metrics") pinguard_ samples)"
 else fail "/metrics carries pinguard_build_info version $version" "$(head -n 20 <<<"$metrics")"; fi

@@ -159,7 +159,8 @@ read -r tls_port listen_port < <(python3 "$ROOT/scripts/lib/free_port.py" 2 | tr
 openssl s_server -quiet -accept "127.0.0.1:$tls_port" -cert "$TMP/cert.pem" -key "$TMP/key.pem" -www \
     </dev/null >"$TMP/s_server.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$tls_port") 2>/dev/null && break; sleep 0.1; done
+# Up to a minute: a safety net for a server that never listens, not a measure of how fast it starts.
+for _ in $(seq 600); do (exec 3<>"/dev/tcp/127.0.0.1/$tls_port") 2>/dev/null && break; sleep 0.1; done
 cat >"$TMP/pinguard.yml" <<EOF
 listen: "127.0.0.1:$listen_port"
 trust: {ca_file: cert.pem}
@@ -169,14 +170,14 @@ targets:
   - {host: api.example.com, port: $tls_port, connect: 127.0.0.1, name: loopback, policy_sets: [ios-app]}
 EOF
 chmod 0644 "$TMP/pinguard.yml" "$TMP/cert.pem"
-out=$(cd / && timeout 60 /usr/bin/pinguard serve --once --config "$TMP/pinguard.yml" 2>&1); rc=$?
+out=$(cd / && timeout 120 /usr/bin/pinguard serve --once --config "$TMP/pinguard.yml" 2>&1); rc=$?
 row=$(grep -E '^ *loopback ' <<<"$out")
 if [[ ($rc == 0 || $rc == 1) && $row == *" ok"* && $row != *FAILED* ]]; then
     ok "serve --once, own config with the installed policies: loopback handshake, exit $rc ($(awk '{print $(NF-2), $(NF-1)}' <<<"$row"))"
 else fail "serve --once, own config with the installed policies: a loopback handshake (exit $rc)" "$out"; fi
 
 # As the unit runs it: no state.path in the test's configuration, STATE_DIRECTORY from systemd.
-out=$(cd / && STATE_DIRECTORY=/var/lib/pinguard timeout 60 /usr/bin/pinguard serve --once --config "$TMP/pinguard.yml" 2>&1); rc=$?
+out=$(cd / && STATE_DIRECTORY=/var/lib/pinguard timeout 120 /usr/bin/pinguard serve --once --config "$TMP/pinguard.yml" 2>&1); rc=$?
 row=$(grep -E '^ *loopback ' <<<"$out")
 if [[ ($rc == 0 || $rc == 1) && $row == *" ok"* ]] && grep -q 'remembered in /var/lib/pinguard/state.db' <<<"$out"; then
     ok "serve --once with STATE_DIRECTORY=/var/lib/pinguard remembers the loopback chain there"

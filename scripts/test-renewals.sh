@@ -39,7 +39,8 @@ start_pebble() {
   [ -n "$pebble_pid" ] && kill "$pebble_pid" 2> /dev/null && wait "$pebble_pid" 2> /dev/null
   PEBBLE_VA_ALWAYS_VALID=1 PEBBLE_VA_NOSLEEP=1 PEBBLE_WFE_NONCEREJECT=0 pebble -config "$W/pebble.json" >> "$W/pebble.log" 2>&1 &
   pebble_pid=$!; track "$pebble_pid"
-  for _ in $(seq 50); do curl -sfk "https://127.0.0.1:$MGMT/roots/0" -o "$W/root.pem" && return 0; sleep 0.1; done
+  # Up to a minute: a safety net for a pebble that never answers, not a measure of how fast it starts.
+  for _ in $(seq 600); do curl -sfk "https://127.0.0.1:$MGMT/roots/0" -o "$W/root.pem" && return 0; sleep 0.1; done
   return 1
 }
 start_pebble || { fail "pebble starts" "$(cat "$W/pebble.log")"; finish; }
@@ -81,7 +82,22 @@ http {
   server { listen 127.0.0.2:$NGX ssl; ssl_certificate $W/a2/fullchain.pem; ssl_certificate_key $W/a2/privkey.pem; return 204; }
 }
 NGINX
-reload_nginx() { nginx -c "$W/nginx.conf" -s reload 2> "$W/nginx/reload.log"; sleep 0.5; }
+served() {  # ADDRESS: the certificate nginx serves there, as a SHA-256 fingerprint
+  openssl s_client -connect "$1:$NGX" -servername api.pg.test < /dev/null 2> /dev/null | openssl x509 -noout -fingerprint -sha256 2> /dev/null
+}
+# A reload takes effect when nginx's new workers answer: until both addresses serve the certificates of their
+# copies (up to a minute, a safety net for a reload that never happens, not a measure of speed).
+reload_nginx() {
+  nginx -c "$W/nginx.conf" -s reload 2> "$W/nginx/reload.log"
+  local want1 want2 _
+  want1=$(openssl x509 -in "$W/a1/fullchain.pem" -noout -fingerprint -sha256)
+  want2=$(openssl x509 -in "$W/a2/fullchain.pem" -noout -fingerprint -sha256)
+  for _ in $(seq 600); do
+    [ "$(served 127.0.0.1)" = "$want1" ] && [ "$(served 127.0.0.2)" = "$want2" ] && return 0
+    sleep 0.1
+  done
+  echo "      nginx did not serve the reloaded certificates within a minute" >&2
+}
 
 # --- pinguard -------------------------------------------------------------------------------------------
 mkdir -p "$W/policies"
@@ -128,7 +144,7 @@ check_that "a restart after the renewal reports it once only" '[ "$(count certif
 scrape() {  # one serve, its /metrics into $W/metrics.txt, stopped
   local mp; mp=$(port)
   "$PG" serve --config "$W/pinguard.yml" --listen "127.0.0.1:$mp" > /dev/null 2> "$W/scrape.err" & local p=$!
-  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$mp/-/ready" > /dev/null && break; sleep 0.1; done
+  for _ in $(seq 600); do curl -sf "http://127.0.0.1:$mp/-/ready" > /dev/null && break; sleep 0.1; done
   curl -s "http://127.0.0.1:$mp/metrics" > "$W/metrics.txt"; kill "$p"; wait "$p" 2> /dev/null
 }
 scrape
@@ -227,7 +243,7 @@ fi
 write_config state.db
 MP=$(port)
 "$PG" serve --config "$W/pinguard.yml" --listen "127.0.0.1:$MP" > /dev/null 2> "$W/first.err" & first=$!; track "$first"
-for _ in $(seq 50); do grep -q "serving /metrics" "$W/first.err" && break; sleep 0.1; done
+for _ in $(seq 600); do grep -q "serving /metrics" "$W/first.err" && break; sleep 0.1; done
 curl -s "http://127.0.0.1:$MP/metrics" > "$W/metrics.txt"
 check_that "after restarts the metrics keep the renewals: 4 observed, the last brought a new key (so no key age beyond the leaf's), writable" \
   'grep -qx "pinguard_renewals_observed_total{target=\"api\"} 4" "$W/metrics.txt" &&

@@ -17,14 +17,15 @@ browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then fail "chromium is installed (Debian chromium)"; finish; fi
 
 suite_workdir W pinguard-status
-chrome() {  # URL OUT: the DOM chromium built, its console log in OUT.log
-  timeout 60 "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$W/profile" --enable-logging=stderr --v=0 \
+chrome() {  # URL OUT: the DOM chromium built, its console log in OUT.log (the timeout only stops a hung browser)
+  timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$W/profile" --enable-logging=stderr --v=0 \
     --dump-dom "$1" > "$2" 2> "$2.log"
 }
 
 P=$(port)
 "$PG" serve --listen "127.0.0.1:$P" > "$W/demo.out" 2> "$W/demo.err" & track $!
-for _ in $(seq 200); do curl -sf "http://127.0.0.1:$P/-/ready" > /dev/null && break; sleep 0.2; done
+# Up to two minutes: a safety net for a service that never gets ready, not a measure of how fast it does.
+for _ in $(seq 600); do curl -sf "http://127.0.0.1:$P/-/ready" > /dev/null && break; sleep 0.2; done
 
 chrome "http://127.0.0.1:$P/" "$W/index.html"
 check_that "the page lists the demo's four targets" \
@@ -50,7 +51,7 @@ assert "<h2>Staged files</h2>" in page and "expiring-renewal.pem" in page, "stag
 assert "accept (backup pin)" in page, "backup-pin use shown"
 PY' "$(grep -o '<tr class=.*' "$W/index.html" | head -8 | cut -c1-300)"
 check_that "no console error" '! grep -qiE "CONSOLE.*(error|uncaught)" "$W/index.html.log"' "$(grep -i console "$W/index.html.log")"
-timeout 60 "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$W/profile" --window-size=1400,1400 \
+timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$W/profile" --window-size=1400,1400 \
   --screenshot="$W/status-page.png" "http://127.0.0.1:$P/" > /dev/null 2>&1
 check_that "a screenshot of the page is taken" '[ -s "$W/status-page.png" ] && head -c 8 "$W/status-page.png" | grep -q PNG'
 # The screenshot itself: critical rows (#fbd5d5) above warning rows (#fff0c2); the timelines drawn, with the
@@ -98,7 +99,7 @@ YML
 printf 'basic_auth_users:\n  prom: "%s"\n' "$(python3 -c 'import crypt; print(crypt.crypt("pw", "$2b$04$pinguardtestsaltsaltsu"))' 2> /dev/null)" > "$W/web.yml"
 Q=$(port)
 "$PG" serve --config "$W/cfg/pinguard.yml" --listen "127.0.0.1:$Q" --web.config.file "$W/web.yml" > /dev/null 2> "$W/evil.err" & track $!
-for _ in $(seq 100); do [ "$(curl -s -o /dev/null -w '%{http_code}' -u prom:pw "http://127.0.0.1:$Q/-/ready")" = 200 ] && break; sleep 0.2; done
+for _ in $(seq 600); do [ "$(curl -s -o /dev/null -w '%{http_code}' -u prom:pw "http://127.0.0.1:$Q/-/ready")" = 200 ] && break; sleep 0.2; done
 chrome "http://127.0.0.1:$Q/targets/evil" "$W/evil-noauth.html"
 check_that "basic auth guards the page (401; chromium loads nothing without credentials)" \
   '[ "$(curl -s -o /dev/null -w "%{http_code}" "http://127.0.0.1:$Q/targets/evil")" = 401 ] && ! grep -q "Last probe" "$W/evil-noauth.html" &&

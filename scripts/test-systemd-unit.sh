@@ -208,7 +208,7 @@ else
                 "PINGUARD_LEAF_SPKI_SHA256=k" "PINGUARD_DAYS_TO_EXPIRY=12" \
                 "PINGUARD_DAYS_TO_PIN_BREAKAGE=21" "PINGUARD_ERROR=e" | logger --journald
         done
-        for _ in $(seq 50); do
+        for _ in $(seq 600); do
             journalctl --sync 2>/dev/null
             n=$(journalctl --no-pager -o cat -t pinguard-catalog-check | wc -l)
             [ "$n" -ge "$#" ] && break
