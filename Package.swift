@@ -151,7 +151,7 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Tests/PinGuardServiceTestSupport"),
         .testTarget(name: "PinGuardServiceTests", dependencies: [
-            "PinGuardService", "PinGuardReports", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
+            "PinGuardService", "PinGuardCommands", "PinGuardReports", "PinGuardConfig", "PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardProbe", "PinGuardCrypto", "PinGuardTestSupport",
             "PinGuardServiceTestSupport", "PinGuardCoreTestSupport", "PinGuardCTTestSupport", "PinGuardFetch", "PinGuardFetchTestSupport", "PinGuardState",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

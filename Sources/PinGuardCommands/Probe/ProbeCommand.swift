@@ -29,7 +29,8 @@ public enum ProbeCommand {
         public var environment = "prod"
         /// A CA bundle to trust instead of the system store (default with `config`: its trust.ca_file).
         public var caFile: String?
-        /// A pinguard.yml whose trust and CT settings to probe with, as serve would.
+        /// A pinguard.yml to probe and judge with as serve would: its trust, CT, fetch and renewal settings, issuer
+        /// pools, its policy sets (unless `policies` are given) and its target of the same host and port.
         public var config: String?
         /// Seconds for resolve, connect and handshake.
         public var timeout: Double = 10
@@ -75,34 +76,33 @@ struct ProbeRun: AsyncCommandRun {
     init(options: ProbeCommand.Options) { self.options = options }
 
     mutating func perform() async throws(CommandStop) -> Int32 {
-        let sets = try PolicyFiles.load(options.policies, format: options.inputFormat, out: &out)
-        let (prober, ct, loaded) = try proberAndCT(sets: sets)
-        let probe = try await checked(prober.probeTarget(try request()), loaded: loaded)
-        let result = try await judged(probe, sets: sets, ct: ct, loaded: loaded)
+        let loaded = try loadedConfiguration()
+        let sets = try policySets(loaded)
+        let (prober, ct) = try proberAndCT(sets: sets, loaded: loaded)
+        let target = configuredTarget(sets: sets, loaded: loaded)
+        let probe = try await checked(prober.probeTarget(try request(target)), loaded: loaded)
+        let result = try await judged(probe, target: target, sets: sets, ct: ct, loaded: loaded)
         let report = ProbeReport(target: result.target.name, result: result)
         out.write(options.json ? report.json() + "\n" : report.text())
         return report.exitStatus
     }
 
-    /// What to dial, with the client identity read as the service reads `client_cert` / `client_pkcs12`.
-    mutating func request() throws(CommandStop) -> ProbeRequest {
+    /// What to dial for `target`, with the client identity read as the service reads `client_cert` / `client_pkcs12`.
+    mutating func request(_ target: Target) throws(CommandStop) -> ProbeRequest {
         let o = options
         let identity: ClientIdentity?
         do { identity = try o.clientIdentity.map { source throws(ProbeError) in try ClientIdentity(source: source) } } catch {
             throw out.fail("pinguard: \(error)")
         }
-        return ProbeRequest(host: o.host, port: o.port, connect: o.connect, timeout: o.timeout, resolve: o.resolve,
-                            maxAddresses: o.maxAddresses, clientIdentity: identity)
+        return ProbeRequest(host: o.host, port: o.port, connect: target.connect, timeout: o.timeout, resolve: target.resolve,
+                            maxAddresses: target.maxAddresses, clientIdentity: identity)
     }
 
     /// The one judgement of `probe` as a target of its own, forecast with the CA's renewal window when it gives one.
-    mutating func judged(_ probe: TargetProbe, sets: [PolicySet], ct: CTSettings,
+    mutating func judged(_ probe: TargetProbe, target: Target, sets: [PolicySet], ct: CTSettings,
                          loaded: LoadedConfiguration?) async throws(CommandStop) -> TargetResult {
-        let o = options
-        let target = Target(host: HostPattern.normalize(o.host), port: o.port, connect: o.connect, environment: o.environment,
-                            policySets: sets.isEmpty ? nil : sets.map(\.name), resolve: o.resolve, maxAddresses: o.maxAddresses)
-        var outlook = try declaredOutlook()
-        var result = Judge(sets: sets, ct: ct, renewals: outlook).judge(probe, target: target, now: o.now)
+        var outlook = try declaredOutlook(loaded)
+        var result = Judge(sets: sets, ct: ct, renewals: outlook).judge(probe, target: target, now: options.now)
         if let window = try await renewalWindow(of: result, catalog: outlook.catalog, loaded: loaded) {
             outlook.window = window
             Judge(sets: sets, ct: ct, renewals: outlook).forecast(&result)
@@ -111,26 +111,12 @@ struct ProbeRun: AsyncCommandRun {
     }
 
     /// The prober with the trust store of `caFile` (else the configuration's) and the CT settings it collects for `sets`.
-    mutating func proberAndCT(sets: [PolicySet]) throws(CommandStop) -> (TLSProber, CTSettings, LoadedConfiguration?) {
+    mutating func proberAndCT(sets: [PolicySet], loaded: LoadedConfiguration?) throws(CommandStop) -> (TLSProber, CTSettings) {
         do {
-            let loaded = try options.config.map { path throws(ConfigError) in try ConfigurationLoader.load(path: path) }
             let caFile = options.caFile ?? loaded?.config.caFile
             let ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile), sets: sets, now: options.now, out: &out)
             let keyring = try CTSettingsLoader.keyring(ct, path: options.config ?? "the bundled CT log lists")
-            return (try TLSProber(caFile: caFile, ctLogs: keyring), ct, loaded)
-        } catch {
-            throw out.fail("pinguard: \(error)")
-        }
-    }
-
-    /// The forecast's outlook: the renewal as declared, the bundled catalog (or `issuerCatalog`, relative to the
-    /// working directory).
-    mutating func declaredOutlook() throws(CommandStop) -> DeclaredRenewalOutlook {
-        var config = ServiceConfig()
-        config.issuerCatalog = options.issuerCatalog
-        do {
-            let catalog = try IssuerSourcesLoader.catalog(config, base: FileManager.default.currentDirectoryPath)
-            return DeclaredRenewalOutlook(settings: options.renewal, catalog: catalog)
+            return (try TLSProber(caFile: caFile, ctLogs: keyring), ct)
         } catch {
             throw out.fail("pinguard: \(error)")
         }
