@@ -54,3 +54,23 @@ final class CRLLeanReadingTests: XCTestCase {
         return why
     }
 }
+
+/// The lean read against OpenSSL's full parse on the fuzz seeds, which hold the shapes a fuzzer found them to
+/// differ on (a revoked list tagged 0x10, a SEQUENCE with its constructed bit clear, which OpenSSL accepts).
+final class CRLLeanReadingSeedTests: XCTestCase {
+    func testTheLeanReadFindsWhatOpenSSLsParseFindsOnEverySeed() throws {
+        let folder = Repository.root.appendingPathComponent("fuzz/seeds/crl")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertTrue(files.contains("entries-sequence-tag-0x10.der"))
+        var compared = 0
+        for name in files {
+            let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+            guard let full = CRLReader.unverifiedFacts(bytes) else { continue }
+            let asked = Set(full.revoked.keys.filter { !$0.hasPrefix("-") })
+            let lean = try XCTUnwrap(CRLReader.unverifiedLeanFacts(bytes, only: asked), name)
+            for serial in asked { XCTAssertEqual(lean.revoked[serial], full.revoked[serial], "\(name): serial \(serial)") }
+            compared += asked.count
+        }
+        XCTAssertGreaterThanOrEqual(compared, 4, "the seeds list entries")
+    }
+}

@@ -45,11 +45,11 @@ enum CRLLeanReader {
     /// The outer SEQUENCE's three parts and the entries inside `tbsCertList`.
     static func layout(_ der: [UInt8]) throws(DER.Malformed) -> Layout {
         let outer = try DER.element(der, at: 0, limit: der.count)
-        guard outer.tag == 0x30, outer.end == der.count else { throw DER.Malformed(message: "not one SEQUENCE") }
+        guard isSequence(outer.tag), outer.end == der.count else { throw DER.Malformed(message: "not one SEQUENCE") }
         let tbs = try DER.element(der, at: outer.contentStart, limit: outer.end)
         let algorithm = try DER.element(der, at: tbs.end, limit: outer.end)
         let signature = try DER.element(der, at: algorithm.end, limit: outer.end)
-        guard tbs.tag == 0x30, algorithm.tag == 0x30, signature.tag == 0x03, signature.end == outer.end,
+        guard isSequence(tbs.tag), isSequence(algorithm.tag), signature.tag == 0x03, signature.end == outer.end,
               signature.end > signature.contentStart, der[signature.contentStart] == 0 else {
             throw DER.Malformed(message: "not a CertificateList")
         }
@@ -60,10 +60,14 @@ enum CRLLeanReader {
         var entries: DER.Element?
         for _ in 0..<2 where next.end < tbs.end {
             next = try DER.element(der, at: next.end, limit: tbs.end)
-            if next.tag == 0x30 { entries = next; break }
+            if isSequence(next.tag) { entries = next; break }
         }
         return Layout(tbs: tbs, signatureAlgorithm: algorithm, signature: signature, entries: entries)
     }
+
+    /// Whether `tag` is read as a SEQUENCE: 0x30, or 0x10 (the constructed bit clear), which OpenSSL's parser takes
+    /// as one too; the lean read must find the entries wherever the full parse finds them.
+    static func isSequence(_ tag: UInt8) -> Bool { tag & 0xDF == 0x10 }
 
     /// Whether the signature verifies with `key` over the `tbsCertList` bytes, with the digest the signature
     /// algorithm names (none for Ed25519). RSA-PSS and unknown algorithms do not verify here.
@@ -122,7 +126,7 @@ enum CRLLeanReader {
         while cursor < list.end {
             let entry = try DER.element(der, at: cursor, limit: list.end)
             let serial = try DER.element(der, at: entry.contentStart, limit: entry.end)
-            guard entry.tag == 0x30, serial.tag == 0x02, serial.end > serial.contentStart else {
+            guard isSequence(entry.tag), serial.tag == 0x02, serial.end > serial.contentStart else {
                 throw DER.Malformed(message: "a revoked certificate entry is not SEQUENCE { INTEGER, ... }")
             }
             cursor = entry.end
