@@ -8,8 +8,13 @@ import PinGuardProbeTestSupport
 import XCTest
 
 /// Peers that are not the TLS server they should be: every probe returns facts with an error, on time,
-/// and never crashes the process.
+/// and never crashes the process. "On time" is told without a clock: a probe that must fail at once is given a
+/// ten-minute deadline and returns well before it with its own error, and one that must wait for its deadline
+/// returns with the error that names it.
 final class HostilePeerTests: XCTestCase {
+    /// The deadline of probes that must fail without waiting for one.
+    let patience = 600.0
+
     func testSilentPeerFailsAtTheDeadline() throws {
         let s = try LiveServers.shared()
         let peer = try HostilePeer(.silent)
@@ -20,8 +25,7 @@ final class HostilePeerTests: XCTestCase {
         let error = facts.error ?? ""
         XCTAssertEqual(error, "TLS handshake with 127.0.0.1:\(peer.port): timeout after 1s",
                        "names the phase, the address and the deadline")
-        XCTAssertGreaterThanOrEqual(facts.duration, 0.9)
-        XCTAssertLessThan(facts.duration, 3)
+        XCTAssertGreaterThanOrEqual(facts.duration, 0.9, "it waited for the deadline")
         XCTAssertEqual(facts.address, "127.0.0.1:\(peer.port)", "the address is known before the handshake")
         XCTAssertEqual(peer.acceptedConnections, 1)
     }
@@ -31,50 +35,50 @@ final class HostilePeerTests: XCTestCase {
         let peer = try HostilePeer(.sshBannerAndNoise)
         defer { peer.stop() }
         let facts = s.prober.probe(ProbeRequest(host: "garbage.pinguard.test", port: peer.port, connect: ["127.0.0.1"],
-                                                timeout: 5))
+                                                timeout: patience))
         assertFailed(facts)
         let error = facts.error ?? ""
         XCTAssertTrue(error.hasPrefix("TLS handshake with 127.0.0.1:\(peer.port): "), error)
         XCTAssertFalse(error.contains("timeout"), error)
         XCTAssertTrue(error.contains("wrong version number") || error.contains("packet length too long")
                       || error.contains("record"), error)
-        XCTAssertLessThan(facts.duration, 3)
+        XCTAssertLessThan(facts.duration, patience, "failed at once, not at the deadline")
     }
 
     func testPeerClosingAtOnceIsAnUnexpectedEOF() throws {
         let s = try LiveServers.shared()
         let peer = try HostilePeer(.closeImmediately)
         defer { peer.stop() }
-        let facts = s.prober.probe(ProbeRequest(host: "eof.pinguard.test", port: peer.port, connect: ["127.0.0.1"], timeout: 5))
+        let facts = s.prober.probe(ProbeRequest(host: "eof.pinguard.test", port: peer.port, connect: ["127.0.0.1"], timeout: patience))
         assertFailed(facts)
         let error = facts.error ?? ""
         XCTAssertTrue(error.hasPrefix("TLS handshake with 127.0.0.1:\(peer.port): "), error)
         XCTAssertTrue(error.contains("eof") || error.contains("closed") || error.contains("reset"), error)
-        XCTAssertLessThan(facts.duration, 3)
+        XCTAssertLessThan(facts.duration, patience, "failed at once, not at the deadline")
     }
 
     func testPeerResettingAtOnceIsAConnectionReset() throws {
         let s = try LiveServers.shared()
         let peer = try HostilePeer(.reset)
         defer { peer.stop() }
-        let facts = s.prober.probe(ProbeRequest(host: "rst.pinguard.test", port: peer.port, connect: ["127.0.0.1"], timeout: 5))
+        let facts = s.prober.probe(ProbeRequest(host: "rst.pinguard.test", port: peer.port, connect: ["127.0.0.1"], timeout: patience))
         assertFailed(facts)
         let error = facts.error ?? ""
         // On a loaded machine the reset can land while the connection is still being set up.
         XCTAssertTrue(error.hasPrefix("TLS handshake with 127.0.0.1:\(peer.port): ") || error.hasPrefix("connect to 127.0.0.1:\(peer.port): "),
                       error)
         XCTAssertTrue(error.contains("Connection reset by peer") || error.contains("eof"), error)
-        XCTAssertLessThan(facts.duration, 3)
+        XCTAssertLessThan(facts.duration, patience, "failed at once, not at the deadline")
     }
 
     func testClosedPortIsRefused() throws {
         let s = try LiveServers.shared()
         let port = LoopbackPorts.closed()
-        let facts = s.prober.probe(ProbeRequest(host: "closed.pinguard.test", port: port, connect: ["127.0.0.1"], timeout: 5))
+        let facts = s.prober.probe(ProbeRequest(host: "closed.pinguard.test", port: port, connect: ["127.0.0.1"], timeout: patience))
         assertFailed(facts)
         XCTAssertEqual(facts.error, "connect to 127.0.0.1:\(port): Connection refused")
         XCTAssertEqual(facts.address, "127.0.0.1:\(port)", "the one address dialled is named even when it refuses")
-        XCTAssertLessThan(facts.duration, 1)
+        XCTAssertLessThan(facts.duration, patience, "refused at once, not at the deadline")
     }
 
     func testTLS10OnlyServerFailsWithAProtocolError() throws {
@@ -130,11 +134,11 @@ final class HostilePeerTests: XCTestCase {
         let server = try TLSServer.leaf("valid", pki: s.pki, extraArguments: ["-Verify", "1", "-tls1_2"])
         defer { server.stop() }
         let facts = s.prober.probe(ProbeRequest(host: s.pki.serverName("valid"), port: server.port,
-                                                connect: ["127.0.0.1"], timeout: 5))
+                                                connect: ["127.0.0.1"], timeout: patience))
         XCTAssertNil(facts.error)
         XCTAssertEqual(facts.servedChain.count, 2)
         XCTAssertTrue(facts.handshakeError?.contains("handshake failure") == true, facts.handshakeError ?? "no handshake error")
-        XCTAssertLessThan(facts.duration, 3)
+        XCTAssertLessThan(facts.duration, patience, "the alert ended the handshake, not the deadline")
     }
 
     /// One prober, one `SSL_CTX`, many threads: every result equals the single-threaded one.

@@ -42,7 +42,7 @@ public enum LoopbackPorts {
 
     /// Polls until `host:port` accepts a TCP connection, up to `timeout` seconds, or `stillAlive` says the
     /// server died. Returns whether it accepted.
-    public static func waitUntilAccepting(host: String = "127.0.0.1", port: Int, timeout: Double = 10,
+    public static func waitUntilAccepting(host: String = "127.0.0.1", port: Int, timeout: Double = 60,
                                           stillAlive: () -> Bool = { true }) -> Bool {
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {

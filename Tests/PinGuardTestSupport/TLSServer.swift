@@ -19,7 +19,7 @@ public final class TLSServer: @unchecked Sendable {
             args += extraArguments
             let child = try ChildProcess(executable: OpenSSLTool.path, arguments: args,
                                          logFile: dir.appendingPathComponent("s_server-\(attempt).log"))
-            if LoopbackPorts.waitUntilAccepting(port: port, timeout: 10, stillAlive: { child.isRunning }) {
+            if LoopbackPorts.waitUntilAccepting(port: port, timeout: 60, stillAlive: { child.isRunning }) {
                 self.port = port
                 self.process = child
                 return

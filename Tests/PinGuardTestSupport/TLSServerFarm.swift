@@ -72,7 +72,7 @@ public final class TLSServerFarm: @unchecked Sendable {
                 "-g", "daemon off; master_process off; pid \(dir.path)/nginx.pid;",
             ], logFile: dir.appendingPathComponent("stdout-\(attempt).log"))
             let probeHost = listen[0].trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-            if LoopbackPorts.waitUntilAccepting(host: probeHost, port: port, timeout: 10, stillAlive: { child.isRunning }) {
+            if LoopbackPorts.waitUntilAccepting(host: probeHost, port: port, timeout: 60, stillAlive: { child.isRunning }) {
                 self.port = port
                 self.listensOnIPv6 = listen.contains { $0.contains(":") }
                 self.sites = sites
