@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import PinGuardCore
 import PinGuardProbe
@@ -16,11 +17,18 @@ enum FetchAddresses {
 
     /// Resolves `url`'s host on a thread that may block (the resolver waits on glibc, at most `seconds`), then
     /// checks each address.
+    /// A cancelled fetch (shutdown) stops the resolver's wait at once.
     static func resolve(_ url: FetchURL, settings: FetchSettings, within seconds: Double) async -> Verdict {
-        let resolved = await withCheckedContinuation { (done: CheckedContinuation<ResolvedTarget, Never>) in
-            DispatchQueue.global().async {
-                done.resume(returning: NameResolution.addresses(of: url.host, port: url.port, timeout: seconds))
+        let cancelled = CancelledFlag()
+        let resolved = await withTaskCancellationHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<ResolvedTarget, Never>) in
+                DispatchQueue.global().async {
+                    done.resume(returning: NameResolution.addresses(of: url.host, port: url.port, timeout: seconds,
+                                                                    cancelled: { cancelled.isSet }))
+                }
             }
+        } onCancel: {
+            cancelled.set()
         }
         return verdict(resolved, url: url, settings: settings)
     }
@@ -34,5 +42,25 @@ enum FetchAddresses {
         }
         guard let first = resolved.all.first else { return .failed("resolve \(url.host): no address") }
         return .checked(first.ipText)
+    }
+}
+
+/// A flag a cancellation handler sets and a blocking resolver polls.
+final class CancelledFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    /// Whether it was set.
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    /// Sets it.
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
     }
 }

@@ -81,7 +81,8 @@ public actor CRLCache {
         let now = clock.now
         let current = held[key].flatMap { list in list.nextUpdate.map { $0 > now } == true ? list : nil }
         if let current, current.answers(for: serial) { return .success(current) }
-        if current == nil, let failure = failures[key], failure.generation == generation,
+        // A failure is waited out before the list is wanted again, whether it was a first read or a new serial's.
+        if let failure = failures[key], failure.generation == generation,
            now.timeIntervalSince(failure.at) < retryAfterFailure { return .failure(failure.reason) }
         guard want else { return .failure(.notFetched) }
         guard entries.contains(key) || entries.count < Self.maxEntries else { return .failure(.tooManyPoints) }
