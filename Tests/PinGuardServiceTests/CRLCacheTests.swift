@@ -156,3 +156,22 @@ extension Result where Failure == RevocationUnknown {
         return nil
     }
 }
+
+/// A list's dates come from a server: one valid for decades is never held for good.
+final class CRLDateBoundsTests: XCTestCase {
+    func testAListValidForDecadesIsNotBelieved() async throws {
+        let server = try await AuthorityServer()
+        let pki = try RevocationPKI(base: server.url(""))
+        server.route("/int.crl", AuthorityServer.Route(body: try DemoCRL.make(issuer: pki.intermediate, nextUpdate: 50 * 365 * 86_400)))
+        let clock = ManualClock(start: Date())
+        let fetcher = try GuardedFetcher(settings: FetchSettings(networks: [IPNetwork("127.0.0.0/8")!], timeout: 10))
+        let d = CRLDownloads(cache: CRLCache(clock: clock), fetcher: fetcher, store: MemoryDocumentStore(), clock: clock)
+        let issuer = try pki.chain("healthy")[1]
+        _ = await d.cache.known(url: pki.intermediateCRLURL, issuer: issuer, serial: "64")
+        await d.pass()
+        let answer = await d.cache.known(url: pki.intermediateCRLURL, issuer: issuer, serial: "64", want: false)
+        XCTAssertEqual(answer.failureReason, .unsupported)
+        XCTAssertEqual(server.requests("/int.crl"), 1)
+        await server.stop()
+    }
+}

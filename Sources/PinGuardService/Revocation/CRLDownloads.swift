@@ -88,6 +88,9 @@ public final class CRLDownloads: Sendable {
 /// Reads lists one at a time: an actor, so a pass's parallel downloads queue here instead of each holding a
 /// parsed list of a million entries at once.
 actor CRLListReader {
+    /// The furthest ahead a believed list's nextUpdate may lie: 13 months.
+    static let longestValidity: TimeInterval = 396 * 86_400
+
     /// The list of `bytes` when it verifies with the asker's issuer key, names that issuer and is current at
     /// `now`, keeping the entries of the asked serials alone.
     func believe(_ bytes: [UInt8], asked: CRLCache.Wanted, now: Date) -> Result<RevocationList, RevocationUnknown> {
@@ -97,6 +100,9 @@ actor CRLListReader {
         if list.issuer != asked.issuer.subject { return .failure(.wrongIssuer) }
         if list.thisUpdate > now.addingTimeInterval(RevocationJudge.clockSkew) { return .failure(.notYetValid) }
         guard let next = list.nextUpdate, next > now else { return .failure(.expired) }
+        // A list held until a nextUpdate decades away would never be asked for again: the Baseline Requirements'
+        // longest CRL validity is 12 months (a CA certificate's), so more than 13 ahead is no list to believe.
+        guard next.timeIntervalSince(now) <= Self.longestValidity else { return .failure(.unsupported) }
         return .success(list)
     }
 }
