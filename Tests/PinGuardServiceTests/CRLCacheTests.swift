@@ -16,9 +16,12 @@ import XCTest
 final class CRLCacheTests: XCTestCase {
     var server: AuthorityServer!
     var pki: RevocationPKI!
-    let clock = ManualClock(start: Date())
+    /// Made when each test starts: XCTest makes every test's instance at launch, long before a late test runs,
+    /// and the lists a test makes are dated from the wall clock when it runs.
+    var clock: ManualClock!
 
     override func setUp() async throws {
+        clock = ManualClock(start: Date())
         server = try await AuthorityServer()
         pki = try RevocationPKI(base: server.url(""))
     }

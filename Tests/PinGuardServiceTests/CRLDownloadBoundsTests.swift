@@ -14,7 +14,13 @@ import XCTest
 /// The downloads' bounds, counted: a certificate's points past the cap are never asked, asking never waits on
 /// the network, and a cancelled pass (shutdown) abandons its fetches and records nothing for them.
 final class CRLDownloadBoundsTests: XCTestCase {
-    let clock = ManualClock(start: Date())
+    /// Made when each test starts: XCTest makes every test's instance at launch, long before a late test runs,
+    /// and the lists a test makes are dated from the wall clock when it runs.
+    var clock: ManualClock!
+
+    override func setUp() {
+        clock = ManualClock(start: Date())
+    }
 
     /// A listener that completes TCP handshakes (the kernel's backlog) and never answers: a tarpit.
     func tarpit() throws -> (fd: Int32, port: Int) {
