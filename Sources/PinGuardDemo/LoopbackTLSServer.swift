@@ -56,6 +56,10 @@ public final class LoopbackTLSServer: @unchecked Sendable {
             let client = accept(listener, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
+                // Closed here, by the thread that accepts on it, never by `stop()`: a descriptor closed while
+                // this thread is serving a client could be reused by another server's socket before it
+                // accepts again, and it would answer that server's clients with this leaf.
+                close(listener)
                 return
             }
             var timeout = timeval(tv_sec: 2, tv_usec: 0)
@@ -71,10 +75,10 @@ public final class LoopbackTLSServer: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting connections.
+    /// Stops accepting connections: the listening socket is shut down, and the serving thread closes it once
+    /// its `accept` fails.
     public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     deinit { SSL_CTX_free(context) }
