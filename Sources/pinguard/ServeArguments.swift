@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PinGuardCore
 import PinGuardService
 
@@ -83,6 +84,10 @@ struct ServeArguments: AsyncParsableCommand {
         options.shard = shard.flatMap(TargetShard.init)
         options.endpoint = try endpointOptions()
         let status = await ServeCommand.run(options)
-        if status != 0 { throw ExitCode(status) }
+        // The service has shut down and written its state; a probe abandoned on a silent peer may still sit in
+        // OpenSSL on its own thread. Exiting without the libraries' exit handlers (OpenSSL's cleanup among them)
+        // keeps them from freeing what that thread still holds.
+        fflush(nil)
+        _exit(status)
     }
 }
