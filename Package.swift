@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(name: "PinGuardReportsTests", dependencies: ["PinGuardReports", "PinGuardCore", "PinGuardReaders"]),
         .testTarget(name: "PinGuardReadersTests", dependencies: ["PinGuardReaders", "PinGuardCore", "PinGuardReports", "PinGuardTestSupport", "PinGuardCoreTestSupport",
                                                                  "PinGuardReadersTestSupport"]),
-        .testTarget(name: "PinGuardFilesTests", dependencies: ["PinGuardFiles"]),
+        .testTarget(name: "PinGuardFilesTests", dependencies: ["PinGuardFiles", "PinGuardTestSupport"]),
         .testTarget(name: "PinGuardCryptoTests", dependencies: ["PinGuardCrypto", "PinGuardCore", "PinGuardConfig", "PinGuardDemo", "PinGuardProbe",
                                                                 "PinGuardTestSupport", "PinGuardTestKeyDecoding", "PinGuardCTTestSupport", "COpenSSL"]),
         .testTarget(name: "PinGuardProbeTests", dependencies: ["PinGuardProbe", "PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardDemo",

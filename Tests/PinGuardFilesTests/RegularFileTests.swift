@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PinGuardFiles
+import PinGuardTestSupport
 import XCTest
 
 /// `RegularFile` reads regular files only and at most the bytes it is allowed: a FIFO, a directory or a missing
@@ -55,20 +56,12 @@ final class RegularFileTests: XCTestCase {
                        "\(dir.path)/absent/below: no such file")
     }
 
-    /// `body`'s value, run on a thread of its own; nil when it has not returned within a minute, a safety net that
-    /// only a hang reaches (a blocked `open(2)` never returns), not a measure of speed.
-    private func returning<T>(_ body: @escaping () -> T) -> T? {
-        let run = ReturningCall(body)
-        Thread { run.finish() }.start()
-        return run.done.wait(timeout: .now() + 60) == .success ? run.value : nil
-    }
-
     /// A FIFO with no writer would block a plain `open(2)` for ever; it is refused at once.
     func testAFIFOAndADirectoryAreRefusedAtOnceAndNamed() throws {
         let fifo = dir.appendingPathComponent("fifo").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         // No writer ever comes: returning at all is not blocking.
-        let refused = try XCTUnwrap(returning { self.code { _ = try RegularFile.read(fifo, maxBytes: 10) } }, "the read blocked on the FIFO")
+        let refused = try XCTUnwrap(Watchdog.value { self.code { _ = try RegularFile.read(fifo, maxBytes: 10) } }, "the read blocked on the FIFO")
         XCTAssertEqual(refused?.0, .notRegular)
         XCTAssertEqual(refused?.1, "\(fifo): not a regular file (a FIFO)")
         XCTAssertEqual(code { _ = try RegularFile.descriptor(dir.path) }?.1, "\(dir.path): not a regular file (a directory)")
@@ -82,19 +75,5 @@ final class RegularFileTests: XCTestCase {
         var buffer = [UInt8](repeating: 0, count: 16)
         XCTAssertEqual(buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }, 10)
         XCTAssertEqual(Array(buffer.prefix(10)), (0..<10).map { UInt8($0) })
-    }
-}
-
-/// A call watched from another thread: its body, its value once it returned, and the signal that it did.
-private final class ReturningCall<T>: @unchecked Sendable {
-    let body: () -> T
-    var value: T?
-    let done = DispatchSemaphore(value: 0)
-
-    init(_ body: @escaping () -> T) { self.body = body }
-
-    func finish() {
-        value = body()
-        done.signal()
     }
 }
