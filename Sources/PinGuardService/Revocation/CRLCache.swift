@@ -47,8 +47,8 @@ public actor CRLCache {
     }
 
     /// The first distribution points of a certificate that are asked; the rest are reported `too_many_points`.
-    /// DigiCert names two per certificate, the most among the CAs of the issuer catalog (Let's Encrypt, Google
-    /// Trust Services and Sectigo name one): twice that.
+    /// DigiCert's certificates name two (crl3 and crl4.digicert.com), the most seen among the large public CAs
+    /// (Let's Encrypt's, Google Trust Services' and Sectigo's name one): twice that.
     public static let maxPointsPerCertificate = 4
     /// The most entries (distribution point and issuer) tracked at once: a fleet of 100,000 targets under the
     /// public CAs names a few thousand (CAs shard their lists: Let's Encrypt by up to 128 per intermediate).
