@@ -23,14 +23,9 @@ struct PinGuardCommand: AsyncParsableCommand {
     /// Refuses an option repeated more than `maxRepeatedOption` times, then parses and runs the command.
     static func main() async {
         KeyDecoding.install() // first thing: before any key is read or made (serve says what is in force)
-        var counts: [Substring: Int] = [:]
-        for argument in CommandLine.arguments.dropFirst() where argument.hasPrefix("--") {
-            let option = argument.split(separator: "=", maxSplits: 1)[0]
-            counts[option, default: 0] += 1
-            if counts[option]! > maxRepeatedOption {
-                printError("pinguard: \(EchoedInput.bare(option, limit: 40)) is given more than \(maxRepeatedOption) times; put definitions in a --defines file")
-                Foundation.exit(Exit.configuration.rawValue)
-            }
+        if let refusal = FlagChoices.repeatedOptionRefusal(CommandLine.arguments.dropFirst(), limit: maxRepeatedOption) {
+            printError(refusal)
+            Foundation.exit(Exit.configuration.rawValue)
         }
         await main(nil)
     }

@@ -105,18 +105,13 @@ struct ProbeArguments: AsyncParsableCommand {
         try await ProbeCommand.run(options).emit()
     }
 
-    /// The identity the `--client-*` options name, read as the service reads `client_cert` / `client_pkcs12`.
+    /// The identity the `--client-*` options name.
     func clientIdentity() throws(ValidationError) -> ClientIdentitySource? {
-        if let p12 = clientPKCS12 {
-            guard clientCert == nil, clientKey == nil else { throw ValidationError("give --client-cert or --client-pkcs12, not both") }
-            return .pkcs12(file: p12, passwordFile: clientPKCS12PasswordFile)
+        switch FlagChoices.clientIdentity(cert: clientCert, key: clientKey, pkcs12: clientPKCS12,
+                                                 pkcs12PasswordFile: clientPKCS12PasswordFile) {
+        case .success(let identity): return identity
+        case .failure(let refusal): throw ValidationError(refusal.description)
         }
-        guard clientPKCS12PasswordFile == nil else { throw ValidationError("--client-pkcs12-password-file needs --client-pkcs12") }
-        guard let cert = clientCert else {
-            if clientKey != nil { throw ValidationError("--client-key needs --client-cert") }
-            return nil
-        }
-        return .pem(certificate: cert, key: clientKey ?? cert)
     }
 }
 

@@ -159,7 +159,4 @@ public actor CRLCache {
                              lastFailure: keys.lazy.compactMap { self.failures[$0]?.reason }.first)
         }
     }
-
-    /// The serials covered by every held list together: what the held lists cost, for the bound's test.
-    public var heldSerials: Int { held.values.reduce(0) { $0 + ($1.covered?.count ?? $1.revoked.count) } }
 }

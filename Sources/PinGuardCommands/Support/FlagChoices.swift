@@ -1,0 +1,41 @@
+import PinGuardCore
+
+/// What the flags come to where more than one flag decides: the client identity `probe` sends, and
+/// the bound on a repeated option. The executable maps flags here and turns a refusal into a usage error.
+public enum FlagChoices {
+    /// The identity the `--client-*` options name, read as the service reads `client_cert` / `client_pkcs12`; a
+    /// refusal says which options do not go together.
+    public static func clientIdentity(cert: String?, key: String?, pkcs12: String?,
+                                      pkcs12PasswordFile: String?) -> Result<ClientIdentitySource?, Refusal> {
+        if let pkcs12 {
+            guard cert == nil, key == nil else { return .failure(Refusal("give --client-cert or --client-pkcs12, not both")) }
+            return .success(.pkcs12(file: pkcs12, passwordFile: pkcs12PasswordFile))
+        }
+        guard pkcs12PasswordFile == nil else { return .failure(Refusal("--client-pkcs12-password-file needs --client-pkcs12")) }
+        guard let cert else {
+            return key == nil ? .success(nil) : .failure(Refusal("--client-key needs --client-cert"))
+        }
+        return .success(.pem(certificate: cert, key: key ?? cert))
+    }
+
+    /// Why an option repeated more than `limit` times among `arguments` (the program name excluded) is refused,
+    /// naming the first such option; nil when none is.
+    public static func repeatedOptionRefusal(_ arguments: some Sequence<String>, limit: Int) -> String? {
+        var counts: [Substring: Int] = [:]
+        for argument in arguments where argument.hasPrefix("--") {
+            let option = argument.split(separator: "=", maxSplits: 1)[0]
+            counts[option, default: 0] += 1
+            if counts[option, default: 0] > limit {
+                return "pinguard: \(EchoedInput.bare(option, limit: 40)) is given more than \(limit) times; put definitions in a --defines file"
+            }
+        }
+        return nil
+    }
+
+    /// A combination of flags that is refused, and why.
+    public struct Refusal: Error, Sendable, CustomStringConvertible {
+        /// Which flags do not go together.
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
