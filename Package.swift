@@ -39,10 +39,11 @@ let package = Package(
         // The bundled public suffix list is data under MPL-2.0; see Resources/PUBLIC_SUFFIX_LIST.md. The CT log lists
         // are Apple's and Google's published files; see Resources/CT_LOG_LISTS.md.
         .target(name: "PinGuardConfig", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardFiles"],
-                exclude: ["Resources/PUBLIC_SUFFIX_LIST.md", "Resources/ISSUER_CATALOG.md", "Resources/CT_LOG_LISTS.md"],
+                exclude: ["Resources/PUBLIC_SUFFIX_LIST.md", "Resources/ISSUER_CATALOG.md", "Resources/CT_LOG_LISTS.md",
+                          "Resources/CLIENT_TRUST_STORES.md"],
                 resources: [.copy("Resources/public_suffix_list.dat"), .copy("Resources/issuer_catalog.json"),
                             .copy("Resources/ct_log_list_apple.json"), .copy("Resources/ct_log_list_chrome.json"),
-                            .copy("Resources/ct_log_list_pubkey_chrome.pem")]),
+                            .copy("Resources/ct_log_list_pubkey_chrome.pem"), .copy("Resources/client_trust_stores.json")]),
         // getaddrinfo_a (glibc) in C: its types are behind _GNU_SOURCE, which Swift's Glibc module lacks.
         .target(name: "CResolver", linkerSettings: [.linkedLibrary("anl")]),
         // OpenSSL once, apart from the network: hashes, certificate parsing, chain verification, signatures,

@@ -80,6 +80,7 @@ public enum ConfigurationLoader {
         loaded.issuerCatalog = try IssuerSourcesLoader.catalog(config, base: base)
         loaded.ctKeyring = try CTSettingsLoader.keyring(config.ct, path: path)
         loaded.ctLogListKeys = try CTLogListKeysLoader.load(config, path: path, base: base)
+        loaded.clientPaths = try ClientTrustStores.judge(for: sets, caFile: config.caFile)
         return loaded
     }
 

@@ -15,8 +15,9 @@ public enum CandidateChainVerifier {
     /// Parses every certificate of `files` (PEM bundles or DER; the first certificate is the leaf, the
     /// rest in order form the chain) and verifies it for `host` at `time`; with `ctLogs`, also reads the
     /// leaf's embedded SCTs, checked with those keys.
+    /// With `clientPaths`, the path each client of its stores builds is judged too, as a probe judges it.
     public static func verify(_ files: [(bytes: [UInt8], name: String)], host: String, caFile: String?,
-                              at time: Date, ctLogs: CTLogKeyring? = nil) throws(ProbeError) -> ProbeFacts {
+                              at time: Date, ctLogs: CTLogKeyring? = nil, clientPaths: ClientPathJudge? = nil) throws(ProbeError) -> ProbeFacts {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         var certificates: [OpaquePointer] = []
@@ -38,6 +39,11 @@ public enum CandidateChainVerifier {
         X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(context), time_t(clamping: Int64(time.timeIntervalSince1970.rounded(.down))))
 
         var facts = ProbeFacts(host: host, port: 443, servedChain: served, finishedAt: time)
+        if let clientPaths {
+            facts.clientPaths = try clientPaths.paths(of: certificates, servedFacts: served, host: host, at: time) {
+                x, depth, source throws(ProbeError) in try CertificateReader.facts(of: x, depth: depth, source: source)
+            }
+        }
         facts.trusted = X509_verify_cert(context) == 1
         if facts.trusted, let chain = X509_STORE_CTX_get1_chain(context) {
             defer { pg_sk_X509_pop_free(chain) }

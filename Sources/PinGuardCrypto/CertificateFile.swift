@@ -41,3 +41,17 @@ package enum CertificateFile {
         return out
     }
 }
+
+extension CertificateFile {
+    /// Every certificate of a PEM bundle or DER file as DER, with its subject (a CA file read as a client's
+    /// store); throws as `parse` does.
+    package static func derCertificates(_ bytes: [UInt8], name: String) throws(ProbeError) -> [(bytes: [UInt8], subject: String)] {
+        let parsed = try parse(bytes, name: name)
+        defer { parsed.forEach { X509_free($0) } }
+        var out: [(bytes: [UInt8], subject: String)] = []
+        for x in parsed {
+            out.append((try CertificateReader.derBytes(x), CertificateReader.name(X509_get_subject_name(x))))
+        }
+        return out
+    }
+}

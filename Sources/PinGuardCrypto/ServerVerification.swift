@@ -40,9 +40,14 @@ public enum ServerVerification {
     /// Prepares a store context as OpenSSL's handshake prepares a client's: purpose and trust `ssl_server`, the
     /// security level of `securityLevel`, and `host`'s identity.
     public static func prepare(_ context: OpaquePointer, host: String) {
+        preparePurpose(context)
+        setIdentity(X509_STORE_CTX_get0_param(context), host: host)
+    }
+
+    /// Purpose and trust `ssl_server` and the security level, without a host: a client's path is checked for
+    /// its name apart (`ClientPathJudge`), once per name it is served under.
+    public static func preparePurpose(_ context: OpaquePointer) {
         _ = X509_STORE_CTX_set_default(context, "ssl_server")
-        let param = X509_STORE_CTX_get0_param(context)
-        X509_VERIFY_PARAM_set_auth_level(param, securityLevel)
-        setIdentity(param, host: host)
+        X509_VERIFY_PARAM_set_auth_level(X509_STORE_CTX_get0_param(context), securityLevel)
     }
 }

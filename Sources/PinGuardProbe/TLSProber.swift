@@ -24,15 +24,19 @@ public final class TLSProber: @unchecked Sendable {
     let verifications: VerificationCache
     /// The facts of the certificates probes have read, by their bytes.
     let certificates = CertificateFactsCache()
+    /// The path each client builds from the served chain, when policy sets name clients; nil: none judged.
+    public let clientPaths: ClientPathJudge?
 
     /// Creates a prober; throws when the CA file cannot be read or holds no certificate. With `ctLogs` every
     /// probe also collects the server's SCTs and checks them against those logs.
-    public convenience init(caFile: String? = nil, ctLogs: CTLogKeyring? = nil) throws(ProbeError) {
-        try self.init(caFile: caFile, ctLogs: ctLogs, now: { Date() })
+    /// With `clientPaths` every probe also builds the path of each client of its stores.
+    public convenience init(caFile: String? = nil, ctLogs: CTLogKeyring? = nil, clientPaths: ClientPathJudge? = nil) throws(ProbeError) {
+        try self.init(caFile: caFile, ctLogs: ctLogs, clientPaths: clientPaths, now: { Date() })
     }
 
     /// A prober whose verification cache judges its entries' validity at `now` (tests move it).
-    init(caFile: String?, ctLogs: CTLogKeyring?, now: @escaping @Sendable () -> Date) throws(ProbeError) {
+    init(caFile: String?, ctLogs: CTLogKeyring?, clientPaths: ClientPathJudge? = nil,
+         now: @escaping @Sendable () -> Date) throws(ProbeError) {
         // A peer that closes mid-handshake must not kill the process through SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         OpenSSLErrorQueue.clear()
@@ -57,6 +61,7 @@ public final class TLSProber: @unchecked Sendable {
         context = ctx
         self.caFile = caFile
         self.ctLogs = ctLogs
+        self.clientPaths = clientPaths
     }
 
     deinit { SSL_CTX_free(context) }
@@ -213,6 +218,13 @@ public final class TLSProber: @unchecked Sendable {
             facts.trustError = String(cString: X509_verify_cert_error_string(verify))
         }
         if facts.servedChain.isEmpty { throw ProbeError("TLS handshake with \(host): the server sent no certificate") }
+        if let clientPaths, let served {
+            let stack = (0..<pg_sk_X509_num(served)).compactMap { pg_sk_X509_value(served, $0) }
+            facts.clientPaths = try clientPaths.paths(of: stack, servedFacts: facts.servedChain, host: host,
+                                                      at: verifications.now()) { x, depth, source throws(ProbeError) in
+                try certificates.facts(of: x, depth: depth, source: source)
+            }
+        }
         if let ctLogs { collectSCTs(ssl, trusted: facts.trusted, keyring: ctLogs, into: &facts) }
     }
 

@@ -71,6 +71,7 @@ struct PlanRun: CommandRun {
         var outlook: DeclaredRenewalOutlook
         var ct: CTSettings
         var keyring: CTLogKeyring?
+        var clientPaths: ClientPathJudge?
     }
 
     let options: PlanCommand.Options
@@ -82,7 +83,7 @@ struct PlanRun: CommandRun {
 
     mutating func perform() throws(CommandStop) -> Int32 {
         let setting = try loadSetting()
-        let candidates = try readCandidates(caFile: setting.caFile, keyring: setting.keyring)
+        let candidates = try readCandidates(setting)
         // The one judgement, with the forecast of the candidate's own next renewal once it is served.
         let judge = Judge(sets: setting.sets, ct: setting.ct, renewals: setting.outlook)
         let served = servedToday()
@@ -114,14 +115,15 @@ struct PlanRun: CommandRun {
             }
             let ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile), sets: sets, now: options.now, out: &out)
             let keyring = try CTSettingsLoader.keyring(ct, path: options.config ?? "the bundled CT log lists")
-            return Setting(sets: sets, caFile: caFile, outlook: outlook, ct: ct, keyring: keyring)
+            let clientPaths = try CommandClientStores.judge(sets: sets, caFile: caFile, now: options.now, out: &out)
+            return Setting(sets: sets, caFile: caFile, outlook: outlook, ct: ct, keyring: keyring, clientPaths: clientPaths)
         } catch {
             throw out.fail("pinguard: \(error)")
         }
     }
 
     /// The candidate per host: the chain verified for it at `time`, or the key with `--chain` as its issuers.
-    mutating func readCandidates(caFile: String?, keyring: CTLogKeyring?) throws(CommandStop) -> [ProbeFacts] {
+    mutating func readCandidates(_ setting: Setting) throws(CommandStop) -> [ProbeFacts] {
         var files: [(bytes: [UInt8], name: String)] = []
         for path in options.chains {
             files.append((try InputFile.bytes(path, limit: InputFile.certificateLimit, out: &out), path))
@@ -135,7 +137,8 @@ struct PlanRun: CommandRun {
                 return options.hosts.map { RotationPlan.keyCandidate(host: $0.lowercased(), spkiSHA256: spki.pin, issuers: issuers, at: time) }
             }
             return try options.hosts.map { host throws(ProbeError) in
-                try CandidateChainVerifier.verify(files, host: host.lowercased(), caFile: caFile, at: time, ctLogs: keyring)
+                try CandidateChainVerifier.verify(files, host: host.lowercased(), caFile: setting.caFile, at: time,
+                                                  ctLogs: setting.keyring, clientPaths: setting.clientPaths)
             }
         } catch let stop as CommandStop {
             throw stop

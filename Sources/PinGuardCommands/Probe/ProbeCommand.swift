@@ -116,7 +116,8 @@ struct ProbeRun: AsyncCommandRun {
             let caFile = options.caFile ?? loaded?.config.caFile
             let ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile), sets: sets, now: options.now, out: &out)
             let keyring = try CTSettingsLoader.keyring(ct, path: options.config ?? "the bundled CT log lists")
-            return (try TLSProber(caFile: caFile, ctLogs: keyring), ct)
+            let clientPaths = try CommandClientStores.judge(sets: sets, caFile: caFile, now: options.now, out: &out)
+            return (try TLSProber(caFile: caFile, ctLogs: keyring, clientPaths: clientPaths), ct)
         } catch {
             throw out.fail("pinguard: \(error)")
         }

@@ -34,6 +34,9 @@ public struct Evaluation: Sendable, Equatable {
     public var ct: CTJudgement?
     /// The client whose CT policy `ct` is, when judged.
     public var ctClient: CTClient?
+    /// The decision on each range of the set's `client_versions` whose store gives its client a path of its
+    /// own, when the probe judged the client's paths; the verdict above is the worst of them.
+    public var paths: [VersionVerdict] = []
 
     /// Whether a chain was retrieved and a host policy found (counts towards backup-pin coverage).
     public var isEvaluated: Bool { policy != nil && reason != .probeFailed && reason != .policyMissing }

@@ -17,7 +17,7 @@ public enum TargetEvaluation {
             if let reuse, reuse.unchanged.contains(set.name) {
                 return reuse.previous.first { $0.policySet == set.name }?.measured(at: now)
             }
-            return Evaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: now)
+            return ClientPathEvaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: now)
         }
         if let namedSets {
             let byName = Dictionary(sets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })

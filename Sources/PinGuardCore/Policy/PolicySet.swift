@@ -14,6 +14,9 @@ public struct PolicySet: Sendable, Equatable {
     public var client: CTClient = .none
     /// `certificate_transparency:`: overrides whether the client enforces CT; nil = the client's default.
     public var certificateTransparency: CTRequirement?
+    /// `client_versions:`: the versions of `client` the app runs on (Android API levels, iOS releases, Chrome
+    /// milestones); nil: the versions still in use, as the bundled stores say.
+    public var clientVersions: ClientVersions?
 
     /// Creates a policy set.
     public init(name: String, version: String? = nil, environments: [String: PolicyEnvironment], file: String? = nil) {

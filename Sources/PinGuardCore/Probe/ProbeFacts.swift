@@ -38,6 +38,9 @@ public struct ProbeFacts: Sendable, Equatable {
     /// Revocation from CRLs of the evaluated chain's certificates that name a distribution point (the anchor
     /// excepted), by depth; empty when not checked. Filled after the probe, from cached or fetched CRLs.
     public var revocation: [CertificateRevocation] = []
+    /// The path each client of the bundled stores (or `trust.ca_file`) builds from the served chain, by
+    /// version; empty when no client's paths were judged.
+    public var clientPaths = ClientPaths()
 
     /// Creates probe facts.
     public init(host: String, port: Int, address: String? = nil, error: String? = nil, duration: Double = 0,

@@ -10,7 +10,8 @@ public enum PolicyParser {
     /// Parses one policy file's text.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> PolicySet {
         let root = try YAMLValue.parse(text, file: file)
-        let top = try root.mapping(allowed: ["name", "version", "client", "certificate_transparency", "environments"])
+        let top = try root.mapping(allowed: ["name", "version", "client", "client_versions", "certificate_transparency",
+                                             "environments"])
         guard let nameValue = top["name"] else { throw root.error("missing required key \"name\"") }
         let name = try nameValue.nonEmptyString()
         let version = try top["version"].map { v throws(ConfigError) in try v.string() }
@@ -25,7 +26,20 @@ public enum PolicyParser {
         set.nameLine = nameValue.line
         if let v = top["client"] { set.client = try v.oneOf(CTClient.self) }
         if let v = top["certificate_transparency"] { set.certificateTransparency = try v.oneOf(CTRequirement.self) }
+        if let v = top["client_versions"] { set.clientVersions = try clientVersions(v, client: set.client) }
         return set
+    }
+
+    /// `client_versions`: a range such as `"24-37"` (quoted or a bare number), for a client with versions.
+    static func clientVersions(_ value: YAMLValue, client: CTClient) throws(ConfigError) -> ClientVersions {
+        guard client != .none, client != .jvm else {
+            throw value.error("client_versions needs a client with versions (client: android, ios or chrome)")
+        }
+        let text = try value.string()
+        guard let versions = ClientVersions(text) else {
+            throw value.error("client_versions \"\(text)\" is not a range of versions such as \"24-37\", \"34\" or \"24-\"")
+        }
+        return versions
     }
 
     static func parseEnvironment(_ value: YAMLValue) throws(ConfigError) -> PolicyEnvironment {

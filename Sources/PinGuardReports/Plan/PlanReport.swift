@@ -52,6 +52,7 @@ public enum PlanReport {
                  "reserve_pins": v.evaluation.reservePins.map(\.hash), "keeps_reserve_pin": v.keepsReservePin,
                  "pin_horizon": v.evaluation.pinHorizon.map(RFC3339.format) ?? NSNull(),
                  "days_to_pin_breakage": v.evaluation.daysToPinBreakage ?? NSNull(),
+                 "paths": ProbeReport.pathsObject(v.evaluation),
                  "file": v.file ?? NSNull(), "line": v.line ?? NSNull()]
             },
         ]

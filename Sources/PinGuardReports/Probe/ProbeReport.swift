@@ -113,6 +113,7 @@ public struct ProbeReport: Sendable {
             "raw_key_pins": e.rawKeyPins.map { r -> [String: Any] in
                 ["pin": r.pin.hash, "depth": r.depth, "subject": r.subject, "spki_sha256": r.spkiSHA256]
             },
+            "paths": pathsObject(e),
         ]
     }
 
@@ -184,6 +185,7 @@ public struct ProbeReport: Sendable {
         for e in evaluations {
             for r in e.rawKeyPins { out += "raw-key pin: \(e.policySet)/\(e.environment): \(r.message)\n" }
         }
+        out += pathsText(evaluations)
         out += ctEvaluationsText(evaluations)
         if footnote { out += "(days to pin breakage is conservative for spki pins: a renewal that keeps the key keeps matching)\n" }
         return out

@@ -32,7 +32,7 @@ extension PinGuardRuntime {
             // A reload since the fetch may have named another URL: then this list is not the one asked for.
             guard CTLogListSource(configured: loaded.config.ctLogLists[d.name]).url == d.url else { return }
             loaded = logLists.inForce(loaded, now: clock.now)
-            do { try executor.reconfigure(for: loaded.config) } catch {
+            do { try executor.reconfigure(for: loaded.config, clientPaths: loaded.clientPaths) } catch {
                 StandardError.write("pinguard: \(d.name.rawValue) CT log list \(d.url): not put in force: \(error)")
                 return
             }

@@ -12,7 +12,9 @@ enum FileTargetJudge {
     /// One result per matched file (named by its path); an entry matching no file gives one failed result
     /// named by its pattern.
     /// - Parameter keyring: the CT log keys the leaves' embedded SCTs are checked with (nil: not read).
-    static func judge(_ config: ServiceConfig, sets: [PolicySet], keyring: CTLogKeyring?, now: Date) -> [TargetResult] {
+    /// - Parameter clientPaths: the judge of the clients' own paths (nil: OpenSSL's one path for every set).
+    static func judge(_ config: ServiceConfig, sets: [PolicySet], keyring: CTLogKeyring?, clientPaths: ClientPathJudge? = nil,
+                      now: Date) -> [TargetResult] {
         var out: [TargetResult] = []
         let judge = Judge(sets: sets, ct: config.ct)
         for entry in config.files {
@@ -26,7 +28,8 @@ enum FileTargetJudge {
                 let facts: ProbeFacts
                 do {
                     facts = try CandidateChainVerifier.verify([(try ClientIdentity.read(file), file)], host: entry.host,
-                                                              caFile: config.caFile, at: now, ctLogs: keyring)
+                                                              caFile: config.caFile, at: now, ctLogs: keyring,
+                                                              clientPaths: clientPaths)
                 } catch {
                     facts = ProbeFacts(host: entry.host, port: 443, error: "\(error)", finishedAt: now)
                 }

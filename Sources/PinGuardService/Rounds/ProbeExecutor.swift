@@ -1,4 +1,5 @@
 import PinGuardCore
+import PinGuardCrypto
 import PinGuardReaders
 
 /// Runs one probe of a target (its resolution and every address it probes) and returns what it learned;
@@ -16,6 +17,9 @@ public protocol ProbeExecutor: Sendable {
     /// the trust store cannot be loaded.
     func reconfigure(for config: ServiceConfig) throws
 
+    /// Takes a new configuration as `reconfigure(for:)` does, with the path judge of its clients' stores.
+    func reconfigure(for config: ServiceConfig, clientPaths: ClientPathJudge?) throws
+
     /// Stops what the executor started (threads); probes after this fail.
     func shutdown() async
 }
@@ -24,6 +28,11 @@ extension ProbeExecutor {
     /// Probes a configured target (no address allowlist).
     public func probe(_ target: Target, timeout: Double) async -> TargetProbe? {
         await probe(target, timeout: timeout, allow: nil)
+    }
+
+    /// An executor that judges no client paths takes the configuration alone.
+    public func reconfigure(for config: ServiceConfig, clientPaths: ClientPathJudge?) throws {
+        try reconfigure(for: config)
     }
 
     /// Nothing to stop by default.

@@ -28,9 +28,9 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
     private let clock: any ServiceClock
 
     /// Creates the executor for `config`; throws when its trust store or a client identity cannot be loaded.
-    public init(config: ServiceConfig, clock: any ServiceClock = WallClock()) throws(ProbeError) {
+    public init(config: ServiceConfig, clientPaths: ClientPathJudge? = nil, clock: any ServiceClock = WallClock()) throws(ProbeError) {
         self.clock = clock
-        let prober = try Self.prober(for: config)
+        let prober = try Self.prober(for: config, clientPaths: clientPaths)
         let identities = try ClientIdentity.loadAll(config.targets)
         let threads = max(config.concurrency, 1)
         let pool = NIOThreadPool(numberOfThreads: threads)
@@ -39,9 +39,9 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
     }
 
     /// A prober with the configuration's trust store, collecting SCTs when a policy set checks CT.
-    static func prober(for config: ServiceConfig) throws(ProbeError) -> TLSProber {
+    static func prober(for config: ServiceConfig, clientPaths: ClientPathJudge?) throws(ProbeError) -> TLSProber {
         let keyring = config.ct.collect ? try CTLogKeyring(logs: config.ct.allLogs) : nil
-        return try TLSProber(caFile: config.caFile, ctLogs: keyring)
+        return try TLSProber(caFile: config.caFile, ctLogs: keyring, clientPaths: clientPaths)
     }
 
     /// Resolves on a pool thread, then probes each address as its own pool task, so `concurrency` bounds the
@@ -110,7 +110,12 @@ public final class ThreadPoolProbeExecutor: ProbeExecutor {
     /// Loads the new trust store and client identities, then resizes the pool when `concurrency` changed (the old pool finishes
     /// its probes and stops).
     public func reconfigure(for config: ServiceConfig) throws {
-        let prober = try Self.prober(for: config)
+        try reconfigure(for: config, clientPaths: state.withLockedValue { $0.prober.clientPaths })
+    }
+
+    /// Takes the configuration with `clientPaths` as the judge of the clients' paths.
+    public func reconfigure(for config: ServiceConfig, clientPaths: ClientPathJudge?) throws {
+        let prober = try Self.prober(for: config, clientPaths: clientPaths)
         let identities = try ClientIdentity.loadAll(config.targets)
         let wanted = max(config.concurrency, 1)
         let retired = state.withLockedValue { s -> NIOThreadPool? in

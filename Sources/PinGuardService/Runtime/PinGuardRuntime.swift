@@ -74,7 +74,7 @@ public final class PinGuardRuntime: Sendable {
         if let executor {
             self.executor = executor
         } else {
-            self.executor = try ThreadPoolProbeExecutor(config: loaded.config, clock: clock)
+            self.executor = try ThreadPoolProbeExecutor(config: loaded.config, clientPaths: loaded.clientPaths, clock: clock)
         }
         self.clock = clock
         self.memory = memory
@@ -188,7 +188,7 @@ public final class PinGuardRuntime: Sendable {
         let outcome = await reloader.reload(path: path, prepare: { (read) throws(ConfigError) in
             // The lists fetched from URLs the new configuration still names stay in force.
             let loaded = logLists.inForce(read, now: clock.now)
-            do { try executor.reconfigure(for: loaded.config) } catch {
+            do { try executor.reconfigure(for: loaded.config, clientPaths: loaded.clientPaths) } catch {
                 // A client identity error names its target in the message; anything else is the trust store.
                 let identity = (error as? ProbeError)?.code == .clientIdentity
                 throw ConfigError(file: path, line: identity ? nil : loaded.config.lines["trust.ca_file"],
@@ -251,7 +251,8 @@ public final class PinGuardRuntime: Sendable {
     func judgeFiles() {
         let loaded = configuration
         guard !loaded.config.files.isEmpty || state.withLockedValue({ !$0.files.isEmpty }) else { return }
-        let results = FileTargetJudge.judge(loaded.config, sets: loaded.policySets, keyring: loaded.ctKeyring, now: clock.now)
+        let results = FileTargetJudge.judge(loaded.config, sets: loaded.policySets, keyring: loaded.ctKeyring,
+                                           clientPaths: loaded.clientPaths, now: clock.now)
         let events = state.withLockedValue { s -> [JournalEntry] in
             s.files = results
             var memories: [String: StagedChainEvents.Memory] = [:]

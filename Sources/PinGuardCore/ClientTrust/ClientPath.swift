@@ -1,0 +1,50 @@
+import Foundation
+
+/// The path one client builds from a served chain to an anchor of its own store, for the versions of the
+/// client whose store gives that path (docs/client-paths.md).
+public struct ClientPath: Sendable, Equatable {
+    /// The versions this path holds for; nil: every version (a store without versions, or `trust.ca_file`).
+    public var versions: ClientVersions?
+    /// The path, leaf first, ending at the anchor when `trusted`; the certificates the client got to
+    /// before it gave up when not.
+    public var chain: [ChainCertificate]
+    /// Whether the client accepts the path (its store, its checks, its name check).
+    public var trusted: Bool
+    /// Why the client rejects the chain, in its terms, when it does.
+    public var reason: String?
+    /// Hazards of the served chain for this client that did not stop it (an expired cross-sign it
+    /// skipped, say): words for reports.
+    public var hazards: [String]
+
+    /// A path for `versions`.
+    public init(versions: ClientVersions?, chain: [ChainCertificate], trusted: Bool, reason: String? = nil,
+                hazards: [String] = []) {
+        self.versions = versions
+        self.chain = chain
+        self.trusted = trusted
+        self.reason = reason
+        self.hazards = hazards
+    }
+
+    /// The SHA-256 of the anchor's certificate, when the path is trusted.
+    public var anchor: String? { trusted ? chain.last?.certSHA256 : nil }
+}
+
+/// The paths each client builds from one served chain: by client, the version ranges in order.
+public struct ClientPaths: Sendable, Equatable {
+    /// Paths by client; a client missing here was not judged on a path of its own.
+    public var byClient: [CTClient: [ClientPath]]
+    /// The versions of each client still in use, judged when a policy set names no `client_versions`.
+    public var inUse: [CTClient: ClientVersions]
+    /// How each client's versions are named in words (`Android API`, `iOS`, `Chrome`).
+    public var versionNames: [CTClient: String] = [:]
+
+    /// Paths by client, with the versions of each client in use.
+    public init(byClient: [CTClient: [ClientPath]] = [:], inUse: [CTClient: ClientVersions] = [:]) {
+        self.byClient = byClient
+        self.inUse = inUse
+    }
+
+    /// Whether no client has a path of its own.
+    public var isEmpty: Bool { byClient.isEmpty }
+}

@@ -1,0 +1,73 @@
+import COpenSSL
+import Foundation
+import PinGuardCore
+
+/// The checks a client makes on the one path it built, beyond finding it: OpenSSL's verification of exactly
+/// that path (signatures, validity, basic and name constraints, the `serverAuth` purpose, key sizes and
+/// digests at the handshake's security level, as `ServerVerification` sets them) with the path's root as the
+/// only anchor, then the client's own rules (a root's distrust date, Apple's certificate lifetime limit).
+/// The host name is checked per probe (`ClientPathJudge`), so a path holds for every name it is served under.
+enum PathCheck {
+    /// Why the client rejects `path` (leaf first, `anchor`'s certificate last) at `time`; nil when it accepts it.
+    static func failure(of path: [OpaquePointer], anchor: ClientStoreData.Root, strategy: PathStrategy,
+                        client: CTClient, at time: Date) -> String? {
+        if let error = openSSLFailure(of: path, strategy: strategy, at: time) { return error }
+        let leaf = path[0]
+        let issued = CertificateReader.time(X509_get0_notBefore(leaf))
+        if let after = anchor.distrustAfter, issued > after {
+            return "\(anchor.subject) is distrusted for certificates issued after \(day(after)); this leaf was issued \(day(issued))"
+        }
+        if strategy == .apple, let limit = appleLifetimeLimit(issued: issued) {
+            let days = CertificateReader.time(X509_get0_notAfter(leaf)).timeIntervalSince(issued) / 86_400
+            if days > Double(limit) {
+                return "the leaf is valid for \(Int(days.rounded())) days, more than the \(limit) days Apple's clients accept for a certificate issued \(day(issued))"
+            }
+        }
+        return nil
+    }
+
+    /// The longest validity Apple's clients accept for a TLS server certificate issued at `issued` under a
+    /// root of the system store: 398 days from 2020-09-01, 825 days from 2019-07-01 (Apple's published
+    /// requirements); nil before.
+    static func appleLifetimeLimit(issued: Date) -> Int? {
+        if issued >= Date(timeIntervalSince1970: 1_598_918_400) { return 398 }
+        if issued >= Date(timeIntervalSince1970: 1_561_939_200) { return 825 }
+        return nil
+    }
+
+    /// OpenSSL's verdict on exactly `path`: the root alone in the store (a partial chain allowed, so a root that
+    /// is not self-signed anchors as the client's store makes it), the intermediates as the only untrusted ones.
+    static func openSSLFailure(of path: [OpaquePointer], strategy: PathStrategy, at time: Date) -> String? {
+        guard let anchor = path.last, let store = X509_STORE_new() else { return "verification could not start" }
+        defer { X509_STORE_free(store) }
+        _ = X509_STORE_add_cert(store, anchor)
+        guard let untrusted = pg_sk_X509_new_null(), let context = X509_STORE_CTX_new() else { return "verification could not start" }
+        defer { pg_sk_X509_free(untrusted); X509_STORE_CTX_free(context) }
+        for x in path.dropFirst().dropLast() { _ = pg_sk_X509_push(untrusted, x) }
+        guard X509_STORE_CTX_init(context, store, path[0], untrusted) == 1 else { return "verification could not start" }
+        ServerVerification.preparePurpose(context)
+        let param = X509_STORE_CTX_get0_param(context)
+        X509_VERIFY_PARAM_set_flags(param, UInt(X509_V_FLAG_PARTIAL_CHAIN))
+        X509_VERIFY_PARAM_set_time(param, time_t(clamping: Int64(time.timeIntervalSince1970.rounded(.down))))
+        if !strategy.checksAnchorDates { X509_STORE_CTX_set_verify_cb(context, ignoringAnchorDates) }
+        defer { OpenSSLErrorQueue.clear() }
+        if X509_verify_cert(context) == 1 { return nil }
+        let code = X509_STORE_CTX_get_error(context)
+        let depth = X509_STORE_CTX_get_error_depth(context)
+        let what = String(cString: X509_verify_cert_error_string(Int(code)))
+        let subject = Int(depth) < path.count ? CertificateReader.name(X509_get_subject_name(path[Int(depth)])) : "?"
+        return "\(what) (\(subject), depth \(depth))"
+    }
+
+    /// A verify callback that lets an expired or not yet valid certificate pass at the anchor's depth only.
+    private static let ignoringAnchorDates: @convention(c) (Int32, OpaquePointer?) -> Int32 = { ok, context in
+        guard ok == 0, let context else { return ok }
+        let error = X509_STORE_CTX_get_error(context)
+        guard error == X509_V_ERR_CERT_HAS_EXPIRED || error == X509_V_ERR_CERT_NOT_YET_VALID,
+              let chain = X509_STORE_CTX_get0_chain(context),
+              X509_STORE_CTX_get_error_depth(context) == pg_sk_X509_num(chain) - 1 else { return ok }
+        return 1
+    }
+
+    static func day(_ date: Date) -> String { String(ISO8601DateFormatter.string(from: date, timeZone: .gmt, formatOptions: .withFullDate)) }
+}

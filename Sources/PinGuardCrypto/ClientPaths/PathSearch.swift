@@ -1,0 +1,107 @@
+import COpenSSL
+import Foundation
+import PinGuardCore
+
+/// One link of a built path: a certificate the server sent, or a root of the client's store.
+enum PathLink: Sendable, Hashable {
+    case served(Int)
+    case root(Int)
+}
+
+/// What one client's search found in one range of its versions: the chosen path and why it fails, if it does.
+struct PathFinding: Sendable {
+    /// The path, leaf first: ending at a root when a complete path was found.
+    var links: [PathLink]
+    /// Why the client rejects the path; nil when it accepts it (the host name aside, checked per probe).
+    var error: String?
+    /// Hazards of the served chain seen on the way, in words.
+    var hazards: [String]
+}
+
+/// The search for the path one client builds from a served chain to an anchor of its store, among the roots
+/// `present` in one range of its versions, as its strategy orders candidates and bounds the search.
+struct PathSearch {
+    let strategy: PathStrategy
+    let store: ClientStore
+    let present: Set<Int>
+    let served: [OpaquePointer]
+    let time: Date
+    private var tried = 0
+    private var firstFailure: PathFinding?
+    private var longest: [PathLink] = [.served(0)]
+
+    init(strategy: PathStrategy, store: ClientStore, present: Set<Int>, served: [OpaquePointer], time: Date) {
+        self.strategy = strategy
+        self.store = store
+        self.present = present
+        self.served = served
+        self.time = time
+    }
+
+    /// The path the client chooses: the first that validates in its order, else the first complete path that
+    /// failed (with its error), else the longest partial path (no issuer found).
+    mutating func run() -> PathFinding {
+        if let found = extend([.served(0)]) { return found }
+        if let firstFailure { return firstFailure }
+        let last = certificate(longest.last ?? .served(0))
+        let issuer = CertificateReader.name(X509_get_issuer_name(last))
+        let reason = tried >= strategy.iterationLimit
+            ? "gave up after \(tried) candidate paths (the client's search limit)"
+            : "no path to a root of the \(store.data.client.rawValue) store: nothing it trusts issued \(issuer)"
+        return PathFinding(links: longest, error: reason, hazards: [])
+    }
+
+    func certificate(_ link: PathLink) -> OpaquePointer {
+        switch link {
+        case .served(let i): served[i]
+        case .root(let i): store.roots[i]
+        }
+    }
+
+    /// Extends `path` through each candidate issuer in the client's order; the validated path, if any.
+    private mutating func extend(_ path: [PathLink]) -> PathFinding? {
+        if path.count > longest.count { longest = path }
+        guard path.count <= strategy.maxIssuers, tried < strategy.iterationLimit else { return nil }
+        let child = certificate(path[path.count - 1])
+        for candidate in strategy.order(candidates(issuing: child, excluding: path), child: child, at: time) {
+            let link: PathLink = candidate.root.map { .root($0) } ?? .served(candidate.served ?? 0)
+            let next = path + [link]
+            if candidate.root != nil {
+                tried += 1
+                let error = PathCheck.failure(of: next.map(certificate), anchor: store.data.roots[candidate.root!],
+                                              strategy: strategy, client: store.data.client, at: time)
+                let finding = PathFinding(links: next, error: error, hazards: [])
+                if error == nil { return finding }
+                if firstFailure == nil { firstFailure = finding }
+            } else if let found = extend(next) {
+                return found
+            }
+            if !strategy.backtracks || tried >= strategy.iterationLimit { return nil }
+        }
+        return nil
+    }
+
+    /// The roots present and the served certificates (not yet on the path) whose subject is `child`'s issuer
+    /// and whose key verifies its signature; a served certificate that is one of the present roots is that root.
+    private func candidates(issuing child: OpaquePointer, excluding path: [PathLink]) -> [IssuerCandidate] {
+        let issuerName = ClientStore.nameDER(X509_get_issuer_name(child))
+        var out: [IssuerCandidate] = []
+        for r in store.roots(named: issuerName, in: present) where !path.contains(.root(r)) && Self.signed(child, by: store.roots[r]) {
+            out.append(IssuerCandidate(x509: store.roots[r], root: r, served: nil))
+        }
+        for (i, x) in served.enumerated().dropFirst() where !path.contains(.served(i)) {
+            guard ClientStore.nameDER(X509_get_subject_name(x)) == issuerName, Self.signed(child, by: x) else { continue }
+            if out.contains(where: { $0.root != nil && X509_cmp($0.x509, x) == 0 }) { continue }
+            out.append(IssuerCandidate(x509: x, root: nil, served: i))
+        }
+        return out
+    }
+
+    /// Whether `issuer`'s key verifies `child`'s signature.
+    static func signed(_ child: OpaquePointer, by issuer: OpaquePointer) -> Bool {
+        guard let key = X509_get0_pubkey(issuer) else { return false }
+        let ok = X509_verify(child, key) == 1
+        OpenSSLErrorQueue.clear()
+        return ok
+    }
+}
