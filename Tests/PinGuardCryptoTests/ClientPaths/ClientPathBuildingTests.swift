@@ -1,0 +1,87 @@
+import Foundation
+import PinGuardCore
+import PinGuardCrypto
+import XCTest
+
+/// Each client builds its own path from one served chain, version range by version range of its store, in
+/// its own order of candidate issuers, and checks what it builds.
+final class ClientPathBuildingTests: XCTestCase {
+    func testAndroidPathShortensAsItsStoreGainsEachNewerRoot() throws {
+        let pki = try GenerationMovePKI()
+        let store = try pki.store(.android, known: "24-37", x1: "21-", x2: "30-", ye: "36-")
+        let paths = try XCTUnwrap(pki.paths(ClientPathJudge(stores: [store])).byClient[.android])
+        XCTAssertEqual(paths.map { $0.versions?.description }, ["24-29", "30-35", "36-37"])
+        XCTAssertEqual(paths.map(\.trusted), [true, true, true])
+        XCTAssertEqual(paths.map(GenerationMovePKI.names), [
+            ["app.pinguard.test", "Test YE1", "Test Root YE", "Test Root X2", "Test Root X1"],
+            ["app.pinguard.test", "Test YE1", "Test Root YE", "Test Root X2"],
+            ["app.pinguard.test", "Test YE1", "Test Root YE"],
+        ])
+        XCTAssertEqual(paths.map { $0.chain.last?.source }, [.store, .store, .store])
+    }
+
+    func testChromeTakesTheTrustedIssuerFirstAndAppleTheServedOne() throws {
+        let pki = try GenerationMovePKI()
+        let chrome = try pki.store(.chrome, known: "120-140", x1: "105-", x2: "105-", ye: "105-")
+        let apple = try pki.store(.ios, known: "15-26", x1: "10-", x2: "10-", ye: "10-")
+        let paths = try pki.paths(ClientPathJudge(stores: [chrome, apple]))
+        XCTAssertEqual(paths.byClient[.chrome]?.map(GenerationMovePKI.names), [["app.pinguard.test", "Test YE1", "Test Root YE"]])
+        XCTAssertEqual(paths.byClient[.ios]?.map(GenerationMovePKI.names).first?.last, "Test Root X1",
+                       "the served cross-signs come before the anchors in Apple's order")
+    }
+
+    func testOkHttpCleanerStopsAtTheFirstTrustedSelfSignedIssuer() throws {
+        let pki = try GenerationMovePKI()
+        let jvm = try pki.store(.jvm, known: nil, x1: "0-", x2: nil, ye: nil)
+        let path = try XCTUnwrap(pki.paths(ClientPathJudge(stores: [jvm])).byClient[.jvm]?.first)
+        XCTAssertNil(path.versions)
+        XCTAssertTrue(path.trusted)
+        XCTAssertEqual(GenerationMovePKI.names(path), ["app.pinguard.test", "Test YE1", "Test Root YE", "Test Root X2", "Test Root X1"])
+    }
+
+    func testAnExpiredCrossSignFailsTheVersionsThatNeedItAndIsNamedAsAHazard() throws {
+        let pki = try GenerationMovePKI(crossSignExpired: true)
+        let store = try pki.store(.android, known: "24-37", x1: "21-", x2: "30-", ye: nil)
+        let paths = try XCTUnwrap(pki.paths(ClientPathJudge(stores: [store])).byClient[.android])
+        XCTAssertEqual(paths.map { $0.versions?.description }, ["24-29", "30-37"])
+        XCTAssertFalse(paths[0].trusted)
+        XCTAssertTrue(paths[0].reason?.contains("expired") ?? false, paths[0].reason ?? "")
+        XCTAssertTrue(paths[1].trusted, "an anchor above the expired cross-sign is taken first")
+        XCTAssertTrue(paths[1].hazards.contains { $0.contains("expired") && $0.contains("not on the path") }, "\(paths[1].hazards)")
+    }
+
+    func testAChainEndingAtASelfSignedRootTheStoreLacksIsAHazardAndUntrusted() throws {
+        let pki = try GenerationMovePKI()
+        let store = try pki.store(.android, known: "24-37", x1: "21-", x2: nil, ye: nil)
+        let paths = try XCTUnwrap(pki.paths(ClientPathJudge(stores: [store]), [pki.leaf, pki.intermediate, pki.ye]).byClient[.android])
+        XCTAssertEqual(paths.count, 1)
+        XCTAssertFalse(paths[0].trusted)
+        XCTAssertTrue(paths[0].hazards.contains { $0.contains("self-signed root") && $0.contains("Test Root YE") }, "\(paths[0].hazards)")
+    }
+
+    func testANameOnlyInTheCommonNameOrAnotherHostIsRejectedOnEveryPath() throws {
+        let pki = try GenerationMovePKI()
+        let store = try pki.store(.android, known: "24-37", x1: "21-", x2: "30-", ye: "36-")
+        let paths = try XCTUnwrap(pki.paths(ClientPathJudge(stores: [store]), host: "other.pinguard.test").byClient[.android])
+        XCTAssertEqual(paths.map(\.trusted), [false, false, false])
+        XCTAssertTrue(paths.allSatisfy { $0.reason?.contains("other.pinguard.test") ?? false })
+    }
+
+    func testChromeDistrustAfterRejectsLeavesIssuedLater() throws {
+        let pki = try GenerationMovePKI()
+        let yeSubject = try pki.ye.facts.subject
+        let store = try pki.store(.chrome, known: "130-140", x1: nil, x2: nil, ye: "130-",
+                                  distrustAfter: [yeSubject: Date(timeIntervalSinceNow: -30 * 86_400)])
+        let path = try XCTUnwrap(pki.paths(ClientPathJudge(stores: [store])).byClient[.chrome]?.first)
+        XCTAssertFalse(path.trusted)
+        XCTAssertTrue(path.reason?.contains("distrusted") ?? false, path.reason ?? "")
+    }
+
+    func testAChainServedAgainIsNotSearchedAgain() throws {
+        let pki = try GenerationMovePKI()
+        let judge = ClientPathJudge(stores: [try pki.store(.android, known: "24-37", x1: "21-", x2: "30-", ye: "36-")])
+        for _ in 0..<5 { _ = try pki.paths(judge) }
+        XCTAssertEqual(judge.statistics.searches, 1)
+        XCTAssertEqual(judge.statistics.reused, 4)
+    }
+}

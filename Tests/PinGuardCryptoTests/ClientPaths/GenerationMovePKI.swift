@@ -1,0 +1,71 @@
+import COpenSSL
+import Foundation
+import PinGuardCore
+import PinGuardCrypto
+import PinGuardDemo
+
+/// A CA's move to a new root generation, made at test time after Let's Encrypt's 2026 move: an old root (X1),
+/// a second root (X2) cross-signed by X1, a new root (YE) cross-signed by X2, an intermediate under YE and a
+/// leaf for `host`. The server sends leaf, intermediate, YE-by-X2 and X2-by-X1, as a CA's long chain does.
+struct GenerationMovePKI {
+    static let host = "app.pinguard.test"
+    let x1, x2, ye: DemoCertificate
+    let x2ByX1, yeByX2, intermediate, leaf: DemoCertificate
+    let keys: (x1: DemoKey, x2: DemoKey, ye: DemoKey)
+
+    /// The PKI; `crossSignExpired` makes X2-by-X1 expired a day ago.
+    init(crossSignExpired: Bool = false) throws {
+        let day = 86_400.0
+        keys = (try DemoKey(.p256), try DemoKey(.p256), try DemoKey(.p256))
+        x1 = try .issue(commonName: "Test Root X1", dnsName: nil, key: keys.x1, issuer: nil, isCA: true,
+                        validFrom: -3_000 * day, validUntil: 3_000 * day, serial: 1)
+        x2 = try .issue(commonName: "Test Root X2", dnsName: nil, key: keys.x2, issuer: nil, isCA: true,
+                        validFrom: -2_000 * day, validUntil: 4_000 * day, serial: 2)
+        ye = try .issue(commonName: "Test Root YE", dnsName: nil, key: keys.ye, issuer: nil, isCA: true,
+                        validFrom: -400 * day, validUntil: 5_000 * day, serial: 3)
+        x2ByX1 = try .issue(commonName: "Test Root X2", dnsName: nil, key: keys.x2, issuer: x1, isCA: true,
+                            validFrom: -2_000 * day, validUntil: crossSignExpired ? -day : 1_000 * day, serial: 4)
+        yeByX2 = try .issue(commonName: "Test Root YE", dnsName: nil, key: keys.ye, issuer: x2, isCA: true,
+                            validFrom: -300 * day, validUntil: 1_500 * day, serial: 5)
+        intermediate = try .issue(commonName: "Test YE1", dnsName: nil, key: try DemoKey(.p256), issuer: ye, isCA: true,
+                                  validFrom: -200 * day, validUntil: 900 * day, serial: 6)
+        leaf = try .issue(commonName: Self.host, dnsName: Self.host, key: try DemoKey(.p256), issuer: intermediate, isCA: false,
+                          validFrom: -10 * day, validUntil: 80 * day, serial: 7, extendedKeyUsage: "serverAuth")
+    }
+
+    /// What the server sends.
+    var served: [DemoCertificate] { [leaf, intermediate, yeByX2, x2ByX1] }
+
+    /// A store of `client` with versions `known`, holding each root for the versions given (nil: not held).
+    func store(_ client: CTClient, known: String?, x1 x1Versions: String?, x2 x2Versions: String?, ye yeVersions: String?,
+               distrustAfter: [String: Date] = [:]) throws -> ClientStore {
+        var roots: [ClientStoreData.Root] = []
+        for (cert, versions) in [(x1, x1Versions), (x2, x2Versions), (ye, yeVersions)] {
+            guard let versions else { continue }
+            let subject = try cert.facts.subject
+            roots.append(.init(der: cert.der, certSHA256: try cert.facts.certSHA256, subject: subject,
+                               versions: ClientVersions(versions), distrustAfter: distrustAfter[subject]))
+        }
+        let name = ["android": "Android API", "ios": "iOS", "chrome": "Chrome"][client.rawValue] ?? ""
+        return try ClientStore(ClientStoreData(client: client, versionName: name, source: "test", sourceDate: Date(), refreshDays: 180,
+                                               versionsKnown: known.flatMap(ClientVersions.init), versionsInUse: nil, roots: roots))
+    }
+
+    /// The paths `judge` gives for `certificates` (default: what the server sends) now, for `host`.
+    func paths(_ judge: ClientPathJudge, _ certificates: [DemoCertificate]? = nil, host: String = Self.host) throws -> ClientPaths {
+        let chain = certificates ?? served
+        let facts = try chain.enumerated().map { i, c in
+            try CertificateReader.facts(of: c.pointer, depth: i, source: .served)
+        }
+        return try judge.paths(of: chain.map(\.pointer), servedFacts: facts, host: host, at: Date()) { x, d, s throws(ProbeError) in
+            try CertificateReader.facts(of: x, depth: d, source: s)
+        }
+    }
+
+    /// The subjects' common names along a path, for readable assertions.
+    static func names(_ path: ClientPath) -> [String] {
+        path.chain.map { c in
+            c.subject.split(separator: ",").first { $0.hasPrefix("CN=") }.map { String($0.dropFirst(3)) } ?? c.subject
+        }
+    }
+}
