@@ -8,7 +8,7 @@ final class OneJudgementSitesTests: XCTestCase {
     static let pieces = ["Evaluator.evaluate(", "TargetResult.evaluate(", "RenewalForecaster.forecast", "CTPolicy.judged(", ".forecast(with:"]
     /// The folders those pieces live in, and the benchmark that times one of them alone.
     static let owners = ["Sources/PinGuardCore/Judgement/", "Sources/PinGuardCore/Evaluation/", "Sources/PinGuardCore/Forecast/",
-                         "Sources/PinGuardCore/CT/", "Sources/pinguard-bench/"]
+                         "Sources/PinGuardCore/CT/", "Sources/PinGuardCore/ClientTrust/", "Sources/pinguard-bench/"]
 
     func testOnlyTheJudgementComposesDecisionsCTVerdictsAndForecasts() throws {
         let root = PackageLayerTests.root

@@ -28,7 +28,7 @@ import re
 import sys
 
 REQUIRED = {
-    "PinguardClientWouldReject", "PinguardNextRenewalBreaksPins", "PinguardRenewalAtRisk",
+    "PinguardClientWouldReject", "PinguardNextRenewalBreaksPins", "PinguardClientUpdateBreaksPins", "PinguardRenewalAtRisk",
     "PinguardRenewalOverdue", "PinguardStagedChainWouldBeRejected", "PinguardBackupPinInUse", "PinguardCertificateExpiringSoon",
     "PinguardChainUntrusted", "PinguardProbeFailing", "PinguardResultsStale",
     "PinguardConfigReloadFailed", "PinguardBackupPinCoverageLow", "PinguardPinSetExpiringSoon",

@@ -38,6 +38,9 @@ public struct ClientPaths: Sendable, Equatable {
     public var inUse: [CTClient: ClientVersions]
     /// How each client's versions are named in words (`Android API`, `iOS`, `Chrome`).
     public var versionNames: [CTClient: String] = [:]
+    /// The dated changes ahead in each client's store that reach a root this chain can reach, with the paths
+    /// once each is made.
+    public var upcoming: [CTClient: [UpcomingStoreChange]] = [:]
 
     /// Paths by client, with the versions of each client in use.
     public init(byClient: [CTClient: [ClientPath]] = [:], inUse: [CTClient: ClientVersions] = [:]) {

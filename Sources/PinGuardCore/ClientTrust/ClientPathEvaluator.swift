@@ -1,50 +1,84 @@
 import Foundation
 
 /// Judges a policy set on the path its client builds, version by version: one `Evaluator` decision per range
-/// of the client's versions whose store gives a path of its own, the set's verdict the worst of them
-/// (docs/reference.md, Clients and their stores).
+/// of the client's versions whose store gives a path of its own, the set's verdict the worst of them; and the
+/// changes ahead in the client's store that would turn an accept into a reject (docs/reference.md, Clients and
+/// their stores).
 public enum ClientPathEvaluator {
     /// The set's decision on `facts`: on each path its client builds within its versions when the probe
     /// judged that client's paths, else on the probe's one verified chain (`Evaluator.evaluate`).
     public static func evaluate(_ facts: ProbeFacts, policySet: PolicySet, environment: String, named: Bool,
                                 now: Date) -> Evaluation? {
-        let ranges = paths(of: facts, for: policySet)
-        guard !ranges.isEmpty else {
+        let judge = { (paths: [ClientPath]) -> [(Evaluation, VersionVerdict)]? in
+            judged(paths, facts: facts, set: policySet, environment: environment, named: named, now: now)
+        }
+        let wanted = versions(of: facts, for: policySet)
+        let ranges = restrict(facts.clientPaths.byClient[policySet.client] ?? [], to: wanted)
+        guard policySet.client != .none, !ranges.isEmpty else {
             return Evaluator.evaluate(facts, policySet: policySet, environment: environment, named: named, now: now)
         }
-        var worst: Evaluation?
-        var verdicts: [VersionVerdict] = []
-        for path in ranges {
-            var judged = facts
-            judged.verifiedChain = path.trusted ? path.chain : []
-            judged.trusted = path.trusted
-            judged.trustError = path.reason
-            guard let e = Evaluator.evaluate(judged, policySet: policySet, environment: environment, named: named,
-                                             now: now) else { return nil }
-            var v = VersionVerdict(versions: path.versions, chain: path.chain.map(\.certSHA256), anchor: path.anchor,
-                                   anchorSubject: path.trusted ? path.chain.last?.subject : nil, verdict: e.verdict,
-                                   reason: e.reason, trustError: path.reason)
-            v.versionName = facts.clientPaths.versionNames[policySet.client] ?? ""
-            v.hazards = path.hazards
-            verdicts.append(v)
-            if worst.map({ rank(e) > rank($0) }) ?? true { worst = e }
+        guard let today = judge(ranges) else { return nil }
+        var worst = today.map(\.0).max { rank($0) < rank($1) }
+        worst?.paths = merged(today.map(\.1))
+        var breaks: [ClientUpdateBreak] = []
+        for u in facts.clientPaths.upcoming[policySet.client] ?? [] {
+            let reached = u.change.versions.flatMap { v in wanted.flatMap { v.intersection($0) } ?? v } ?? wanted
+            for (e, v) in judge(restrict(u.paths, to: reached)) ?? [] where e.verdict == .reject && accepted(today, at: v.versions) {
+                breaks.append(ClientUpdateBreak(client: policySet.client, change: u.change, verdict: v))
+            }
         }
-        worst?.paths = merged(verdicts)
+        if let upper = wanted?.upper, policySet.clientVersions?.upper == nil {
+            let later = restrict(facts.clientPaths.byClient[policySet.client] ?? [], to: ClientVersions(lower: upper + 1, upper: nil))
+            for (e, v) in judge(later) ?? [] where e.verdict == .reject && v.versions != nil {
+                breaks.append(ClientUpdateBreak(client: policySet.client, change: nil, verdict: v))
+            }
+        }
+        worst?.clientUpdates = breaks
         return worst
     }
 
-    /// The paths of the set's client restricted to the set's `client_versions` (else the versions in use);
-    /// empty when the probe judged no path for that client.
-    static func paths(of facts: ProbeFacts, for set: PolicySet) -> [ClientPath] {
-        guard set.client != .none, let all = facts.clientPaths.byClient[set.client], !all.isEmpty else { return [] }
-        guard let wanted = set.clientVersions ?? facts.clientPaths.inUse[set.client] else { return all }
-        return all.compactMap { path in
+    /// The set's `client_versions`, else the versions of its client in use.
+    static func versions(of facts: ProbeFacts, for set: PolicySet) -> ClientVersions? {
+        set.clientVersions ?? facts.clientPaths.inUse[set.client]
+    }
+
+    /// `paths` within `wanted` (all of them when nil); a path without versions holds for every version.
+    static func restrict(_ paths: [ClientPath], to wanted: ClientVersions?) -> [ClientPath] {
+        guard let wanted else { return paths }
+        return paths.compactMap { path in
             guard let versions = path.versions else { return path }
             guard let shared = versions.intersection(wanted) else { return nil }
             var p = path
             p.versions = shared
             return p
         }
+    }
+
+    /// Each path's decision, the facts' verified chain and trust replaced by the path's.
+    static func judged(_ paths: [ClientPath], facts: ProbeFacts, set: PolicySet, environment: String, named: Bool,
+                       now: Date) -> [(Evaluation, VersionVerdict)]? {
+        var out: [(Evaluation, VersionVerdict)] = []
+        for path in paths {
+            var f = facts
+            f.verifiedChain = path.trusted ? path.chain : []
+            f.trusted = path.trusted
+            f.trustError = path.reason
+            guard let e = Evaluator.evaluate(f, policySet: set, environment: environment, named: named, now: now) else { return nil }
+            var v = VersionVerdict(versions: path.versions, chain: path.chain.map(\.certSHA256), anchor: path.anchor,
+                                   anchorSubject: path.trusted ? path.chain.last?.subject : nil, verdict: e.verdict,
+                                   reason: e.reason, trustError: path.reason)
+            v.anchorSPKI = path.trusted ? path.chain.last?.spkiSHA256 : nil
+            v.versionName = facts.clientPaths.versionNames[set.client] ?? ""
+            v.hazards = path.hazards
+            out.append((e, v))
+        }
+        return out
+    }
+
+    /// Whether today's decisions accept at the first of `versions` (every version when nil).
+    static func accepted(_ today: [(Evaluation, VersionVerdict)], at versions: ClientVersions?) -> Bool {
+        guard let first = versions?.lower else { return today.allSatisfy { $0.0.verdict == .accept } }
+        return today.contains { $0.1.versions.map { $0.contains(first) } ?? true && $0.0.verdict == .accept }
     }
 
     /// A reject outranks an accept, an accept no decision.

@@ -48,9 +48,13 @@ public struct ClientStoreData: Sendable, Equatable {
         public var date: Date?
         /// Where the change is announced.
         public var source: String
+        /// The root's certificate, DER, when the data holds it (an added root's always does).
+        public var der: [UInt8]?
 
         /// A change.
-        public init(certSHA256: String, subject: String, kind: Kind, versions: ClientVersions?, date: Date?, source: String) {
+        public init(certSHA256: String, subject: String, kind: Kind, versions: ClientVersions?, date: Date?, source: String,
+                    der: [UInt8]? = nil) {
+            self.der = der
             self.certSHA256 = certSHA256
             self.subject = subject
             self.kind = kind
@@ -91,6 +95,34 @@ public struct ClientStoreData: Sendable, Equatable {
         self.versionsInUse = versionsInUse
         self.roots = roots
         self.changes = changes
+    }
+
+    /// The store once `change` is made: an added root held for the change's versions (from its date on, the
+    /// data's known versions when it names none), a removed one no longer held there, a distrusted one with
+    /// the change's date as its distrust date; nil when the change cannot be applied (an added root whose
+    /// certificate the data lacks, a root it does not hold).
+    public func after(_ change: Change) -> ClientStoreData? {
+        var out = self
+        out.changes = []
+        let index = roots.firstIndex { $0.certSHA256 == change.certSHA256 }
+        switch change.kind {
+        case .added:
+            guard index == nil, let der = change.der else { return nil }
+            out.roots.append(Root(der: der, certSHA256: change.certSHA256, subject: change.subject,
+                                  versions: change.versions ?? versionsKnown, added: change.date))
+        case .removed:
+            guard let index else { return nil }
+            out.roots.remove(at: index)
+            if let cut = change.versions, cut.lower > (roots[index].versions?.lower ?? 0) {
+                var kept = roots[index]
+                kept.versions = ClientVersions(lower: roots[index].versions?.lower ?? 0, upper: cut.lower - 1)
+                out.roots.append(kept)
+            }
+        case .distrusted:
+            guard let index, let date = change.date else { return nil }
+            out.roots[index].distrustAfter = date
+        }
+        return out
     }
 
     /// Whether the data is older than its refresh interval at `now`.

@@ -8,6 +8,8 @@ public struct VersionVerdict: Sendable, Equatable {
     public var anchor: String?
     /// The anchor's subject, for words.
     public var anchorSubject: String?
+    /// Base64 SHA-256 of the anchor's SubjectPublicKeyInfo: the pin that would cover it.
+    public var anchorSPKI: String?
     /// The decision on these versions.
     public var verdict: Verdict
     /// Why.

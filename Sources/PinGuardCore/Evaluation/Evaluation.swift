@@ -37,6 +37,9 @@ public struct Evaluation: Sendable, Equatable {
     /// The decision on each range of the set's `client_versions` whose store gives its client a path of its
     /// own, when the probe judged the client's paths; the verdict above is the worst of them.
     public var paths: [VersionVerdict] = []
+    /// The changes ahead in the client's store (a root added, removed or distrusted; versions not yet in use)
+    /// that turn this accept into a reject on some of the set's versions.
+    public var clientUpdates: [ClientUpdateBreak] = []
 
     /// Whether a chain was retrieved and a host policy found (counts towards backup-pin coverage).
     public var isEvaluated: Bool { policy != nil && reason != .probeFailed && reason != .policyMissing }

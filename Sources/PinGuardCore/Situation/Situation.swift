@@ -17,6 +17,9 @@ public struct Situation: Sendable, Equatable {
         case expiresUnrenewed = "expires_unrenewed"
         /// The next renewal, as planned, observed or staged, breaks the app.
         case breaksAtRenewal = "breaks_at_renewal"
+        /// A dated change of the app's client's store (a root added, removed or distrusted), or versions of the
+        /// client not yet in use, turn the app's accept into a reject.
+        case breaksOnClientUpdate = "breaks_on_client_update"
         /// The next renewal breaks the app if it brings a fresh key, and no key plan is known; safe ways exist.
         case renewalAtRisk = "renewal_at_risk"
         /// The CA asks for the certificate to be renewed now (ACME Renewal Information): critical for an app

@@ -54,6 +54,7 @@ public enum SituationAssessor {
         var found: [Situation] = []
         let forecast = r.forecasts.first { $0.policySet == e.policySet && $0.environment == e.environment }
         if let f = forecast, f.rejectRatio > 0, let o = r.outlook { found.append(forecastSituation(words, e, f, o, now: now)) }
+        if !e.clientUpdates.isEmpty { found.append(words.breaksOnClientUpdate(e)) }
         if e.backupInUse { found.append(words.backupPinInUse(e)) }
         return found.min { $0.isMoreUrgent(than: $1) }
     }

@@ -54,7 +54,8 @@ public struct SituationWords {
 
     func rejected(_ e: Evaluation) -> Situation {
         make(.rejected, .critical, e, due: nil,
-             summary: "\(Self.app(e)) rejects the chain \(name) serves now\(nodes(rejecting: e)) (\(e.reason.rawValue)): its users cannot connect",
+             summary: "\(Self.app(e)) rejects the chain \(name) serves now\(nodes(rejecting: e)) (\(e.reason.rawValue)): its users cannot connect"
+                + Self.versionsWords(e),
              action: rejectAction(e) + "; journalctl PINGUARD_TARGET=\(name) PINGUARD_POLICY_SET=\(e.policySet) -x.")
     }
 

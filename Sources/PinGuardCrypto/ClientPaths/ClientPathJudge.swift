@@ -12,16 +12,31 @@ import Glibc
 public final class ClientPathJudge: @unchecked Sendable {
     /// The stores, one per client.
     public let stores: [ClientStore]
+    /// Each store once each of its dated changes is made.
+    let changed: [(store: ClientStore, change: ClientStoreData.Change, after: ClientStore)]
     private let lock = NSLock()
-    private var remembered: [[UInt8]: (until: Date, findings: [CTClient: [(ClientVersions?, PathFinding)]])] = [:]
+    private var remembered: [[UInt8]: (until: Date, findings: ChainFindings)] = [:]
     /// Chains remembered at most; beyond it the memory starts again.
     let capacity: Int
     private var counts = (searches: 0, reused: 0)
 
-    /// A judge of `stores` (one per client).
+    /// What the search found for one served chain: by client, each version range's finding, now and after
+    /// each change ahead that reaches a root the chain can reach.
+    struct ChainFindings {
+        var current: [CTClient: [(ClientVersions?, PathFinding)]] = [:]
+        var upcoming: [CTClient: [(change: ClientStoreData.Change, store: ClientStore, findings: [(ClientVersions?, PathFinding)])]] = [:]
+    }
+
+    /// A judge of `stores` (one per client); a change a store's data cannot apply is left out.
     public init(stores: [ClientStore], capacity: Int = 16_384) {
         self.stores = stores
         self.capacity = capacity
+        changed = stores.flatMap { store in
+            store.data.changes.compactMap { change in
+                guard let data = store.data.after(change), let after = try? ClientStore(data) else { return nil }
+                return (store, change, after)
+            }
+        }
     }
 
     /// How many chains were searched and how many answered from memory.
@@ -32,14 +47,11 @@ public final class ClientPathJudge: @unchecked Sendable {
     package func paths(of served: [OpaquePointer], servedFacts: [ChainCertificate], host: String, at time: Date,
                        facts: (OpaquePointer, Int, CertificateSource) throws(ProbeError) -> ChainCertificate) throws(ProbeError) -> ClientPaths {
         guard !served.isEmpty, served.count == servedFacts.count else { return ClientPaths() }
-        let findings = self.findings(of: served, at: time)
+        let found = findings(of: served, at: time)
         let nameError = Self.nameMismatch(served[0], host: host)
-        var out = ClientPaths()
-        for store in stores {
-            out.inUse[store.data.client] = store.data.versionsInUse
-            out.versionNames[store.data.client] = store.data.versionName
-            var paths: [ClientPath] = []
-            for (versions, finding) in findings[store.data.client] ?? [] {
+        func paths(_ findings: [(ClientVersions?, PathFinding)], _ store: ClientStore) throws(ProbeError) -> [ClientPath] {
+            var out: [ClientPath] = []
+            for (versions, finding) in findings {
                 var chain: [ChainCertificate] = []
                 for (depth, link) in finding.links.enumerated() {
                     switch link {
@@ -52,42 +64,62 @@ public final class ClientPathJudge: @unchecked Sendable {
                     }
                 }
                 let error = finding.error ?? nameError
-                paths.append(ClientPath(versions: versions, chain: chain, trusted: error == nil, reason: error,
-                                        hazards: finding.hazards))
+                out.append(ClientPath(versions: versions, chain: chain, trusted: error == nil, reason: error, hazards: finding.hazards))
             }
-            out.byClient[store.data.client] = paths
+            return out
+        }
+        var out = ClientPaths()
+        for store in stores {
+            let client = store.data.client
+            out.inUse[client] = store.data.versionsInUse
+            out.versionNames[client] = store.data.versionName
+            out.byClient[client] = try paths(found.current[client] ?? [], store)
+            for u in found.upcoming[client] ?? [] {
+                out.upcoming[client, default: []].append(UpcomingStoreChange(change: u.change, paths: try paths(u.findings, u.store)))
+            }
         }
         return out
     }
 
     /// The findings for `served` at `time`, remembered or searched.
-    private func findings(of served: [OpaquePointer], at time: Date) -> [CTClient: [(ClientVersions?, PathFinding)]] {
+    private func findings(of served: [OpaquePointer], at time: Date) -> ChainFindings {
         let key = Self.key(of: served)
         if let key, let held = lock.withLock({ remembered[key] }), time < held.until {
             lock.withLock { counts.reused += 1 }
             return held.findings
         }
-        var all: [CTClient: [(ClientVersions?, PathFinding)]] = [:]
+        var found = ChainFindings()
         var until = Self.firstBoundary(of: served, after: time)
         for store in stores {
-            guard let strategy = PathStrategy.of(store.data.client) else { continue }
             let relevant = Self.reachableRoots(of: served, in: store)
             for r in relevant { until = min(until, Self.firstBoundary(of: [store.roots[r]], after: time)) }
-            all[store.data.client] = store.segments(relevant: relevant).map { segment in
-                var search = PathSearch(strategy: strategy, store: store, present: segment.present, served: served, time: time)
-                var finding = search.run()
-                finding.hazards = ServedChainHazards.find(served: served, finding: finding, store: store,
-                                                           present: segment.present, at: time)
-                return (segment.versions, finding)
-            }
+            found.current[store.data.client] = search(served, in: store, relevant: relevant, at: time)
+        }
+        for c in changed where c.change.date.map({ $0 > time }) ?? true {
+            let relevant = Self.reachableRoots(of: served, in: c.after)
+            guard relevant.contains(where: { c.after.data.roots[$0].certSHA256 == c.change.certSHA256 }) else { continue }
+            if let date = c.change.date { until = min(until, date) }
+            found.upcoming[c.store.data.client, default: []].append((c.change, c.after, search(served, in: c.after, relevant: relevant, at: time)))
         }
         lock.withLock {
             counts.searches += 1
             guard let key else { return }
             if remembered.count >= capacity { remembered.removeAll(keepingCapacity: true) }
-            remembered[key] = (until, all)
+            remembered[key] = (until, found)
         }
-        return all
+        return found
+    }
+
+    /// Each version range's finding for `served` in `store`, among the roots `relevant`.
+    private func search(_ served: [OpaquePointer], in store: ClientStore, relevant: Set<Int>, at time: Date) -> [(ClientVersions?, PathFinding)] {
+        guard let strategy = PathStrategy.of(store.data.client) else { return [] }
+        return store.segments(relevant: relevant).map { segment in
+            var search = PathSearch(strategy: strategy, store: store, present: segment.present, served: served, time: time)
+            var finding = search.run()
+            finding.hazards = ServedChainHazards.find(served: served, finding: finding, store: store,
+                                                       present: segment.present, at: time)
+            return (segment.versions, finding)
+        }
     }
 
     /// The roots of `store`, in any version, that a path from `served` can reach: named as the issuer of a

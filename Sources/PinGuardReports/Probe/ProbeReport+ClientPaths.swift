@@ -27,18 +27,8 @@ extension ProbeReport {
         return out
     }
 
-    /// "rejects on Android API 34-37: the path ends at CN=Root YE and no pin matches it".
+    /// "rejects on Android API 34-37: the path ends at CN=Root YE and no pin matches a certificate of it".
     public static func words(_ p: VersionVerdict) -> String {
-        let verb = p.verdict == .reject ? "rejects" : "accepts"
-        let anchor = p.anchorSubject.map { "the path ends at \($0)" }
-        let why: String
-        switch p.reason {
-        case .pinMatch: why = (anchor ?? "a path") + " and a pin matches it"
-        case .pinMismatch: why = (anchor ?? "the path") + " and no pin matches a certificate of it"
-        case .systemTrustFailed, .systemTrustFailedPermissive: why = "the client does not trust the chain: \(p.trustError ?? "no path")"
-        case .pinMismatchAllowedByFallback: why = (anchor ?? "the path") + ", no pin matches, the set falls back to system trust"
-        default: why = p.reason.rawValue + (anchor.map { " (\($0))" } ?? "")
-        }
-        return "\(verb) on \(p.versionWords): \(why)"
+        "\(p.verdict == .reject ? "rejects" : "accepts") on \(p.versionWords): \(SituationWords.pathWords(p))"
     }
 }
