@@ -57,8 +57,10 @@ public enum ClientTrustStores {
             throw ConfigError(file: caFile, line: nil, key: "trust.ca_file", message: "\(error)")
         }
         return clients.sorted { $0.rawValue < $1.rawValue }.map { client in
-            ClientStoreData(client: client, versionName: "", source: caFile, sourceDate: now, refreshDays: 36_500,
-                            versionsKnown: nil, versionsInUse: nil, roots: roots)
+            var store = ClientStoreData(client: client, versionName: "", source: caFile, sourceDate: now, refreshDays: 36_500,
+                                        versionsKnown: nil, versionsInUse: nil, roots: roots)
+            store.publicRoots = false
+            return store
         }
     }
 }

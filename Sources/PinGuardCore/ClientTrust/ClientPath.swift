@@ -15,6 +15,9 @@ public struct ClientPath: Sendable, Equatable {
     /// Hazards of the served chain for this client that did not stop it (an expired cross-sign it
     /// skipped, say): words for reports.
     public var hazards: [String]
+    /// Other paths the client accepts, in its order, for a client that checks the app's pins on every candidate
+    /// (Apple): the first the pins accept is the one it takes. Empty for the others.
+    public var alternatives: [[ChainCertificate]] = []
 
     /// A path for `versions`.
     public init(versions: ClientVersions?, chain: [ChainCertificate], trusted: Bool, reason: String? = nil,

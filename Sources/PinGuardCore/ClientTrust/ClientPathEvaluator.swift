@@ -57,13 +57,26 @@ public enum ClientPathEvaluator {
     /// Each path's decision, the facts' verified chain and trust replaced by the path's.
     static func judged(_ paths: [ClientPath], facts: ProbeFacts, set: PolicySet, environment: String, named: Bool,
                        now: Date) -> [(Evaluation, VersionVerdict)]? {
-        var out: [(Evaluation, VersionVerdict)] = []
-        for path in paths {
+        func decide(_ path: ClientPath) -> Evaluation? {
             var f = facts
             f.verifiedChain = path.trusted ? path.chain : []
             f.trusted = path.trusted
             f.trustError = path.reason
-            guard let e = Evaluator.evaluate(f, policySet: set, environment: environment, named: named, now: now) else { return nil }
+            return Evaluator.evaluate(f, policySet: set, environment: environment, named: named, now: now)
+        }
+        var out: [(Evaluation, VersionVerdict)] = []
+        for candidates in paths {
+            // A client that checks pins on every candidate takes the first path they accept.
+            var chosen: (path: ClientPath, evaluation: Evaluation)?
+            for chain in [candidates.chain] + candidates.alternatives {
+                var path = candidates
+                path.chain = chain
+                guard let e = decide(path) else { return nil }
+                if chosen.map({ $0.evaluation.verdict == .reject && e.verdict != .reject }) ?? true { chosen = (path, e) }
+                if e.verdict != .reject { break }
+            }
+            guard let pick = chosen else { return nil }
+            let (path, e) = (pick.path, pick.evaluation)
             var v = VersionVerdict(versions: path.versions, chain: path.chain.map(\.certSHA256), anchor: path.anchor,
                                    anchorSubject: path.trusted ? path.chain.last?.subject : nil, verdict: e.verdict,
                                    reason: e.reason, trustError: path.reason)

@@ -82,6 +82,9 @@ public struct ClientStoreData: Sendable, Equatable {
     public var roots: [Root]
     /// Dated changes.
     public var changes: [Change]
+    /// Whether the roots are a public root program's (the bundled stores): the clients then apply their rules
+    /// for publicly trusted certificates (Apple's and Chrome's 398-day limit); false for `trust.ca_file`.
+    public var publicRoots = true
 
     /// A store.
     public init(client: CTClient, versionName: String, source: String, sourceDate: Date, refreshDays: Int,

@@ -49,22 +49,30 @@ public final class ClientPathJudge: @unchecked Sendable {
         guard !served.isEmpty, served.count == servedFacts.count else { return ClientPaths() }
         let found = findings(of: served, at: time)
         let nameError = Self.nameMismatch(served[0], host: host)
+        func chain(_ links: [PathLink], _ store: ClientStore) throws(ProbeError) -> [ChainCertificate] {
+            var chain: [ChainCertificate] = []
+            for (depth, link) in links.enumerated() {
+                switch link {
+                case .served(let i):
+                    var c = servedFacts[i]
+                    c.depth = depth
+                    chain.append(c)
+                case .root(let r):
+                    chain.append(try facts(store.roots[r], depth, .store))
+                }
+            }
+            return chain
+        }
         func paths(_ findings: [(ClientVersions?, PathFinding)], _ store: ClientStore) throws(ProbeError) -> [ClientPath] {
             var out: [ClientPath] = []
             for (versions, finding) in findings {
-                var chain: [ChainCertificate] = []
-                for (depth, link) in finding.links.enumerated() {
-                    switch link {
-                    case .served(let i):
-                        var c = servedFacts[i]
-                        c.depth = depth
-                        chain.append(c)
-                    case .root(let r):
-                        chain.append(try facts(store.roots[r], depth, .store))
-                    }
-                }
                 let error = finding.error ?? nameError
-                out.append(ClientPath(versions: versions, chain: chain, trusted: error == nil, reason: error, hazards: finding.hazards))
+                var path = ClientPath(versions: versions, chain: try chain(finding.links, store), trusted: error == nil,
+                                      reason: error, hazards: finding.hazards)
+                if error == nil {
+                    for links in finding.alternatives { path.alternatives.append(try chain(links, store)) }
+                }
+                out.append(path)
             }
             return out
         }

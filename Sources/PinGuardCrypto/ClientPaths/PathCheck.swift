@@ -10,29 +10,46 @@ import PinGuardCore
 enum PathCheck {
     /// Why the client rejects `path` (leaf first, `anchor`'s certificate last) at `time`; nil when it accepts it.
     static func failure(of path: [OpaquePointer], anchor: ClientStoreData.Root, strategy: PathStrategy,
-                        client: CTClient, at time: Date) -> String? {
+                        publicRoots: Bool, at time: Date) -> String? {
         if let error = openSSLFailure(of: path, strategy: strategy, at: time) { return error }
         let leaf = path[0]
         let issued = CertificateReader.time(X509_get0_notBefore(leaf))
         if let after = anchor.distrustAfter, issued > after {
             return "\(anchor.subject) is distrusted for certificates issued after \(day(after)); this leaf was issued \(day(issued))"
         }
-        if strategy == .apple, let limit = appleLifetimeLimit(issued: issued) {
-            let days = CertificateReader.time(X509_get0_notAfter(leaf)).timeIntervalSince(issued) / 86_400
-            if days > Double(limit) {
-                return "the leaf is valid for \(Int(days.rounded())) days, more than the \(limit) days Apple's clients accept for a certificate issued \(day(issued))"
-            }
+        if strategy == .apple, let weak = path.dropLast().first(where: { ecBits($0).map { $0 < 256 } ?? false }) {
+            return "\(CertificateReader.name(X509_get_subject_name(weak))) has an EC key under 256 bits, which Apple's clients refuse"
+        }
+        let days = CertificateReader.time(X509_get0_notAfter(leaf)).timeIntervalSince(issued) / 86_400
+        if let limit = lifetimeLimit(strategy, publicRoots: publicRoots, issued: issued), days > limit.days {
+            return "the leaf is valid for \(Int(days.rounded())) days, more than the \(Int(limit.days)) days \(limit.who) accept"
         }
         return nil
     }
 
-    /// The longest validity Apple's clients accept for a TLS server certificate issued at `issued` under a
-    /// root of the system store: 398 days from 2020-09-01, 825 days from 2019-07-01 (Apple's published
-    /// requirements); nil before.
-    static func appleLifetimeLimit(issued: Date) -> Int? {
-        if issued >= Date(timeIntervalSince1970: 1_598_918_400) { return 398 }
-        if issued >= Date(timeIntervalSince1970: 1_561_939_200) { return 825 }
-        return nil
+    /// The longest validity the client accepts for a TLS server leaf issued at `issued`: Apple's, for system
+    /// roots 398 days from 2020-09-01 and 825 days and an hour from 2018-03-01, for other anchors 825 days and an
+    /// hour from 2019-07-01; Chrome's 398 days for public roots; nil when the client sets none.
+    static func lifetimeLimit(_ strategy: PathStrategy, publicRoots: Bool, issued: Date) -> (days: Double, who: String)? {
+        let hour = 1.0 / 24
+        switch strategy {
+        case .apple where publicRoots:
+            if issued >= Date(timeIntervalSince1970: 1_598_918_400) { return (398, "Apple's clients") }
+            if issued >= Date(timeIntervalSince1970: 1_519_862_400) { return (825 + hour, "Apple's clients") }
+            return nil
+        case .apple:
+            return issued > Date(timeIntervalSince1970: 1_561_939_200) ? (825 + hour, "Apple's clients under a private root") : nil
+        case .chrome where publicRoots:
+            return (398, "Chrome's clients under a public root")
+        default:
+            return nil
+        }
+    }
+
+    /// The size of `x`'s key when it is an EC key.
+    static func ecBits(_ x: OpaquePointer) -> Int? {
+        guard let key = X509_get0_pubkey(x), EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else { return nil }
+        return Int(EVP_PKEY_get_bits(key))
     }
 
     /// OpenSSL's verdict on exactly `path`: the root alone in the store (a partial chain allowed, so a root that
@@ -47,6 +64,7 @@ enum PathCheck {
         guard X509_STORE_CTX_init(context, store, path[0], untrusted) == 1 else { return "verification could not start" }
         ServerVerification.preparePurpose(context)
         let param = X509_STORE_CTX_get0_param(context)
+        X509_VERIFY_PARAM_set_auth_level(param, strategy.securityLevel)
         X509_VERIFY_PARAM_set_flags(param, UInt(X509_V_FLAG_PARTIAL_CHAIN))
         X509_VERIFY_PARAM_set_time(param, time_t(clamping: Int64(time.timeIntervalSince1970.rounded(.down))))
         if !strategy.checksAnchorDates { X509_STORE_CTX_set_verify_cb(context, ignoringAnchorDates) }

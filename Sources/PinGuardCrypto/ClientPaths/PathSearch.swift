@@ -16,6 +16,9 @@ struct PathFinding: Sendable {
     var error: String?
     /// Hazards of the served chain seen on the way, in words.
     var hazards: [String]
+    /// The other paths that validate, in the client's order, for a client that checks pins on every
+    /// candidate (Apple): the first that the app's pins accept is the one it takes.
+    var alternatives: [[PathLink]] = []
 }
 
 /// The search for the path one client builds from a served chain to an anchor of its store, among the roots
@@ -29,6 +32,11 @@ struct PathSearch {
     private var tried = 0
     private var firstFailure: PathFinding?
     private var longest: [PathLink] = [.served(0)]
+    private var accepted: [PathLink]?
+    private var alternatives: [[PathLink]] = []
+    private var done = false
+    /// Other validating paths kept at most for a client that checks pins on every candidate.
+    static let maxAlternatives = 8
 
     init(strategy: PathStrategy, store: ClientStore, present: Set<Int>, served: [OpaquePointer], time: Date) {
         self.strategy = strategy
@@ -42,6 +50,7 @@ struct PathSearch {
     /// failed (with its error), else the longest partial path (no issuer found).
     mutating func run() -> PathFinding {
         if let found = extend([.served(0)]) { return found }
+        if let accepted { return PathFinding(links: accepted, error: nil, hazards: [], alternatives: alternatives) }
         if let firstFailure { return firstFailure }
         let last = certificate(longest.last ?? .served(0))
         let issuer = CertificateReader.name(X509_get_issuer_name(last))
@@ -61,7 +70,7 @@ struct PathSearch {
     /// Extends `path` through each candidate issuer in the client's order; the validated path, if any.
     private mutating func extend(_ path: [PathLink]) -> PathFinding? {
         if path.count > longest.count { longest = path }
-        guard path.count <= strategy.maxIssuers, tried < strategy.iterationLimit else { return nil }
+        guard !done, path.count <= strategy.maxIssuers, tried < strategy.iterationLimit else { return nil }
         let child = certificate(path[path.count - 1])
         for candidate in strategy.order(candidates(issuing: child, excluding: path), child: child, at: time) {
             let link: PathLink = candidate.root.map { .root($0) } ?? .served(candidate.served ?? 0)
@@ -69,14 +78,19 @@ struct PathSearch {
             if candidate.root != nil {
                 tried += 1
                 let error = PathCheck.failure(of: next.map(certificate), anchor: store.data.roots[candidate.root!],
-                                              strategy: strategy, client: store.data.client, at: time)
-                let finding = PathFinding(links: next, error: error, hazards: [])
-                if error == nil { return finding }
-                if firstFailure == nil { firstFailure = finding }
+                                              strategy: strategy, publicRoots: store.data.publicRoots, at: time)
+                if error == nil {
+                    // A client that checks pins on every candidate goes on to the other paths that validate.
+                    guard strategy.pinsEveryCandidate else { return PathFinding(links: next, error: nil, hazards: []) }
+                    if accepted == nil { accepted = next } else { alternatives.append(next) }
+                    if alternatives.count >= Self.maxAlternatives { done = true }
+                } else if firstFailure == nil {
+                    firstFailure = PathFinding(links: next, error: error, hazards: [])
+                }
             } else if let found = extend(next) {
                 return found
             }
-            if !strategy.backtracks || tried >= strategy.iterationLimit { return nil }
+            if done || !strategy.backtracks || tried >= strategy.iterationLimit { return nil }
         }
         return nil
     }

@@ -29,20 +29,25 @@ enum PathStrategy: Sendable {
         }
     }
 
-    /// Most certificates above the leaf a path may hold.
+    /// Most certificates above the leaf a path may hold (Conscrypt: 20 untrusted; OkHttp: 9 signers; Apple
+    /// defines 15; Chrome sets no depth limit, its iteration limit bounds it).
     var maxIssuers: Int {
         switch self {
         case .okhttp: 9
-        case .chrome, .conscrypt, .apple: 16
+        case .apple: 15
+        case .conscrypt: 20
+        case .chrome: 32
         }
     }
 
-    /// Most candidate paths tried before the search gives up (Chrome's embedder sets an iteration limit; the
-    /// others are bounded here so a hostile chain cannot make the search explode).
+    /// Most complete candidate paths tried (Chrome's `kPathBuilderIterationLimit` 20; Conscrypt's budget of 2048
+    /// steps; Apple's 100 paths).
     var iterationLimit: Int {
         switch self {
         case .chrome: 20
-        case .okhttp, .conscrypt, .apple: 64
+        case .apple: 100
+        case .conscrypt: 2048
+        case .okhttp: 9
         }
     }
 
@@ -53,30 +58,35 @@ enum PathStrategy: Sendable {
     /// as a name and a key; Apple checks it).
     var checksAnchorDates: Bool { self == .apple }
 
+    /// The OpenSSL security level that stands for the client's key and digest minimums: 1 (RSA from 1024 bits,
+    /// EC from 160, no SHA-1) for Conscrypt, Chrome and the JVM; 2 (RSA from 2048, EC from 224; Apple's EC
+    /// minimum of 256 is checked apart) for Apple.
+    var securityLevel: Int32 { self == .apple ? 2 : 1 }
+
+    /// Whether the client keeps the other paths that validate, to choose among them by the app's pins (Apple
+    /// checks pins on every candidate; the others check them once, on the chosen path).
+    var pinsEveryCandidate: Bool { self == .apple }
+
     /// `candidates` in the order the client tries them for the certificate `child` at `time`.
     func order(_ candidates: [IssuerCandidate], child: OpaquePointer, at time: Date) -> [IssuerCandidate] {
+        let indexed = Array(candidates.enumerated())
         switch self {
         case .okhttp, .apple:
-            let anchorsLast = self == .apple
-            return candidates.enumerated().sorted { a, b in
+            // Trusted issuers first, each group in store or served order.
+            return indexed.sorted { a, b in
                 let (x, y) = (a.element.root != nil, b.element.root != nil)
-                if x != y { return anchorsLast ? !x : x }
-                return a.offset < b.offset
+                return x != y ? x : a.offset < b.offset
             }.map(\.element)
         case .conscrypt:
-            return candidates.enumerated().sorted { a, b in
-                let (x, y) = (a.element, b.element)
-                if (x.root != nil) != (y.root != nil) { return x.root != nil }
-                if x.valid(at: time) != y.valid(at: time) { return x.valid(at: time) }
-                if x.notBefore != y.notBefore { return x.notBefore > y.notBefore }
-                return a.offset < b.offset
-            }.map(\.element)
+            // Anchors by `CertificatePriorityComparator`; served certificates in served order, expired ones skipped.
+            let anchors = candidates.filter { $0.root != nil }.sorted { $0.conscryptPriority(over: $1) }
+            return anchors + candidates.filter { $0.root == nil && $0.valid(at: time) }
         case .chrome:
-            return candidates.enumerated().sorted { a, b in
+            return indexed.sorted { a, b in
                 let (x, y) = (a.element, b.element)
-                if (x.root != nil) != (y.root != nil) { return x.root != nil }
-                let (kx, ky) = (x.keyIDMatch(child), y.keyIDMatch(child))
-                if kx != ky { return kx > ky }
+                let (cx, cy) = (x.chromeClass(child), y.chromeClass(child))
+                if cx != cy { return cx < cy }
+                if x.selfIssued != y.selfIssued { return x.selfIssued }
                 if x.notBefore != y.notBefore { return x.notBefore > y.notBefore }
                 if x.notAfter != y.notAfter { return x.notAfter > y.notAfter }
                 return a.offset < b.offset
@@ -98,6 +108,47 @@ struct IssuerCandidate {
     var notAfter: Date { CertificateReader.time(X509_get0_notAfter(x509)) }
 
     func valid(at time: Date) -> Bool { notBefore <= time && time <= notAfter }
+    var selfIssued: Bool { X509_NAME_cmp(X509_get_subject_name(x509), X509_get_issuer_name(x509)) == 0 }
+
+    /// Chrome's class of a candidate (`SortRemainingIssuers`): trusted with a matching key identifier 0, trusted
+    /// without key-identifier data 1, untrusted matching 2, untrusted without data 3, trusted mismatching 4,
+    /// untrusted mismatching 5.
+    func chromeClass(_ child: OpaquePointer) -> Int {
+        let trusted = root != nil
+        switch keyIDMatch(child) {
+        case 2: return trusted ? 0 : 2
+        case 1: return trusted ? 1 : 3
+        default: return trusted ? 4 : 5
+        }
+    }
+
+    /// Conscrypt's `CertificatePriorityComparator`: self-issued first, then EC before RSA and the larger key,
+    /// then the stronger signature digest, then the newest notAfter, then the newest notBefore.
+    func conscryptPriority(over other: IssuerCandidate) -> Bool {
+        if selfIssued != other.selfIssued { return selfIssued }
+        let (k, l) = (keyRank, other.keyRank)
+        if k != l { return k > l }
+        let (d, e) = (digestBits, other.digestBits)
+        if d != e { return d > e }
+        if notAfter != other.notAfter { return notAfter > other.notAfter }
+        return notBefore > other.notBefore
+    }
+
+    /// EC keys before RSA, a larger key before a smaller one.
+    var keyRank: Int {
+        guard let key = X509_get0_pubkey(x509) else { return 0 }
+        let bits = Int(EVP_PKEY_get_bits(key))
+        return (EVP_PKEY_get_base_id(key) == EVP_PKEY_EC ? 1 << 20 : 0) + bits
+    }
+
+    /// The bits of the signature's digest (SHA-512 512, SHA-1 160); 0 when unknown.
+    var digestBits: Int {
+        var digest: Int32 = 0, key: Int32 = 0, bits: Int32 = 0
+        guard X509_get_signature_info(x509, &digest, &key, &bits, nil) == 1, let md = EVP_get_digestbyname(OBJ_nid2sn(digest)) else {
+            return 0
+        }
+        return Int(EVP_MD_get_size(md)) * 8
+    }
 
     /// 2 when `child`'s authority key identifier names this certificate's subject key identifier, 1 when
     /// either is missing, 0 when they differ (BoringSSL's `KeyIdentifierMatch`).

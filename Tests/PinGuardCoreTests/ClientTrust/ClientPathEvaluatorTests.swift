@@ -74,3 +74,25 @@ final class ClientPathEvaluatorTests: XCTestCase {
         XCTAssertNil(ClientVersions("24-29")?.intersection(ClientVersions("30-")!))
     }
 }
+
+/// Apple checks the app's pins on every candidate path; Android once, on the path it chose.
+final class PinsOnEveryCandidateTests: XCTestCase {
+    typealias F = ResultFixtures
+
+    func testAnAlternativePathThePinsAcceptIsTheOneAppleTakes() throws {
+        var f = F.facts()
+        let leaf = f.servedChain[0], intermediate = f.servedChain[1]
+        let newRoot = F.cert(2, spki: 4, cert: 14, notAfter: 5000, subject: "CN=Root YE", source: .store, selfIssued: true)
+        var path = ClientPath(versions: ClientVersions("17-26"), chain: [leaf, intermediate, newRoot], trusted: true)
+        path.alternatives = [[leaf, intermediate, F.root]]
+        f.clientPaths = ClientPaths(byClient: [.ios: [path], .android: [
+            ClientPath(versions: ClientVersions("24-37"), chain: [leaf, intermediate, newRoot], trusted: true),
+        ]])
+        for (client, verdict) in [(CTClient.ios, Verdict.accept), (.android, .reject)] {
+            var s = F.set("app", [("*.example.com", HostPolicy(pins: [Pin(type: .spki, hash: F.h(3))]))])
+            s.client = client
+            let e = try XCTUnwrap(ClientPathEvaluator.evaluate(f, policySet: s, environment: "prod", named: false, now: F.now))
+            XCTAssertEqual(e.verdict, verdict, "\(client)")
+        }
+    }
+}

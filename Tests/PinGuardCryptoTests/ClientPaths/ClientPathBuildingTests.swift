@@ -20,14 +20,17 @@ final class ClientPathBuildingTests: XCTestCase {
         XCTAssertEqual(paths.map { $0.chain.last?.source }, [.store, .store, .store])
     }
 
-    func testChromeTakesTheTrustedIssuerFirstAndAppleTheServedOne() throws {
+    func testChromeAndAppleTakeTheTrustedIssuerFirstAndAppleKeepsTheOtherValidPathsForItsPins() throws {
         let pki = try GenerationMovePKI()
         let chrome = try pki.store(.chrome, known: "120-140", x1: "105-", x2: "105-", ye: "105-")
         let apple = try pki.store(.ios, known: "15-26", x1: "10-", x2: "10-", ye: "10-")
         let paths = try pki.paths(ClientPathJudge(stores: [chrome, apple]))
         XCTAssertEqual(paths.byClient[.chrome]?.map(GenerationMovePKI.names), [["app.pinguard.test", "Test YE1", "Test Root YE"]])
-        XCTAssertEqual(paths.byClient[.ios]?.map(GenerationMovePKI.names).first?.last, "Test Root X1",
-                       "the served cross-signs come before the anchors in Apple's order")
+        XCTAssertEqual(paths.byClient[.chrome]?.first?.alternatives.count, 0, "Chrome stops at the first valid path")
+        let ios = try XCTUnwrap(paths.byClient[.ios]?.first)
+        XCTAssertEqual(GenerationMovePKI.names(ios), ["app.pinguard.test", "Test YE1", "Test Root YE"])
+        XCTAssertEqual(ios.alternatives.map { $0.last?.subject.contains("Test Root X") }, [true, true],
+                       "the paths through the served cross-signs to X2 and to X1 validate too")
     }
 
     func testOkHttpCleanerStopsAtTheFirstTrustedSelfSignedIssuer() throws {
@@ -44,9 +47,12 @@ final class ClientPathBuildingTests: XCTestCase {
         let store = try pki.store(.android, known: "24-37", x1: "21-", x2: "30-", ye: nil)
         let paths = try XCTUnwrap(pki.paths(ClientPathJudge(stores: [store])).byClient[.android])
         XCTAssertEqual(paths.map { $0.versions?.description }, ["24-29", "30-37"])
-        XCTAssertFalse(paths[0].trusted)
-        XCTAssertTrue(paths[0].reason?.contains("expired") ?? false, paths[0].reason ?? "")
+        XCTAssertFalse(paths[0].trusted, "Conscrypt skips an expired served certificate as a candidate issuer")
+        XCTAssertTrue(paths[0].hazards.contains { $0.contains("expired") && $0.contains("Test Root X2") }, "\(paths[0].hazards)")
         XCTAssertTrue(paths[1].trusted, "an anchor above the expired cross-sign is taken first")
+        let chrome = try pki.store(.chrome, known: "120-140", x1: "105-", x2: nil, ye: nil)
+        let chromePath = try XCTUnwrap(pki.paths(ClientPathJudge(stores: [chrome])).byClient[.chrome]?.first)
+        XCTAssertTrue(chromePath.reason?.contains("expired") ?? false, "Chrome tries the expired cross-sign and fails: \(chromePath.reason ?? "")")
         XCTAssertTrue(paths[1].hazards.contains { $0.contains("expired") && $0.contains("not on the path") }, "\(paths[1].hazards)")
     }
 
