@@ -48,7 +48,7 @@ public enum CertificateReader {
         return out
     }
 
-    static func derBytes(_ x509: OpaquePointer) throws(ProbeError) -> [UInt8] {
+    package static func derBytes(_ x509: OpaquePointer) throws(ProbeError) -> [UInt8] {
         guard let bytes = der(of: x509, encode: i2d_X509) else { throw ProbeError.openSSL("cannot encode certificate") }
         return bytes
     }

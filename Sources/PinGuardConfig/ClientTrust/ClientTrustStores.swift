@@ -33,7 +33,7 @@ public enum ClientTrustStores {
         if let caFile {
             data = try privateStores(caFile, clients: clients, now: now)
         } else {
-            data = try bundled().filter { clients.contains($0.client) }
+            data = try bundled().filter { clients.contains($0.client) }.map { $0.applying(through: now) }
         }
         var stores: [ClientStore] = []
         for d in data {
@@ -57,10 +57,8 @@ public enum ClientTrustStores {
             throw ConfigError(file: caFile, line: nil, key: "trust.ca_file", message: "\(error)")
         }
         return clients.sorted { $0.rawValue < $1.rawValue }.map { client in
-            var store = ClientStoreData(client: client, versionName: "", source: caFile, sourceDate: now, refreshDays: 36_500,
-                                        versionsKnown: nil, versionsInUse: nil, roots: roots)
-            store.publicRoots = false
-            return store
+            ClientStoreData(client: client, versionName: "", source: caFile, sourceDate: now, refreshDays: 36_500,
+                            versionsKnown: nil, versionsInUse: nil, roots: roots, publicRoots: false)
         }
     }
 }

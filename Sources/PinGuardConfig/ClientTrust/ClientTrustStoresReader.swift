@@ -62,7 +62,8 @@ public enum ClientTrustStoresReader {
             }
             changes.append(ClientStoreData.Change(certSHA256: hash, subject: c["subject"] as? String ?? hash, kind: kind,
                                                   versions: try versions(c["versions"]), date: (c["date"] as? String).flatMap(day),
-                                                  source: c["source"] as? String ?? ""))
+                                                  source: c["source"] as? String ?? "",
+                                                  der: certificates[hash].flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) }))
         }
         return ClientStoreData(client: client, versionName: s["version_name"] as? String ?? "", source: source, sourceDate: date,
                                refreshDays: refresh, versionsKnown: try versions(s["versions_known"]),

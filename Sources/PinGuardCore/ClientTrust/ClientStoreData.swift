@@ -19,6 +19,8 @@ public struct ClientStoreData: Sendable, Equatable {
         /// Leaves issued (notBefore) after this time are not trusted under it (Chrome Root Store's
         /// `sct_not_after`, Apple's distrust dates); nil: no such constraint.
         public var distrustAfter: Date?
+        /// The store holds the certificate as distrusted: a path that reaches it ends there, rejected.
+        public var distrusted = false
 
         /// A root.
         public init(der: [UInt8], certSHA256: String, subject: String, versions: ClientVersions?, added: Date? = nil,
@@ -84,11 +86,13 @@ public struct ClientStoreData: Sendable, Equatable {
     public var changes: [Change]
     /// Whether the roots are a public root program's (the bundled stores): the clients then apply their rules
     /// for publicly trusted certificates (Apple's and Chrome's 398-day limit); false for `trust.ca_file`.
-    public var publicRoots = true
+    public var publicRoots: Bool
 
     /// A store.
     public init(client: CTClient, versionName: String, source: String, sourceDate: Date, refreshDays: Int,
-                versionsKnown: ClientVersions?, versionsInUse: ClientVersions?, roots: [Root], changes: [Change] = []) {
+                versionsKnown: ClientVersions?, versionsInUse: ClientVersions?, roots: [Root], changes: [Change] = [],
+                publicRoots: Bool = true) {
+        self.publicRoots = publicRoots
         self.client = client
         self.versionName = versionName
         self.source = source
@@ -124,6 +128,25 @@ public struct ClientStoreData: Sendable, Equatable {
         case .distrusted:
             guard let index, let date = change.date else { return nil }
             out.roots[index].distrustAfter = date
+        }
+        return out
+    }
+
+    /// The store as it stands at `now`: every dated change on or before `now` made (a change that cannot be
+    /// applied is dropped), the later and undated ones kept as changes ahead.
+    public func applying(through now: Date) -> ClientStoreData {
+        var out = self
+        out.changes = []
+        for change in changes.sorted(by: { ($0.date ?? .distantFuture) < ($1.date ?? .distantFuture) }) {
+            guard let date = change.date, date <= now else {
+                out.changes.append(change)
+                continue
+            }
+            if let applied = out.after(change) {
+                let ahead = out.changes
+                out = applied
+                out.changes = ahead
+            }
         }
         return out
     }

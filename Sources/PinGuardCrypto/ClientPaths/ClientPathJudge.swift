@@ -42,13 +42,13 @@ public final class ClientPathJudge: @unchecked Sendable {
     /// How many chains were searched and how many answered from memory.
     public var statistics: (searches: Int, reused: Int) { lock.withLock { counts } }
 
-    /// The paths of `served` (leaf first, as sent) for `host` at `time`; `facts` gives the facts of a
-    /// certificate at a depth (the served ones are `servedFacts`).
-    package func paths(of served: [OpaquePointer], servedFacts: [ChainCertificate], host: String, at time: Date,
+    /// The paths of `served` (leaf first, as sent) for `host` at `time` (nil: no name checked); `facts` gives the
+    /// facts of a certificate at a depth (the served ones are `servedFacts`).
+    package func paths(of served: [OpaquePointer], servedFacts: [ChainCertificate], host: String?, at time: Date,
                        facts: (OpaquePointer, Int, CertificateSource) throws(ProbeError) -> ChainCertificate) throws(ProbeError) -> ClientPaths {
         guard !served.isEmpty, served.count == servedFacts.count else { return ClientPaths() }
         let found = findings(of: served, at: time)
-        let nameError = Self.nameMismatch(served[0], host: host)
+        let nameError = host.flatMap { Self.nameMismatch(served[0], host: $0) }
         func chain(_ links: [PathLink], _ store: ClientStore) throws(ProbeError) -> [ChainCertificate] {
             var chain: [ChainCertificate] = []
             for (depth, link) in links.enumerated() {
@@ -130,10 +130,11 @@ public final class ClientPathJudge: @unchecked Sendable {
         }
     }
 
-    /// The roots of `store`, in any version, that a path from `served` can reach: named as the issuer of a
-    /// served certificate or of such a root, transitively.
+    /// The roots of `store`, in any version, that a path from `served` can reach: named as the issuer or subject
+    /// of a served certificate, or as the issuer of such a root, transitively.
     static func reachableRoots(of served: [OpaquePointer], in store: ClientStore) -> Set<Int> {
-        var names = served.map { ClientStore.nameDER(X509_get_issuer_name($0)) }
+        // A served certificate the store holds itself (distrusted, say) is reached by its own subject.
+        var names = served.flatMap { [ClientStore.nameDER(X509_get_issuer_name($0)), ClientStore.nameDER(X509_get_subject_name($0))] }
         var found: Set<Int> = []
         while let name = names.popLast() {
             for r in store.roots(named: name) where found.insert(r).inserted {
@@ -144,7 +145,9 @@ public final class ClientPathJudge: @unchecked Sendable {
     }
 
     /// Why `leaf` is not valid for `host` (names from the subjectAltName only); nil when it is.
-    static func nameMismatch(_ leaf: OpaquePointer, host: String) -> String? {
+    static func nameMismatch(_ leaf: OpaquePointer, host name: String) -> String? {
+        // One trailing dot is not part of the name (Chrome's `VerifyHostname`, Go's verifier).
+        let host = name.hasSuffix(".") ? String(name.dropLast()) : name
         let matched: Bool
         if IPv6Literal.isValid(host) || inet_addr(host) != INADDR_NONE {
             matched = X509_check_ip_asc(leaf, host, 0) == 1

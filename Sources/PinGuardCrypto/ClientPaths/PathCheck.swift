@@ -77,14 +77,23 @@ enum PathCheck {
         return "\(what) (\(subject), depth \(depth))"
     }
 
-    /// A verify callback that lets an expired or not yet valid certificate pass at the anchor's depth only.
+    /// The verify callback of Chrome, Android and the JVM, where OpenSSL is stricter than they are: the anchor is
+    /// a name and a key to them (its validity dates and extended key usage are not checked, as a PKIX trust
+    /// anchor is not part of the path), and `anyExtendedKeyUsage` satisfies `serverAuth` at any depth.
     private static let ignoringAnchorDates: @convention(c) (Int32, OpaquePointer?) -> Int32 = { ok, context in
-        guard ok == 0, let context else { return ok }
+        guard ok == 0, let context, let chain = X509_STORE_CTX_get0_chain(context) else { return ok }
         let error = X509_STORE_CTX_get_error(context)
-        guard error == X509_V_ERR_CERT_HAS_EXPIRED || error == X509_V_ERR_CERT_NOT_YET_VALID,
-              let chain = X509_STORE_CTX_get0_chain(context),
-              X509_STORE_CTX_get_error_depth(context) == pg_sk_X509_num(chain) - 1 else { return ok }
-        return 1
+        let atAnchor = X509_STORE_CTX_get_error_depth(context) == pg_sk_X509_num(chain) - 1
+        switch error {
+        case X509_V_ERR_CERT_HAS_EXPIRED, X509_V_ERR_CERT_NOT_YET_VALID:
+            return atAnchor ? 1 : ok
+        case X509_V_ERR_INVALID_PURPOSE:
+            let current = X509_STORE_CTX_get_current_cert(context)
+            let anyEKU = current.map { X509_get_extended_key_usage($0) & UInt32(XKU_ANYEKU) != 0 } ?? false
+            return atAnchor || anyEKU ? 1 : ok
+        default:
+            return ok
+        }
     }
 
     static func day(_ date: Date) -> String { String(ISO8601DateFormatter.string(from: date, timeZone: .gmt, formatOptions: .withFullDate)) }

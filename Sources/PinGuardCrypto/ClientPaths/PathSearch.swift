@@ -49,6 +49,9 @@ struct PathSearch {
     /// The path the client chooses: the first that validates in its order, else the first complete path that
     /// failed (with its error), else the longest partial path (no issuer found).
     mutating func run() -> PathFinding {
+        if let r = distrustedEntry(served[0]) {
+            return PathFinding(links: [.served(0)], error: "\(store.data.roots[r].subject) is distrusted by the \(store.data.client.rawValue) store", hazards: [])
+        }
         if let found = extend([.served(0)]) { return found }
         if let accepted { return PathFinding(links: accepted, error: nil, hazards: [], alternatives: alternatives) }
         if let firstFailure { return firstFailure }
@@ -75,7 +78,12 @@ struct PathSearch {
         for candidate in strategy.order(candidates(issuing: child, excluding: path), child: child, at: time) {
             let link: PathLink = candidate.root.map { .root($0) } ?? .served(candidate.served ?? 0)
             let next = path + [link]
-            if candidate.root != nil {
+            if candidate.distrusted {
+                // A distrusted entry ends the path, rejected; it beats a partial path as the reported failure.
+                tried += 1
+                let why = "\(store.data.roots[candidate.root!].subject) is distrusted by the \(store.data.client.rawValue) store"
+                if firstFailure == nil { firstFailure = PathFinding(links: next, error: why, hazards: []) }
+            } else if candidate.root != nil {
                 tried += 1
                 let error = PathCheck.failure(of: next.map(certificate), anchor: store.data.roots[candidate.root!],
                                               strategy: strategy, publicRoots: store.data.publicRoots, at: time)
@@ -101,14 +109,25 @@ struct PathSearch {
         let issuerName = ClientStore.nameDER(X509_get_issuer_name(child))
         var out: [IssuerCandidate] = []
         for r in store.roots(named: issuerName, in: present) where !path.contains(.root(r)) && Self.signed(child, by: store.roots[r]) {
-            out.append(IssuerCandidate(x509: store.roots[r], root: r, served: nil))
+            out.append(IssuerCandidate(x509: store.roots[r], root: r, distrusted: store.data.roots[r].distrusted, served: nil))
         }
         for (i, x) in served.enumerated().dropFirst() where !path.contains(.served(i)) {
             guard ClientStore.nameDER(X509_get_subject_name(x)) == issuerName, Self.signed(child, by: x) else { continue }
             if out.contains(where: { $0.root != nil && X509_cmp($0.x509, x) == 0 }) { continue }
+            if let r = distrustedEntry(x) {
+                out.append(IssuerCandidate(x509: x, root: r, distrusted: true, served: i))
+                continue
+            }
             out.append(IssuerCandidate(x509: x, root: nil, served: i))
         }
         return out
+    }
+
+    /// The store's distrusted entry that is `x` itself, among the roots present.
+    func distrustedEntry(_ x: OpaquePointer) -> Int? {
+        store.roots(named: ClientStore.nameDER(X509_get_subject_name(x)), in: present).first { r in
+            store.data.roots[r].distrusted && X509_cmp(store.roots[r], x) == 0
+        }
     }
 
     /// Whether `issuer`'s key verifies `child`'s signature.

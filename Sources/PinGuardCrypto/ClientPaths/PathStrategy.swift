@@ -99,8 +99,10 @@ enum PathStrategy: Sendable {
 struct IssuerCandidate {
     /// The certificate.
     let x509: OpaquePointer
-    /// Its index among the store's roots when the client trusts it as an anchor.
+    /// Its index among the store's roots when the client's store holds it (an anchor, or a distrusted entry).
     let root: Int?
+    /// Whether the store holds it as distrusted.
+    var distrusted = false
     /// Its index in the served chain when the server sent it.
     let served: Int?
 
@@ -112,9 +114,10 @@ struct IssuerCandidate {
 
     /// Chrome's class of a candidate (`SortRemainingIssuers`): trusted with a matching key identifier 0, trusted
     /// without key-identifier data 1, untrusted matching 2, untrusted without data 3, trusted mismatching 4,
-    /// untrusted mismatching 5.
+    /// untrusted mismatching 5, distrusted 6 to 8 by the same key-identifier order.
     func chromeClass(_ child: OpaquePointer) -> Int {
-        let trusted = root != nil
+        let trusted = root != nil && !distrusted
+        if distrusted { return 8 - keyIDMatch(child) }
         switch keyIDMatch(child) {
         case 2: return trusted ? 0 : 2
         case 1: return trusted ? 1 : 3

@@ -1,0 +1,108 @@
+import COpenSSL
+import Foundation
+import PinGuardCore
+import PinGuardCrypto
+import PinGuardTestSupport
+import XCTest
+
+/// Public path-building vectors (BoringSSL's path builder tests, Go's verify tests; Vectors/ClientPaths/README.md):
+/// pinguard's Chrome path reaches the verdict, and the path, that the source asserts.
+final class ClientPathVectorsTests: XCTestCase {
+    static let folder = Repository.root.appendingPathComponent("Tests/PinGuardCryptoTests/Vectors/ClientPaths")
+
+    /// One case, as far as this test reads it.
+    struct Case {
+        let name: String
+        let object: [String: Any]
+        var served: [String] { object["served"] as? [String] ?? [] }
+        var roots: [String] { object["roots"] as? [String] ?? [] }
+        var host: String? { object["host"] as? String }
+        var time: Date { ISO8601DateFormatter().date(from: object["time"] as? String ?? "") ?? Date() }
+        /// What the case expects of Chrome's path builder: its own `chrome` expectation, or Go's where the case
+        /// says Chrome agrees.
+        var expected: [String: Any]? {
+            let e = object["expected"] as? [String: Any]
+            if let chrome = e?["chrome"] as? [String: Any] { return chrome }
+            return object["chrome_should_agree"] as? Bool == true ? e?["go"] as? [String: Any] : nil
+        }
+        /// Why pinguard cannot run the case as the source does; nil when it can.
+        var notRunnable: String? {
+            if expected == nil { return "no expectation for Chrome (the source's client differs)" }
+            if object["store_unspecified"] != nil { return "needs trust-unspecified store entries" }
+            if object["key_usages"] != nil { return "asks for a key usage other than serverAuth" }
+            guard let b = object["builder"] as? [String: Any] else { return nil }
+            if b["issuer_sources"] != nil || b["trust_store_collection"] != nil { return "needs the builder's issuer-source order" }
+            if (b["iteration_limit"] as? Int ?? 20) != 20 || (b["depth_limit"] as? Int ?? 0) != 0 { return "sets a non-default search limit" }
+            if (b["valid_path_limit"] as? Int ?? 1) != 1 { return "explores every path, not the first valid one" }
+            return nil
+        }
+    }
+
+    static func cases() throws -> [Case] {
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") && $0 != "okhttp-recipes.json" }
+        return try files.sorted().flatMap { file -> [Case] in
+            let data = try Data(contentsOf: folder.appendingPathComponent(file))
+            let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [[String: Any]], file)
+            return list.map { Case(name: $0["name"] as? String ?? file, object: $0) }
+        }
+    }
+
+    func testChromePathsAgreeWithThePublicVectors() throws {
+        var ran = 0, skipped: [String] = [], mismatches: [String] = []
+        for c in try Self.cases() {
+            if let why = try c.notRunnable ?? Self.targetIsACAOfAnyPurpose(c) { skipped.append("\(c.name): \(why)"); continue }
+            ran += 1
+            if let mismatch = try check(c) { mismatches.append("\(c.name): \(mismatch)") }
+        }
+        print("client path vectors: \(ran) run, \(skipped.count) not run:\n  " + skipped.joined(separator: "\n  "))
+        XCTAssertGreaterThanOrEqual(ran, 45, "too few vectors could run")
+        XCTAssertEqual(mismatches, [], "\(mismatches.count) of \(ran) vectors disagree")
+    }
+
+    /// What differs between the case's expectation and pinguard's Chrome path; nil when they agree.
+    func check(_ c: Case) throws -> String? {
+        let served = try c.served.map(Self.parse), roots = try c.roots.map(Self.parse)
+        let distrusted = try (c.object["distrusted"] as? [String] ?? []).map(Self.parse)
+        defer { (served + roots + distrusted).forEach { X509_free($0) } }
+        let store = try ClientStore(ClientStoreData(
+            client: .chrome, versionName: "Chrome", source: c.name, sourceDate: c.time, refreshDays: 1, versionsKnown: nil,
+            versionsInUse: nil, roots: try (roots + distrusted).enumerated().map { i, x in
+                let der = try CertificateReader.derBytes(x)
+                var root = ClientStoreData.Root(der: der, certSHA256: CertificateReader.sha256Base64(der[...]), subject: c.name, versions: nil)
+                root.distrusted = i >= roots.count
+                return root
+            }, publicRoots: false))
+        let facts = try served.enumerated().map { i, x in try CertificateReader.facts(of: x, depth: i, source: .served) }
+        let paths = try ClientPathJudge(stores: [store]).paths(of: served, servedFacts: facts, host: c.host, at: c.time) {
+            x, d, s throws(ProbeError) in try CertificateReader.facts(of: x, depth: d, source: s)
+        }
+        let path = try XCTUnwrap(paths.byClient[.chrome]?.first)
+        let expected = c.expected ?? [:]
+        let verdict = path.trusted ? "accept" : "reject"
+        if verdict != expected["verdict"] as? String {
+            return "expected \(expected["verdict"] ?? "?"), pinguard \(verdict) (\(path.reason ?? "no reason"))"
+        }
+        guard path.trusted, let want = expected["path"] as? [Any] else { return nil }
+        let wanted = want.map { element -> String in
+            if let i = element as? Int { return facts[i].certSHA256 }
+            let r = Int((element as? String ?? "").split(separator: ":").last ?? "") ?? -1
+            return r >= 0 && r < store.data.roots.count ? store.data.roots[r].certSHA256 : "?"
+        }
+        return path.chain.map(\.certSHA256) == wanted ? nil : "the path differs: \(path.chain.map(\.subject))"
+    }
+
+    /// Why a case whose target is a certificate authority checked for any purpose cannot run: pinguard judges a
+    /// TLS server's leaf with the `serverAuth` purpose, as the clients do; nil for any other case.
+    static func targetIsACAOfAnyPurpose(_ c: Case) throws -> String? {
+        guard (c.object["builder"] as? [String: Any])?["key_purpose"] as? String == "ANY_EKU", let first = c.served.first else { return nil }
+        let leaf = try parse(first)
+        defer { X509_free(leaf) }
+        return X509_check_ca(leaf) != 0 ? "the target is a CA certificate checked for any purpose, not as a TLS server" : nil
+    }
+
+    static func parse(_ pem: String) throws -> OpaquePointer {
+        let list = try CertificateFile.parse(Array(pem.utf8), name: "vector")
+        list.dropFirst().forEach { X509_free($0) }
+        return try XCTUnwrap(list.first)
+    }
+}
