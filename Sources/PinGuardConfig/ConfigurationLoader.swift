@@ -26,6 +26,14 @@ public enum ConfigurationLoader {
             }
             config.caFile = resolved
         }
+        if let stores = config.clientStores {
+            let resolved = resolve(stores, against: base)
+            do throws(RegularFileError) { try RegularFile.check(resolved) } catch {
+                throw ConfigError(file: path, line: config.lines["trust.client_stores"], key: "trust.client_stores",
+                                  message: "cannot read \(error)")
+            }
+            config.clientStores = resolved
+        }
         if let ca = config.fetch.caFile {
             let resolved = resolve(ca, against: base)
             do throws(RegularFileError) { try RegularFile.check(resolved) } catch {
@@ -80,7 +88,7 @@ public enum ConfigurationLoader {
         loaded.issuerCatalog = try IssuerSourcesLoader.catalog(config, base: base)
         loaded.ctKeyring = try CTSettingsLoader.keyring(config.ct, path: path)
         loaded.ctLogListKeys = try CTLogListKeysLoader.load(config, path: path, base: base)
-        loaded.clientPaths = try ClientTrustStores.judge(for: sets, caFile: config.caFile)
+        loaded.clientPaths = try ClientTrustStores.judge(for: sets, caFile: config.caFile, storesFile: config.clientStores)
         return loaded
     }
 

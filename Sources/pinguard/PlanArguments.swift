@@ -36,6 +36,9 @@ struct PlanArguments: ParsableCommand {
     @Option(name: .customLong("ca-file"), help: "CA bundle to trust instead of the system store (default with --config: its trust.ca_file).")
     var caFile: String?
 
+    @Option(name: .customLong("client-stores"), help: "Client trust stores file replacing the bundled one (default with --config: its trust.client_stores).")
+    var clientStores: String?
+
     @Option(help: "Evaluate as of this date (YYYY-MM-DD or RFC 3339), e.g. the deployment day.")
     var at: String?
 
@@ -66,6 +69,7 @@ struct PlanArguments: ParsableCommand {
         options.inputFormat = policyFiles.inputFormat
         options.config = config
         options.caFile = caFile
+        options.clientStores = clientStores
         options.at = at.flatMap(Self.date)
         options.format = json ? .json : format
         options.environment = ProcessInfo.processInfo.environment

@@ -37,6 +37,9 @@ struct ProbeArguments: AsyncParsableCommand {
     @Option(name: .customLong("ca-file"), help: "CA bundle to trust instead of the system store (default with --config: its trust.ca_file).")
     var caFile: String?
 
+    @Option(name: .customLong("client-stores"), help: "Client trust stores file replacing the bundled one (default with --config: its trust.client_stores).")
+    var clientStores: String?
+
     @Option(help: "A pinguard.yml whose trust and ct settings to probe with, as serve would.")
     var config: String?
 
@@ -93,6 +96,7 @@ struct ProbeArguments: AsyncParsableCommand {
         options.inputFormat = policyFiles.inputFormat
         options.environment = environment
         options.caFile = caFile
+        options.clientStores = clientStores
         options.config = config
         options.clientIdentity = try clientIdentity()
         options.renewal = RenewalSettings(before: try renewalBefore.map { try parseDuration($0, option: "--renewal-before", max: 3650 * 86_400) },

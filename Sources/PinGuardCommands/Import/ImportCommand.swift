@@ -53,14 +53,14 @@ struct ImportRun: CommandRun {
         let setName = options.name ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         let format: PolicyImportFormat
         if let given = options.format { format = given } else { format = try detectedFormat(data) }
-        let targetSDK = try appTargetSDK()
+        let (targetSDK, minSDK) = try appSDKs()
         let result: ImportResult
         do {
             result = try PolicyImporter.importPolicy(format: format, contents: data, file: file, name: setName,
                                                      environment: options.environment, defines: values,
                                                      resources: format == .androidNSC
                                                          ? AndroidResources.resolve(xml: data, xmlPath: file, resDir: options.res) : [:],
-                                                     targetSDK: targetSDK)
+                                                     targetSDK: targetSDK, minSDK: minSDK)
         } catch {
             for f in error.findings { out.error(f.description) }
             out.error("pinguard: \(error)")
@@ -99,14 +99,19 @@ struct ImportRun: CommandRun {
         return formats[0]
     }
 
-    /// `--target-sdk`, or the level `--manifest` declares (said on stderr); a manifest that declares none is status 2.
-    mutating func appTargetSDK() throws(CommandStop) -> Int? {
-        guard let manifest = options.manifest else { return options.targetSDK }
+    /// `--target-sdk`, or the level `--manifest` declares (said on stderr; a manifest that declares none is
+    /// status 2), with the lowest level the manifest declares (`minSdk`), which sets `client_versions`.
+    mutating func appSDKs() throws(CommandStop) -> (target: Int?, min: Int?) {
+        guard let manifest = options.manifest else { return (options.targetSDK, nil) }
         let bytes = try InputFile.bytes(manifest, limit: AndroidTargetSDK.maxBytes, what: "an AndroidManifest.xml or Gradle file", out: &out)
         do {
             let (sdk, line) = try AndroidTargetSDK.read(bytes, file: manifest)
             out.error("pinguard: \(EchoedInput.bare(manifest)):\(line): the app targets API level \(sdk)")
-            return sdk
+            let minimum = AndroidTargetSDK.readMinimum(bytes)
+            if let minimum {
+                out.error("pinguard: \(EchoedInput.bare(manifest)):\(minimum.line): the app runs from API level \(minimum.sdk) (client_versions \"\(minimum.sdk)-\")")
+            }
+            return (sdk, minimum?.sdk)
         } catch {
             throw out.fail("pinguard: \(error)")
         }

@@ -35,6 +35,8 @@ public enum PlanCommand {
         public var config: String?
         /// A CA bundle to trust instead of the system store (default with `config`: its trust.ca_file).
         public var caFile: String?
+        /// A client trust stores file replacing the bundled one (default with `config`: its trust.client_stores).
+        public var clientStores: String?
         /// The time the candidate is judged at; nil: `now`.
         public var at: Date?
         /// The report's format.
@@ -115,7 +117,9 @@ struct PlanRun: CommandRun {
             }
             let ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile), sets: sets, now: options.now, out: &out)
             let keyring = try CTSettingsLoader.keyring(ct, path: options.config ?? "the bundled CT log lists")
-            let clientPaths = try CommandClientStores.judge(sets: sets, caFile: caFile, now: options.now, out: &out)
+            let clientPaths = try CommandClientStores.judge(sets: sets, caFile: caFile,
+                                                                     storesFile: options.clientStores ?? loaded?.config.clientStores,
+                                                                     now: options.now, out: &out)
             return Setting(sets: sets, caFile: caFile, outlook: outlook, ct: ct, keyring: keyring, clientPaths: clientPaths)
         } catch {
             throw out.fail("pinguard: \(error)")

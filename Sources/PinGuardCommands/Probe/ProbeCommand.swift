@@ -29,6 +29,8 @@ public enum ProbeCommand {
         public var environment = "prod"
         /// A CA bundle to trust instead of the system store (default with `config`: its trust.ca_file).
         public var caFile: String?
+        /// A client trust stores file replacing the bundled one (default with `config`: its trust.client_stores).
+        public var clientStores: String?
         /// A pinguard.yml to probe and judge with as serve would: its trust, CT, fetch and renewal settings, issuer
         /// pools, its policy sets (unless `policies` are given) and its target of the same host and port.
         public var config: String?
@@ -116,7 +118,9 @@ struct ProbeRun: AsyncCommandRun {
             let caFile = options.caFile ?? loaded?.config.caFile
             let ct = CommandCT.warned(try CommandCT.settings(loaded: loaded, sets: sets, caFile: caFile), sets: sets, now: options.now, out: &out)
             let keyring = try CTSettingsLoader.keyring(ct, path: options.config ?? "the bundled CT log lists")
-            let clientPaths = try CommandClientStores.judge(sets: sets, caFile: caFile, now: options.now, out: &out)
+            let clientPaths = try CommandClientStores.judge(sets: sets, caFile: caFile,
+                                                                     storesFile: options.clientStores ?? loaded?.config.clientStores,
+                                                                     now: options.now, out: &out)
             return (try TLSProber(caFile: caFile, ctLogs: keyring, clientPaths: clientPaths), ct)
         } catch {
             throw out.fail("pinguard: \(error)")

@@ -23,9 +23,9 @@ public enum ClientTrustStores {
     }
 
     /// The judge of the clients that `sets` name (a set with `client: none` is judged on OpenSSL's one path):
-    /// from `caFile`'s certificates when given, else from the bundled stores; nil when no set names a client.
-    public static func judge(for sets: [PolicySet], caFile: String?, now: Date = Date(),
-                             bundled: () throws(ConfigError) -> [ClientStoreData] = { () throws(ConfigError) in try bundled() })
+    /// from `caFile`'s certificates when given, else from `storesFile` (`trust.client_stores`, the bundled
+    /// file's format), else from the bundled stores; nil when no set names a client.
+    public static func judge(for sets: [PolicySet], caFile: String?, storesFile: String? = nil, now: Date = Date())
         throws(ConfigError) -> ClientPathJudge? {
         let clients = Set(sets.map(\.client)).subtracting([.none])
         guard !clients.isEmpty else { return nil }
@@ -33,12 +33,13 @@ public enum ClientTrustStores {
         if let caFile {
             data = try privateStores(caFile, clients: clients, now: now)
         } else {
-            data = try bundled().filter { clients.contains($0.client) }.map { $0.applying(through: now) }
+            data = try bundled(path: storesFile ?? BundledResource.path(resourceName)).filter { clients.contains($0.client) }
+                .map { $0.applying(through: now) }
         }
         var stores: [ClientStore] = []
         for d in data {
             do throws(ProbeError) { stores.append(try ClientStore(d)) } catch {
-                throw ConfigError(file: caFile ?? resourceName, line: nil, key: nil, message: "\(error)")
+                throw ConfigError(file: caFile ?? storesFile ?? resourceName, line: nil, key: nil, message: "\(error)")
             }
         }
         return ClientPathJudge(stores: stores)

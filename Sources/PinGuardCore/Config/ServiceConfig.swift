@@ -14,6 +14,9 @@ public struct ServiceConfig: Sendable, Equatable {
     public var environment: String = "prod"
     /// CA bundle instead of the system trust store (resolved against the config's folder).
     public var caFile: String?
+    /// `trust.client_stores`: a client trust stores file (the bundled file's format) used instead of the
+    /// bundled stores; resolved against the config's folder.
+    public var clientStores: String?
     /// Log lists replacing the bundled ones (`ct.log_lists`), as written: a file (relative to the config's
     /// folder) or the publisher's `https://` URL (`CTLogListSource`).
     public var ctLogLists: [CTLogListName: String] = [:]

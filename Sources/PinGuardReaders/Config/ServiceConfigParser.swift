@@ -62,11 +62,15 @@ public enum ServiceConfigParser {
         }
     }
 
-    /// `trust: {ca_file: FILE}`.
+    /// `trust: {ca_file: FILE, client_stores: FILE}`.
     static func trust(_ v: YAMLValue, into c: inout ServiceConfig) throws(ConfigError) {
-        let t = try v.mapping(allowed: ["ca_file"])
+        let t = try v.mapping(allowed: ["ca_file", "client_stores"])
         if let f = t["ca_file"], !f.isNull {
             c.caFile = try f.nonEmptyString()
+            c.lines[f.path] = f.line
+        }
+        if let f = t["client_stores"], !f.isNull {
+            c.clientStores = try f.nonEmptyString()
             c.lines[f.path] = f.line
         }
     }

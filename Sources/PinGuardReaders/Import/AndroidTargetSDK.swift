@@ -2,7 +2,8 @@ import PinGuardCore
 
 /// The API level an Android app targets, read from the file that declares it: `AndroidManifest.xml`
 /// (`<uses-sdk android:targetSdkVersion="N"/>`) or a Gradle build file (`targetSdk = N`, `targetSdkVersion N`,
-/// `targetSdkVersion(N)`, Groovy or Kotlin DSL). It sets Android's default for Certificate Transparency.
+/// `targetSdkVersion(N)`, Groovy or Kotlin DSL). It sets Android's default for Certificate Transparency; the
+/// app's `minSdk` from the same file sets the Android versions it is judged on (`client_versions`).
 public enum AndroidTargetSDK {
     /// The largest file read.
     public static let maxBytes = 1 << 20
@@ -26,12 +27,25 @@ public enum AndroidTargetSDK {
                           message: "no targetSdkVersion (AndroidManifest.xml) or targetSdk (Gradle) found; give the API level with --target-sdk N")
     }
 
-    /// The text after `targetSdkVersion` or `targetSdk` on `line` (past `=`, `(`, `"` and spaces), up to the next
-    /// delimiter; nil when the line declares neither (a `//` or `#` comment does not count).
-    static func declaredValue(in line: Substring) -> String? {
+    /// The lowest API level the app runs on (`minSdkVersion` in AndroidManifest.xml, `minSdk` or `minSdkVersion`
+    /// in Gradle), with its line; nil when the file declares none as a literal number.
+    public static func readMinimum(_ bytes: [UInt8]) -> (sdk: Int, line: Int)? {
+        guard bytes.count <= maxBytes else { return nil }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        for (k, line) in lines.enumerated() {
+            guard let value = declaredValue(in: line, keys: ["minSdkVersion", "minSdk"]) else { continue }
+            guard let sdk = Int(value), (1...10_000).contains(sdk) else { return nil }
+            return (sdk, k + 1)
+        }
+        return nil
+    }
+
+    /// The text after one of `keys` on `line` (past `=`, `(`, `"` and spaces), up to the next delimiter; nil when
+    /// the line declares none (a `//` or `#` comment does not count).
+    static func declaredValue(in line: Substring, keys: [String] = ["targetSdkVersion", "targetSdk"]) -> String? {
         let code = line.drop { $0 == " " || $0 == "\t" }
         guard !code.hasPrefix("//"), !code.hasPrefix("#"), !code.hasPrefix("<!--") else { return nil }
-        for key in ["targetSdkVersion", "targetSdk"] {
+        for key in keys {
             guard let r = code.range(of: key) else { continue }
             let rest = code[r.upperBound...]
             // `targetSdkPreview`, `targetSdkVersionCode`: another name that starts the same way.

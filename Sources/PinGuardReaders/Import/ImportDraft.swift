@@ -43,6 +43,8 @@ struct ImportDraft {
     var client: CTClient
     /// What the source says about CT, when it says anything (an Android file's `<certificateTransparency>`).
     var certificateTransparency: CTRequirement?
+    /// The client versions the app runs on, when the app declares them (an Android app's `minSdk`).
+    var clientVersions: ClientVersions?
 
     init(file: String, format: PolicyImportFormat) {
         self.file = file
@@ -158,6 +160,7 @@ struct ImportDraft {
         var set = PolicySet(name: name, version: version, environments: [environment: env], file: file)
         set.client = client
         set.certificateTransparency = certificateTransparency
+        set.clientVersions = client == .none || client == .jvm ? nil : clientVersions
         var header = ["Imported by `pinguard import --format \(format.rawValue)` from \(file).",
                       "Each rule's comment names its source. Review the findings before relying on this file."]
         if !findings.isEmpty {

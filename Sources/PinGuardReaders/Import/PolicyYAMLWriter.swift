@@ -9,6 +9,7 @@ enum PolicyYAMLWriter {
         out.append("name: \(scalar(set.name))")
         if let version = set.version { out.append("version: \(quoted(version))") }
         out.append("client: \(set.client.rawValue)")
+        if let versions = set.clientVersions { out.append("client_versions: \(quoted(versions.description))") }
         if let ct = set.certificateTransparency { out.append("certificate_transparency: \(ct.rawValue)") }
         out.append("environments:")
         out.append("  \(scalar(environment)):")

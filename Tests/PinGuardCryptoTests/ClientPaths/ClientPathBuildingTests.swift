@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardCore
 import PinGuardCrypto
+import PinGuardTestSupport
 import XCTest
 
 /// Each client builds its own path from one served chain, version range by version range of its store, in

@@ -1,4 +1,3 @@
-import COpenSSL
 import Foundation
 import PinGuardCore
 import PinGuardCrypto
@@ -7,14 +6,18 @@ import PinGuardDemo
 /// A CA's move to a new root generation, made at test time after Let's Encrypt's 2026 move: an old root (X1),
 /// a second root (X2) cross-signed by X1, a new root (YE) cross-signed by X2, an intermediate under YE and a
 /// leaf for `host`. The server sends leaf, intermediate, YE-by-X2 and X2-by-X1, as a CA's long chain does.
-struct GenerationMovePKI {
-    static let host = "app.pinguard.test"
-    let x1, x2, ye: DemoCertificate
-    let x2ByX1, yeByX2, intermediate, leaf: DemoCertificate
-    let keys: (x1: DemoKey, x2: DemoKey, ye: DemoKey)
+public struct GenerationMovePKI: Sendable {
+    /// The name the leaf is issued for.
+    public static let host = "app.pinguard.test"
+    /// The roots.
+    public let x1, x2, ye: DemoCertificate
+    /// The cross-signs, the intermediate under YE and the leaf.
+    public let x2ByX1, yeByX2, intermediate, leaf: DemoCertificate
+    /// The roots' keys.
+    public let keys: (x1: DemoKey, x2: DemoKey, ye: DemoKey)
 
     /// The PKI; `crossSignExpired` makes X2-by-X1 expired a day ago.
-    init(crossSignExpired: Bool = false) throws {
+    public init(crossSignExpired: Bool = false) throws {
         let day = 86_400.0
         keys = (try DemoKey(.p256), try DemoKey(.p256), try DemoKey(.p256))
         x1 = try .issue(commonName: "Test Root X1", dnsName: nil, key: keys.x1, issuer: nil, isCA: true,
@@ -34,10 +37,10 @@ struct GenerationMovePKI {
     }
 
     /// What the server sends.
-    var served: [DemoCertificate] { [leaf, intermediate, yeByX2, x2ByX1] }
+    public var served: [DemoCertificate] { [leaf, intermediate, yeByX2, x2ByX1] }
 
     /// A store of `client` with versions `known`, holding each root for the versions given (nil: not held).
-    func store(_ client: CTClient, known: String?, x1 x1Versions: String?, x2 x2Versions: String?, ye yeVersions: String?,
+    public func store(_ client: CTClient, known: String?, x1 x1Versions: String?, x2 x2Versions: String?, ye yeVersions: String?,
                distrustAfter: [String: Date] = [:]) throws -> ClientStore {
         var roots: [ClientStoreData.Root] = []
         for (cert, versions) in [(x1, x1Versions), (x2, x2Versions), (ye, yeVersions)] {
@@ -52,7 +55,7 @@ struct GenerationMovePKI {
     }
 
     /// The paths `judge` gives for `certificates` (default: what the server sends) now, for `host`.
-    func paths(_ judge: ClientPathJudge, _ certificates: [DemoCertificate]? = nil, host: String = Self.host) throws -> ClientPaths {
+    public func paths(_ judge: ClientPathJudge, _ certificates: [DemoCertificate]? = nil, host: String = Self.host) throws -> ClientPaths {
         let chain = certificates ?? served
         let facts = try chain.enumerated().map { i, c in
             try CertificateReader.facts(of: c.pointer, depth: i, source: .served)
@@ -62,8 +65,37 @@ struct GenerationMovePKI {
         }
     }
 
+    /// A client trust stores file (the bundled file's format) holding `roots` (`x1`, `x2`, `ye` to versions) for
+    /// `client` with versions `known`, and `changes` (`(root, kind, versions, date)`).
+    public func storesJSON(client: String, known: String, roots: [String: String],
+                           changes: [(root: String, kind: String, versions: String, date: Date)] = []) throws -> String {
+        var certificates: [String: String] = [:]
+        func entry(_ name: String) throws -> (String, String) {
+            let cert = [("x1", x1), ("x2", x2), ("ye", ye)].first { $0.0 == name }!.1
+            let hash = try cert.facts.certSHA256
+            certificates[hash] = Data(cert.der).base64EncodedString()
+            return (hash, try cert.facts.subject)
+        }
+        var rootList: [[String: Any]] = []
+        for (name, versions) in roots.sorted(by: { $0.key < $1.key }) {
+            let (hash, subject) = try entry(name)
+            rootList.append(["certificate": hash, "subject": subject, "versions": versions])
+        }
+        var changeList: [[String: Any]] = []
+        for c in changes {
+            let (hash, subject) = try entry(c.root)
+            changeList.append(["certificate": hash, "subject": subject, "change": c.kind, "versions": c.versions,
+                               "date": String(ISO8601DateFormatter().string(from: c.date).prefix(10)), "source": "test"])
+        }
+        let store: [String: Any] = ["client": client, "version_name": client == "android" ? "Android API" : "", "source": "test",
+                                    "source_date": String(ISO8601DateFormatter().string(from: Date()).prefix(10)),
+                                    "refresh_days": 180, "versions_known": known, "roots": rootList, "changes": changeList]
+        let object: [String: Any] = ["format": 1, "stores": [store], "certificates": certificates]
+        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+
     /// The subjects' common names along a path, for readable assertions.
-    static func names(_ path: ClientPath) -> [String] {
+    public static func names(_ path: ClientPath) -> [String] {
         path.chain.map { c in
             c.subject.split(separator: ",").first { $0.hasPrefix("CN=") }.map { String($0.dropFirst(3)) } ?? c.subject
         }
