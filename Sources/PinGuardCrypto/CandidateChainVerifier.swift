@@ -66,3 +66,21 @@ public enum CandidateChainVerifier {
         return facts
     }
 }
+
+extension CandidateChainVerifier {
+    /// The paths each client of `judge` builds from the chain of `files` (leaf first) at `time`, no host name
+    /// checked: what `lint --chain` judges a chain on without a name to serve it under.
+    public static func clientPaths(_ files: [(bytes: [UInt8], name: String)], judge: ClientPathJudge,
+                                   at time: Date) throws(ProbeError) -> ProbeFacts {
+        var certificates: [OpaquePointer] = []
+        defer { certificates.forEach { X509_free($0) } }
+        for file in files { certificates += try CertificateFile.parse(file.bytes, name: file.name) }
+        var served: [ChainCertificate] = []
+        for (i, x) in certificates.enumerated() { served.append(try CertificateReader.facts(of: x, depth: i, source: .served)) }
+        var facts = ProbeFacts(host: "", port: 443, servedChain: served, finishedAt: time)
+        facts.clientPaths = try judge.paths(of: certificates, servedFacts: served, host: nil, at: time) {
+            x, depth, source throws(ProbeError) in try CertificateReader.facts(of: x, depth: depth, source: source)
+        }
+        return facts
+    }
+}

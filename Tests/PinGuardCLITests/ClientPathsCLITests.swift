@@ -86,3 +86,27 @@ final class ClientPathsCLITests: XCTestCase {
         XCTAssertTrue(probe.stdout.contains("app: accepts on Android API 25-33: the path ends at CN=Test Root X1"), probe.stdout)
     }
 }
+
+/// `lint --chain` judges the chain on the same paths as `probe` and `plan`.
+final class ClientPathsLintTests: XCTestCase {
+    func testLintNamesTheVersionsThatRejectAndTheStoreChangeAhead() throws {
+        let setup = try ClientPathsCLITests.Setup(daysAhead: 20)
+        try "trust: {client_stores: stores.json}\npolicies: [app.yml]\ntargets: []\n"
+            .write(toFile: "\(setup.folder)/pinguard.yml", atomically: true, encoding: .utf8)
+        let full = try PinguardCLI.run(["lint", "--config", "\(setup.folder)/pinguard.yml", "--chain", "\(setup.folder)/candidate.pem"])
+        XCTAssertEqual(full.status, 0, full.stdout + full.stderr)
+        XCTAssertTrue(full.stdout.contains("breaks-on-client-update") && full.stdout.contains("Android API 36-37"), full.stdout)
+        XCTAssertFalse(full.stdout.contains("client-path-rejected"), full.stdout)
+
+        let short = "\(setup.folder)/short.pem"
+        try (setup.pki.leaf.pem + setup.pki.intermediate.pem).write(toFile: short, atomically: true, encoding: .utf8)
+        let cut = try PinguardCLI.run(["lint", "--config", "\(setup.folder)/pinguard.yml", "--chain", short])
+        XCTAssertEqual(cut.status, 1, cut.stdout + cut.stderr)
+        XCTAssertTrue(cut.stdout.contains("client-path-rejected") && cut.stdout.contains("rejects on Android API 25-37"), cut.stdout)
+
+        let rooted = "\(setup.folder)/rooted.pem"
+        try (setup.pki.leaf.pem + setup.pki.intermediate.pem + setup.pki.ye.pem).write(toFile: rooted, atomically: true, encoding: .utf8)
+        let hazard = try PinguardCLI.run(["lint", "--config", "\(setup.folder)/pinguard.yml", "--chain", rooted])
+        XCTAssertTrue(hazard.stdout.contains("served-chain-hazard") && hazard.stdout.contains("self-signed root CN=Test Root YE"), hazard.stdout)
+    }
+}

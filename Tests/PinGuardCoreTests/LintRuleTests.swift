@@ -259,7 +259,9 @@ final class LintRuleTests: XCTestCase {
                                       .atsArbitraryLoads, .atsInsecureHTTPException, .atsTLSMinimumException,
                                       .androidCleartextTraffic, .androidUserCA, .androidOverridePins, .rawKeyPin, .nativeConfig,
                                       // Catalog rules: IssuerPoolLintTests.
-                                      .issuerPoolCoverage, .retiredIssuer, .ctOff]
+                                      .issuerPoolCoverage, .retiredIssuer, .ctOff,
+                                      // Client path rules: ClientPathsLintTests.
+                                      .clientPathRejected, .breaksOnClientUpdate, .servedChainHazard]
         XCTAssertEqual(covered, Set(LintRule.allCases))
         XCTAssertEqual(Set(LintRule.allCases.map(\.rawValue)).count, LintRule.allCases.count)
     }

@@ -56,6 +56,8 @@ public enum LintCommand {
 struct LintRun: CommandRun {
     let options: LintCommand.Options
     var out = CommandOutput()
+    /// `--config`'s `trust.ca_file` and `trust.client_stores`, which the clients' paths of `--chain` are built from.
+    var trust: (caFile: String?, clientStores: String?) = (nil, nil)
 
     init(options: LintCommand.Options) { self.options = options }
 
@@ -65,8 +67,10 @@ struct LintRun: CommandRun {
         findings = PolicyLinter.lint(sets, now: options.now, publicSuffixes: suffixes.list, expiringWithinDays: options.expiringWithin,
                                      catalog: catalog) + findings
         sets += nativeSets
+        let judge = options.chains.isEmpty ? nil : try clientPathJudge(sets)
         for path in options.chains {
             findings += RawKeyPinCheck.findings(sets, chain: try readChain(path), chainFile: path)
+            if let judge { findings += ClientPathLintCheck.findings(sets, chain: try clientPaths(path, judge: judge), chainFile: path) }
         }
         out.write(LintReport.render(findings, format: options.format,
                                     sarif: LintSARIFOptions(toolVersion: options.toolVersion, documentationURI: options.docsURL,
@@ -86,6 +90,7 @@ struct LintRun: CommandRun {
             if let config = options.config {
                 let loaded = try ConfigurationLoader.load(path: config)
                 sets += loaded.policySets
+                trust = (loaded.config.caFile, loaded.config.clientStores)
                 catalog = loaded.issuerCatalog
             }
             let kinds = options.files.map { (file: $0, kind: options.inputFormat ?? detect($0)) }
@@ -128,6 +133,23 @@ struct LintRun: CommandRun {
         if lower.hasSuffix(".yml") || lower.hasSuffix(".yaml") { return .policy }
         guard let head = try? RegularFile.head(file, count: 65_536) else { return .policy }
         return LintInputFormat.detect(file: file, contents: head)
+    }
+
+    /// The judge of the clients `sets` name, from `--config`'s trust settings or the bundled stores.
+    mutating func clientPathJudge(_ sets: [PolicySet]) throws(CommandStop) -> ClientPathJudge? {
+        do {
+            return try CommandClientStores.judge(sets: sets, caFile: trust.caFile, storesFile: trust.clientStores, now: options.now, out: &out)
+        } catch {
+            throw out.fail("pinguard: \(error)")
+        }
+    }
+
+    /// The chain of a `--chain` file with the paths each client builds from it at `now`.
+    mutating func clientPaths(_ path: String, judge: ClientPathJudge) throws(CommandStop) -> ProbeFacts {
+        let data = try InputFile.bytes(path, limit: InputFile.certificateLimit, out: &out)
+        do { return try CandidateChainVerifier.clientPaths([(data, path)], judge: judge, at: options.now) } catch {
+            throw out.fail("pinguard: \(error.message)")
+        }
     }
 
     /// Every certificate of a `--chain` file, with its SPKI and raw-key hashes.

@@ -50,6 +50,12 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
     case retiredIssuer = "retired-issuer"
     /// `certificate_transparency: off` for a client that enforces CT and cannot be told not to (iOS, Chrome).
     case ctOff = "ct-off"
+    /// With `--chain`: some versions of the set's client reject the chain on the path they build.
+    case clientPathRejected = "client-path-rejected"
+    /// With `--chain`: a dated change of the client's store, or versions not yet in use, reject the chain.
+    case breaksOnClientUpdate = "breaks-on-client-update"
+    /// With `--chain`: the chain ends at a self-signed root a client's store lacks, or sends an expired CA certificate.
+    case servedChainHazard = "served-chain-hazard"
 
     /// One line describing the rule, for SARIF rule metadata and documentation.
     public var summary: String {
@@ -79,6 +85,9 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
         case .issuerPoolCoverage: return "A pin on one intermediate of a CA that picks each certificate's intermediate from a pool: renewals from the others break it."
         case .retiredIssuer: return "A pin on an intermediate its CA no longer issues from: the next renewal comes from another one."
         case .ctOff: return "CT is off for a client that enforces it on every publicly trusted chain, so pinguard accepts chains the client rejects."
+        case .clientPathRejected: return "Some versions of the set's client reject the chain on the path they build from their own store."
+        case .breaksOnClientUpdate: return "A known change of the client's store, or versions not yet in use, reject the chain the set accepts today."
+        case .servedChainHazard: return "The chain ends at a self-signed root a client's store lacks, or sends an expired CA certificate."
         }
     }
 
@@ -86,7 +95,7 @@ public enum LintRule: String, Sendable, CaseIterable, Codable {
     public var defaultSeverity: FindingSeverity {
         switch self {
         case .noBackupPin, .backupSameAsPrimary, .pinSetExpired, .publicSuffixPattern, .atsArbitraryLoads, .androidUserCA,
-             .rawKeyPin, .retiredIssuer:
+             .rawKeyPin, .retiredIssuer, .clientPathRejected:
             return .error
         case .shadowedPattern: return .info
         default: return .warning

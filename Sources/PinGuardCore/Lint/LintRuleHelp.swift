@@ -11,7 +11,9 @@ extension LintRule {
     /// interception or breakage the finding exposes an app to.
     public var securitySeverity: String {
         switch self {
-        case .androidUserCA, .androidOverridePins, .atsArbitraryLoads, .rawKeyPin: return "8.1"
+        case .androidUserCA, .androidOverridePins, .atsArbitraryLoads, .rawKeyPin, .clientPathRejected: return "8.1"
+        case .breaksOnClientUpdate: return "7.4"
+        case .servedChainHazard: return "5.9"
         case .noBackupPin, .pinSetExpired, .publicSuffixPattern, .atsInsecureHTTPException, .androidCleartextTraffic:
             return "7.4"
         case .backupSameAsPrimary, .atsTLSMinimumException, .prodSystemTrustFallback, .prodPermissive, .prodNoSystemTrust:
@@ -55,6 +57,9 @@ extension LintRule {
         case .androidCleartextTraffic: return "Set cleartextTrafficPermitted=\"false\" (the default from Android 9) and serve the domain over HTTPS."
         case .androidUserCA: return "Move <certificates src=\"user\"/> into <debug-overrides>, which applies to debuggable builds only."
         case .androidOverridePins: return "Remove overridePins=\"true\" outside <debug-overrides>: chains to that anchor are accepted without a pin match."
+        case .clientPathRejected: return "The versions named build a path from their own store that no pin covers, or no path at all: pin a key of that path (the anchor's SPKI is in pinguard probe --json, paths), or serve a chain those versions anchor under a pinned key (docs/client-paths.md)."
+        case .breaksOnClientUpdate: return "A dated change of the client's store (a root added, removed or distrusted) or versions not yet in use reject this chain: ship pins that cover the new path before the date, or plan a chain the changed store still anchors under a pinned key."
+        case .servedChainHazard: return "Send the chain that ends below roots every supported client version holds: drop a self-signed root the store lacks and expired cross-signs, and keep the cross-signs older versions need."
         case .rawKeyPin: return "Replace the pin with the SHA-256 of the certificate's SubjectPublicKeyInfo (pinguard pin CERT prints it); SDKs that hash SecKeyCopyExternalRepresentation output pin the raw key instead."
         case .nativeConfig: return "Fix the configuration as the message says; errors are content the platform rejects or pins that were not read."
         case .issuerPoolCoverage: return "Pin every intermediate of the pool the CA issues from, or a root every one of them chains to, or your own leaf key with a backup key; the renewal forecast (pinguard_renewal_reject_ratio) shows the share of renewals that break."
