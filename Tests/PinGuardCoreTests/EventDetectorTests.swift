@@ -215,7 +215,7 @@ final class EventDetectorTests: XCTestCase {
 
     func testMessageIDsAreStableDistinct128BitIDs() {
         let ids = JournalEvent.allCases.map(\.messageID)
-        XCTAssertEqual(JournalEvent.allCases.count, 38, "docs/reference.md, Journal events, lists 38 events")
+        XCTAssertEqual(JournalEvent.allCases.count, 39, "docs/reference.md, Journal events, lists 39 events")
         XCTAssertEqual(Set(ids).count, ids.count, "one MESSAGE_ID per event")
         for (event, id) in zip(JournalEvent.allCases, ids) {
             XCTAssertEqual(id.count, 32, "\(event)")
@@ -232,6 +232,7 @@ final class EventDetectorTests: XCTestCase {
             "policy_bundle_rejected", "raw_key_pin", "certificate_renewed", "chain_rollback", "state_not_persisted",
             "state_unavailable", "state_recovered", "renewal_will_break_pins",
             "ct_not_compliant", "staged_chain_rejected", "staged_chain_unreadable", "certificate_revoked", "early_renewal_requested",
+            "served_chain_hazard",
         ])
     }
 

@@ -11,6 +11,7 @@ extension EventDetector {
         var reserveMissing: Bool
         var breakageSoon: Bool
         var rawKeyPins: [String] = []
+        var hazards: [String] = []
 
         /// Whether this is the memory of `policySet`/`environment`: the same key `set/environment` as
         /// journal messages spell it. Names without a "/" spell the same key only when both are equal;

@@ -45,6 +45,10 @@ extension EventDetector {
                                     fields: fields() + [("PINGUARD_PIN", r.pin.hash), ("PINGUARD_DEPTH", String(r.depth)),
                                                         ("PINGUARD_SPKI_SHA256", r.spkiSHA256)]))
         }
+        for h in now.hazards where !(old?.hazards.contains(h) ?? false) {
+            out.append(JournalEntry(event: .servedChainHazard, message: "\(who): \(key(e)): \(h)",
+                                    fields: fields() + [("PINGUARD_HAZARD", h)]))
+        }
     }
 
     /// `set/environment`, as the messages name an evaluation.
@@ -57,6 +61,6 @@ extension EventDetector.SetMemory {
         self.init(policySet: e.policySet, environment: e.environment, reason: e.reason, backupInUse: e.backupInUse,
                   reserveMissing: e.isEvaluated && e.reservePins.isEmpty && !(e.policy?.pins.isEmpty ?? true),
                   breakageSoon: e.reason == .pinMatch && (e.daysToPinBreakage ?? .infinity) < warningDays,
-                  rawKeyPins: e.rawKeyPins.map(\.pin.hash))
+                  rawKeyPins: e.rawKeyPins.map(\.pin.hash), hazards: Array(Set(e.paths.flatMap(\.hazards))).sorted())
     }
 }

@@ -41,6 +41,7 @@ public enum JournalEvent: String, Sendable, CaseIterable {
     case stagedChainUnreadable = "staged_chain_unreadable"
     case certificateRevoked = "certificate_revoked"
     case earlyRenewalRequested = "early_renewal_requested"
+    case servedChainHazard = "served_chain_hazard"
 
     /// The event's one declaration.
     public var declaration: JournalEventDeclaration {
@@ -97,6 +98,8 @@ public enum JournalEvent: String, Sendable, CaseIterable {
             fields: .address("PINGUARD_CLIENT_CERT_SUBJECT", "PINGUARD_CLIENT_CERT_NOT_AFTER", "PINGUARD_DAYS_TO_EXPIRY", "PINGUARD_ERROR"))
         case .policyBundleRejected: JournalEventDeclaration("5ccc7ebcb974405fba6b1c8879e04576", 3, "A signed policy bundle fails verification; clients keep their previous pins", reports: nil,
             fields: .none("PINGUARD_POLICY_SET", "PINGUARD_ENVIRONMENT", "PINGUARD_BUNDLE", "PINGUARD_REASON", "PINGUARD_KEPT_PINS", "PINGUARD_ERROR", "PINGUARD_SIGNATURE_SCHEME", "PINGUARD_KEY_ID"))
+        case .servedChainHazard: JournalEventDeclaration("5f3c0a9e8b2d4e71a6c4d2b9e0f17a63", 4, "The served chain puts some versions of an app's client at risk", reports: nil,
+            fields: .evaluation("PINGUARD_HAZARD"))
         case .rawKeyPin: JournalEventDeclaration("b05f025f80062cdc12b0a8418ec7399b", 4, "A pin is the hash of a raw public key, not of its SubjectPublicKeyInfo", reports: nil,
             fields: .evaluation("PINGUARD_PIN", "PINGUARD_DEPTH", "PINGUARD_SPKI_SHA256"))
         case .certificateRenewed: JournalEventDeclaration("dc58a4344202474585a2bada85aef124", 5, "The target's certificate was renewed", reports: nil,

@@ -96,3 +96,26 @@ final class PinsOnEveryCandidateTests: XCTestCase {
         }
     }
 }
+
+/// A hazard of the served chain for a set's client is written to the journal once, when it appears.
+final class ServedChainHazardEventTests: XCTestCase {
+    typealias F = ResultFixtures
+
+    func testAHazardIsAnEventOnceWhileItLasts() throws {
+        var f = F.facts()
+        let hazard = "the server still sends CN=Old Cross issued by CN=Old Root, expired 2026-01-01 (not on the path this client builds)"
+        f.clientPaths = ClientPaths(byClient: [.android: [
+            ClientPath(versions: ClientVersions("24-37"), chain: [f.servedChain[0], f.servedChain[1], F.root], trusted: true,
+                       hazards: [hazard]),
+        ]])
+        var s = F.set("app", [("*.example.com", HostPolicy(pins: [Pin(type: .spki, hash: F.h(3))]))])
+        s.client = .android
+        var detector = EventDetector(warningDays: 30)
+        let target = F.target("api")
+        let first = detector.observe(F.result(target, f, [s])).filter { $0.event == .servedChainHazard }
+        XCTAssertEqual(first.count, 1)
+        XCTAssertTrue(first.first?.message.contains(hazard) ?? false)
+        XCTAssertTrue(first.first?.fields.contains { $0.0 == "PINGUARD_HAZARD" && $0.1 == hazard } ?? false)
+        XCTAssertEqual(detector.observe(F.result(target, f, [s])).filter { $0.event == .servedChainHazard }.count, 0)
+    }
+}
