@@ -155,6 +155,7 @@ public final class PinGuardRuntime: Sendable {
 
     private func announceLoad(_ loaded: LoadedConfiguration) {
         warnStaleLists()
+        warnStaleClientStores()
         journal.send(.configLoaded(path: loaded.path, targets: loaded.config.targets.count,
                                    policySets: loaded.policySets.map(\.name)))
         for b in loaded.bundles where b.state != .valid { journal.send(.policyBundleRejected(b)) }
