@@ -67,10 +67,15 @@ struct LintRun: CommandRun {
         findings = PolicyLinter.lint(sets, now: options.now, publicSuffixes: suffixes.list, expiringWithinDays: options.expiringWithin,
                                      catalog: catalog) + findings
         sets += nativeSets
-        let judge = options.chains.isEmpty ? nil : try clientPathJudge(sets)
+        var judge: ClientPathJudge??
         for path in options.chains {
             findings += RawKeyPinCheck.findings(sets, chain: try readChain(path), chainFile: path)
-            if let judge { findings += ClientPathLintCheck.findings(sets, chain: try clientPaths(path, judge: judge), chainFile: path) }
+            // Built once a chain was read: a broken chain file is said alone.
+            if judge == nil { judge = .some(try clientPathJudge(sets)) }
+            if let made = judge, let made {
+                findings += ClientPathLintCheck.findings(sets, chain: try clientPaths(path, judge: made), chainFile: path,
+                                                         trustGiven: trust.caFile != nil || trust.clientStores != nil)
+            }
         }
         out.write(LintReport.render(findings, format: options.format,
                                     sarif: LintSARIFOptions(toolVersion: options.toolVersion, documentationURI: options.docsURL,

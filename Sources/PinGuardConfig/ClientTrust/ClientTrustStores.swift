@@ -68,6 +68,9 @@ extension ClientTrustStores {
     /// Words for a bundled store older than its refresh interval: which client, how old, what to do.
     public static func staleWarning(_ store: ClientStoreData, now: Date) -> String {
         let days = Int(now.timeIntervalSince(store.sourceDate) / 86_400)
-        return "the bundled \(store.client.rawValue) trust store is \(days) days old (source \(store.source), refresh every \(store.refreshDays) days): roots added since are missing from its verdicts; install a newer pinguard or regenerate it with scripts/trust-stores/regenerate.py"
+        let date = String(ISO8601DateFormatter().string(from: store.sourceDate).prefix(10))
+        return "the \(store.client.rawValue) trust store's data is from \(date), \(days) days old (refreshed every \(store.refreshDays) days): "
+            + "roots added since are missing from its verdicts; install a newer pinguard, or regenerate the stores with "
+            + "scripts/trust-stores/regenerate.py and give them as trust.client_stores"
     }
 }

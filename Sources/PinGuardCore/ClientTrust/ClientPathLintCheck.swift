@@ -3,9 +3,22 @@
 /// and the chain's hazards, as findings at the policy's line.
 public enum ClientPathLintCheck {
     /// The findings for `chain` (a chain file's facts with its clients' paths, no host checked) against `sets`.
-    public static func findings(_ sets: [PolicySet], chain facts: ProbeFacts, chainFile: String) -> [LintFinding] {
+    ///
+    /// - Parameter trustGiven: whether the stores were configured (`trust.ca_file`, `trust.client_stores`). A chain
+    ///   that no version of a bundled store anchors at all is most likely a private PKI's: it is one warning that
+    ///   says how to give its roots, not an error per policy.
+    public static func findings(_ sets: [PolicySet], chain facts: ProbeFacts, chainFile: String, trustGiven: Bool = true) -> [LintFinding] {
         var out: [LintFinding] = []
         for set in sets where set.client != .none && facts.clientPaths.byClient[set.client] != nil {
+            let paths = facts.clientPaths.byClient[set.client] ?? []
+            if !trustGiven && !paths.contains(where: { $0.anchor != nil || $0.chain.last?.source == .store }) {
+                out.append(LintFinding(rule: .clientPathRejected, severity: .warning, policySet: set.name, environment: nil, pattern: nil,
+                                       file: set.file, line: set.nameLine,
+                                       message: "\(chainFile) reaches no root of the bundled \(set.client.rawValue) store in any version: "
+                                           + "\(paths.first?.reason ?? "no path"); a public app's clients reject it",
+                                       hint: "for a private PKI, give its roots as trust.ca_file (or trust.client_stores) in --config"))
+                continue
+            }
             var hazardsSaid: Set<String> = []
             for envName in set.environments.keys.sorted() {
                 guard let env = set.environments[envName] else { continue }

@@ -27,10 +27,19 @@ public final class ClientPathJudge: @unchecked Sendable {
         var upcoming: [CTClient: [(change: ClientStoreData.Change, store: ClientStore, findings: [(ClientVersions?, PathFinding)])]] = [:]
     }
 
+    /// Limits replacing each client's own (the public vectors' builder settings); nil: the client's.
+    let limits: PathLimits?
+
     /// A judge of `stores` (one per client); a change a store's data cannot apply is left out.
-    public init(stores: [ClientStore], capacity: Int = 16_384) {
+    public convenience init(stores: [ClientStore], capacity: Int = 16_384) {
+        self.init(stores: stores, capacity: capacity, limits: nil)
+    }
+
+    /// A judge whose searches stop at `limits` instead of each client's own.
+    package init(stores: [ClientStore], capacity: Int = 16_384, limits: PathLimits?) {
         self.stores = stores
         self.capacity = capacity
+        self.limits = limits
         changed = stores.flatMap { store in
             store.data.changes.compactMap { change in
                 guard let data = store.data.after(change), let after = try? ClientStore(data) else { return nil }
@@ -122,7 +131,8 @@ public final class ClientPathJudge: @unchecked Sendable {
     private func search(_ served: [OpaquePointer], in store: ClientStore, relevant: Set<Int>, at time: Date) -> [(ClientVersions?, PathFinding)] {
         guard let strategy = PathStrategy.of(store.data.client) else { return [] }
         return store.segments(relevant: relevant).map { segment in
-            var search = PathSearch(strategy: strategy, store: store, present: segment.present, served: served, time: time)
+            var search = PathSearch(strategy: strategy, store: store, present: segment.present, served: served, time: time,
+                                    limits: limits)
             var finding = search.run()
             finding.hazards = ServedChainHazards.find(served: served, finding: finding, store: store,
                                                        present: segment.present, at: time)

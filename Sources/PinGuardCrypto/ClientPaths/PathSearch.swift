@@ -38,8 +38,11 @@ struct PathSearch {
     /// Other validating paths kept at most for a client that checks pins on every candidate.
     static let maxAlternatives = 8
 
-    init(strategy: PathStrategy, store: ClientStore, present: Set<Int>, served: [OpaquePointer], time: Date) {
+    let limits: PathLimits
+
+    init(strategy: PathStrategy, store: ClientStore, present: Set<Int>, served: [OpaquePointer], time: Date, limits: PathLimits? = nil) {
         self.strategy = strategy
+        self.limits = limits ?? strategy.limits
         self.store = store
         self.present = present
         self.served = served
@@ -57,8 +60,8 @@ struct PathSearch {
         if let firstFailure { return firstFailure }
         let last = certificate(longest.last ?? .served(0))
         let issuer = CertificateReader.name(X509_get_issuer_name(last))
-        let reason = tried >= strategy.iterationLimit
-            ? "gave up after \(tried) candidate paths (the client's search limit)"
+        let reason = tried >= limits.iterations
+            ? "gave up after \(tried) candidate issuers (the client's search limit)"
             : "no path to a root of the \(store.data.client.rawValue) store: nothing it trusts issued \(issuer)"
         return PathFinding(links: longest, error: reason, hazards: [])
     }
@@ -73,18 +76,18 @@ struct PathSearch {
     /// Extends `path` through each candidate issuer in the client's order; the validated path, if any.
     private mutating func extend(_ path: [PathLink]) -> PathFinding? {
         if path.count > longest.count { longest = path }
-        guard !done, path.count <= strategy.maxIssuers, tried < strategy.iterationLimit else { return nil }
+        guard !done, path.count < limits.pathLength else { return nil }
         let child = certificate(path[path.count - 1])
         for candidate in strategy.order(candidates(issuing: child, excluding: path), child: child, at: time) {
+            guard tried < limits.iterations else { return nil }
+            tried += 1
             let link: PathLink = candidate.root.map { .root($0) } ?? .served(candidate.served ?? 0)
             let next = path + [link]
             if candidate.distrusted {
                 // A distrusted entry ends the path, rejected; it beats a partial path as the reported failure.
-                tried += 1
                 let why = "\(store.data.roots[candidate.root!].subject) is distrusted by the \(store.data.client.rawValue) store"
                 if firstFailure == nil { firstFailure = PathFinding(links: next, error: why, hazards: []) }
             } else if candidate.root != nil {
-                tried += 1
                 let error = PathCheck.failure(of: next.map(certificate), anchor: store.data.roots[candidate.root!],
                                               strategy: strategy, publicRoots: store.data.publicRoots, at: time)
                 if error == nil {
@@ -98,7 +101,7 @@ struct PathSearch {
             } else if let found = extend(next) {
                 return found
             }
-            if done || !strategy.backtracks || tried >= strategy.iterationLimit { return nil }
+            if done || !strategy.backtracks { return nil }
         }
         return nil
     }

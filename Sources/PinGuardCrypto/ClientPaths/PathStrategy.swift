@@ -51,6 +51,9 @@ enum PathStrategy: Sendable {
         }
     }
 
+    /// The strategy's own limits.
+    var limits: PathLimits { PathLimits(iterations: iterationLimit, pathLength: maxIssuers + 1) }
+
     /// Whether the search tries the next candidate after a path through one fails.
     var backtracks: Bool { self != .okhttp }
 
@@ -92,6 +95,20 @@ enum PathStrategy: Sendable {
                 return a.offset < b.offset
             }.map(\.element)
         }
+    }
+}
+
+/// How far one search may go: candidate issuers taken (BoringSSL's iteration count), certificates in a path.
+package struct PathLimits: Sendable, Equatable {
+    /// Candidate issuers taken, at most.
+    package var iterations: Int
+    /// Certificates in one path, the leaf and the anchor included, at most.
+    package var pathLength: Int
+
+    /// Limits of `iterations` and `pathLength`.
+    package init(iterations: Int, pathLength: Int) {
+        self.iterations = iterations
+        self.pathLength = pathLength
     }
 }
 
