@@ -106,17 +106,18 @@ public final class ClientPathJudge: @unchecked Sendable {
             return held.findings
         }
         var found = ChainFindings()
+        let memo = SearchMemo()
         var until = Self.firstBoundary(of: served, after: time)
         for store in stores {
             let relevant = Self.reachableRoots(of: served, in: store)
             for r in relevant { until = min(until, Self.firstBoundary(of: [store.roots[r]], after: time)) }
-            found.current[store.data.client] = search(served, in: store, relevant: relevant, at: time)
+            found.current[store.data.client] = search(served, in: store, relevant: relevant, at: time, memo: memo)
         }
         for c in changed where c.change.date.map({ $0 > time }) ?? true {
             let relevant = Self.reachableRoots(of: served, in: c.after)
             guard relevant.contains(where: { c.after.data.roots[$0].certSHA256 == c.change.certSHA256 }) else { continue }
             if let date = c.change.date { until = min(until, date) }
-            found.upcoming[c.store.data.client, default: []].append((c.change, c.after, search(served, in: c.after, relevant: relevant, at: time)))
+            found.upcoming[c.store.data.client, default: []].append((c.change, c.after, search(served, in: c.after, relevant: relevant, at: time, memo: memo)))
         }
         lock.withLock {
             counts.searches += 1
@@ -128,11 +129,12 @@ public final class ClientPathJudge: @unchecked Sendable {
     }
 
     /// Each version range's finding for `served` in `store`, among the roots `relevant`.
-    private func search(_ served: [OpaquePointer], in store: ClientStore, relevant: Set<Int>, at time: Date) -> [(ClientVersions?, PathFinding)] {
+    private func search(_ served: [OpaquePointer], in store: ClientStore, relevant: Set<Int>, at time: Date,
+                        memo: SearchMemo) -> [(ClientVersions?, PathFinding)] {
         guard let strategy = PathStrategy.of(store.data.client) else { return [] }
         return store.segments(relevant: relevant).map { segment in
             var search = PathSearch(strategy: strategy, store: store, present: segment.present, served: served, time: time,
-                                    limits: limits)
+                                    limits: limits, memo: memo)
             var finding = search.run()
             finding.hazards = ServedChainHazards.find(served: served, finding: finding, store: store,
                                                        present: segment.present, at: time)

@@ -39,8 +39,11 @@ struct PathSearch {
     static let maxAlternatives = 8
 
     let limits: PathLimits
+    let memo: SearchMemo
 
-    init(strategy: PathStrategy, store: ClientStore, present: Set<Int>, served: [OpaquePointer], time: Date, limits: PathLimits? = nil) {
+    init(strategy: PathStrategy, store: ClientStore, present: Set<Int>, served: [OpaquePointer], time: Date, limits: PathLimits? = nil,
+         memo: SearchMemo = SearchMemo()) {
+        self.memo = memo
         self.strategy = strategy
         self.limits = limits ?? strategy.limits
         self.store = store
@@ -88,7 +91,7 @@ struct PathSearch {
                 let why = "\(store.data.roots[candidate.root!].subject) is distrusted by the \(store.data.client.rawValue) store"
                 if firstFailure == nil { firstFailure = PathFinding(links: next, error: why, hazards: []) }
             } else if candidate.root != nil {
-                let error = PathCheck.failure(of: next.map(certificate), anchor: store.data.roots[candidate.root!],
+                let error = memo.failure(of: next.map(certificate), anchor: store.data.roots[candidate.root!],
                                               strategy: strategy, publicRoots: store.data.publicRoots, at: time)
                 if error == nil {
                     // A client that checks pins on every candidate goes on to the other paths that validate.
@@ -111,11 +114,11 @@ struct PathSearch {
     private func candidates(issuing child: OpaquePointer, excluding path: [PathLink]) -> [IssuerCandidate] {
         let issuerName = ClientStore.nameDER(X509_get_issuer_name(child))
         var out: [IssuerCandidate] = []
-        for r in store.roots(named: issuerName, in: present) where !path.contains(.root(r)) && Self.signed(child, by: store.roots[r]) {
+        for r in store.roots(named: issuerName, in: present) where !path.contains(.root(r)) && memo.signed(child, by: store.roots[r]) {
             out.append(IssuerCandidate(x509: store.roots[r], root: r, distrusted: store.data.roots[r].distrusted, served: nil))
         }
         for (i, x) in served.enumerated().dropFirst() where !path.contains(.served(i)) {
-            guard ClientStore.nameDER(X509_get_subject_name(x)) == issuerName, Self.signed(child, by: x) else { continue }
+            guard ClientStore.nameDER(X509_get_subject_name(x)) == issuerName, memo.signed(child, by: x) else { continue }
             if out.contains(where: { $0.root != nil && X509_cmp($0.x509, x) == 0 }) { continue }
             if let r = distrustedEntry(x) {
                 out.append(IssuerCandidate(x509: x, root: r, distrusted: true, served: i))
