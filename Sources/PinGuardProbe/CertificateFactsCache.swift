@@ -11,7 +11,7 @@ import PinGuardCrypto
 ///
 /// A certificate read anew takes its issuer's name and key identifier from the last one read under the same
 /// issuer: 100,000 leaves under one intermediate hold one copy of each text, not 100,000.
-final class CertificateFactsCache: @unchecked Sendable {
+package final class CertificateFactsCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: ChainCertificate] = [:]
     private var budget: CacheBudget
@@ -20,7 +20,7 @@ final class CertificateFactsCache: @unchecked Sendable {
     private static let maxIssuerTexts = 4096
 
     /// An empty cache of at most `maxEntries` certificates and `maxBytes` bytes.
-    init(maxEntries: Int = 4096, maxBytes: Int = 16 << 20) {
+    package init(maxEntries: Int = 4096, maxBytes: Int = 16 << 20) {
         budget = CacheBudget(maxEntries: maxEntries, maxBytes: maxBytes)
     }
 
@@ -29,7 +29,7 @@ final class CertificateFactsCache: @unchecked Sendable {
     static func cost(der: Int) -> Int { 2 * der + 256 }
 
     /// The facts of `x509` at `depth` from `source`, read through `CertificateReader` the first time.
-    func facts(of x509: OpaquePointer, depth: Int, source: CertificateSource) throws(ProbeError) -> ChainCertificate {
+    package func facts(of x509: OpaquePointer, depth: Int, source: CertificateSource) throws(ProbeError) -> ChainCertificate {
         guard let der = CertificateReader.der(of: x509, encode: i2d_X509) else {
             return try CertificateReader.facts(of: x509, depth: depth, source: source)
         }

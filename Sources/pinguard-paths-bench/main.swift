@@ -9,6 +9,7 @@ import PinGuardConfig
 import PinGuardCore
 import PinGuardCrypto
 import PinGuardDemo
+import PinGuardProbe
 
 let targets = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 10_000
 func cpu() -> Double {
@@ -44,6 +45,8 @@ for var data in try ClientTrustStores.bundled(path: ProcessInfo.processInfo.envi
     stores.append(try ClientStore(data))
 }
 let judge = ClientPathJudge(stores: stores)
+// The facts of the store's certificates as a prober reads them: once, from its cache.
+let factsCache = CertificateFactsCache()
 
 let leafKey = try DemoKey(.p256)
 let leaves: [DemoCertificate] = try (0..<targets).map { i in
@@ -59,7 +62,7 @@ let rssBefore = residentMB()
         let chain = [leaf, intermediate, cross]
         let facts = try chain.enumerated().map { d, c in var f = try c.facts; f.depth = d; return f }
         let judged = try judge.paths(of: chain.map(\.pointer), servedFacts: facts, host: "t\(i).bench.test", at: Date()) {
-            x, depth, source throws(ProbeError) in try CertificateReader.facts(of: x, depth: depth, source: source)
+            x, depth, source throws(ProbeError) in try factsCache.facts(of: x, depth: depth, source: source)
         }
         paths += judged.byClient.values.reduce(0) { $0 + $1.count }
     }
@@ -72,4 +75,12 @@ print("client paths: \(targets) targets (distinct leaves), \(stores.count) clien
 print(String(format: "first sight: %.1f s CPU, %.0f µs per target, %d paths (%.1f per target)", first.cpu, first.cpu / Double(targets) * 1e6,
              first.paths, Double(first.paths) / Double(targets)))
 print(String(format: "again:       %.1f s CPU, %.0f µs per target (remembered)", again.cpu, again.cpu / Double(targets) * 1e6))
-print("searches \(stats.searches), answered from memory \(stats.reused); resident growth \(Int(residentMB() - rssBefore)) MB")
+print("searches \(stats.searches), from a sibling leaf's paths \(stats.siblings), answered from memory \(stats.reused); resident growth \(Int(residentMB() - rssBefore)) MB")
+if ProcessInfo.processInfo.environment["SHOW"] != nil {
+    let chain = [leaves[0], intermediate, cross]
+    let facts = try chain.enumerated().map { d, c in var f = try c.facts; f.depth = d; return f }
+    let judged = try judge.paths(of: chain.map(\.pointer), servedFacts: facts, host: "t0.bench.test", at: Date()) {
+        x, depth, source throws(ProbeError) in try factsCache.facts(of: x, depth: depth, source: source)
+    }
+    for (client, paths) in judged.byClient { for p in paths { print(client, p.versions?.description ?? "-", p.trusted, p.reason ?? "", p.chain.count) } }
+}

@@ -16,9 +16,11 @@ public final class ClientPathJudge: @unchecked Sendable {
     let changed: [(store: ClientStore, change: ClientStoreData.Change, after: ClientStore)]
     private let lock = NSLock()
     private var remembered: [[UInt8]: (until: Date, findings: ChainFindings)] = [:]
+    /// Findings that stand for sibling leaves, by the certificates above the leaf (`SiblingLeaf`).
+    private var templates: [[UInt8]: (until: Date, findings: ChainFindings)] = [:]
     /// Chains remembered at most; beyond it the memory starts again.
     let capacity: Int
-    private var counts = (searches: 0, reused: 0)
+    private var counts = (searches: 0, reused: 0, siblings: 0)
 
     /// What the search found for one served chain: by client, each version range's finding, now and after
     /// each change ahead that reaches a root the chain can reach.
@@ -48,8 +50,8 @@ public final class ClientPathJudge: @unchecked Sendable {
         }
     }
 
-    /// How many chains were searched and how many answered from memory.
-    public var statistics: (searches: Int, reused: Int) { lock.withLock { counts } }
+    /// How many chains were searched, answered from memory, and answered from a sibling leaf's paths.
+    public var statistics: (searches: Int, reused: Int, siblings: Int) { lock.withLock { counts } }
 
     /// The paths of `served` (leaf first, as sent) for `host` at `time` (nil: no name checked); `facts` gives the
     /// facts of a certificate at a depth (the served ones are `servedFacts`).
@@ -105,9 +107,21 @@ public final class ClientPathJudge: @unchecked Sendable {
             lock.withLock { counts.reused += 1 }
             return held.findings
         }
-        var found = ChainFindings()
         let memo = SearchMemo()
-        var until = Self.firstBoundary(of: served, after: time)
+        let siblingKey = Self.key(of: Array(served.dropFirst()), leafIssuer: served[0])
+        if let siblingKey, let template = lock.withLock({ templates[siblingKey] }), time < template.until,
+           let found = SiblingLeaf.findings(template.findings, leaf: served[0], served: served, stores: stores,
+                                            at: time, memo: memo) {
+            let until = min(template.until, Self.firstBoundary(of: [served[0]], after: time))
+            lock.withLock {
+                counts.siblings += 1
+                if let key { remember(found, until: until, key: key) }
+            }
+            return found
+        }
+        var found = ChainFindings()
+        // Until the first validity boundary above the leaf, of a reachable root, or a dated change.
+        var until = Self.firstBoundary(of: Array(served.dropFirst()), after: time)
         for store in stores {
             let relevant = Self.reachableRoots(of: served, in: store)
             for r in relevant { until = min(until, Self.firstBoundary(of: [store.roots[r]], after: time)) }
@@ -119,13 +133,22 @@ public final class ClientPathJudge: @unchecked Sendable {
             if let date = c.change.date { until = min(until, date) }
             found.upcoming[c.store.data.client, default: []].append((c.change, c.after, search(served, in: c.after, relevant: relevant, at: time, memo: memo)))
         }
+        let template = siblingKey != nil && SiblingLeaf.isTemplate(found, served: served, stores: stores)
         lock.withLock {
             counts.searches += 1
-            guard let key else { return }
-            if remembered.count >= capacity { remembered.removeAll(keepingCapacity: true) }
-            remembered[key] = (until, found)
+            if let key { remember(found, until: min(until, Self.firstBoundary(of: [served[0]], after: time)), key: key) }
+            if template, let siblingKey {
+                if templates.count >= capacity / 16 { templates.removeAll(keepingCapacity: true) }
+                templates[siblingKey] = (until, found)
+            }
         }
         return found
+    }
+
+    /// Keeps `found` for the chain of `key` until `until`, the memory started again when full. Called under the lock.
+    private func remember(_ found: ChainFindings, until: Date, key: [UInt8]) {
+        if remembered.count >= capacity { remembered.removeAll(keepingCapacity: true) }
+        remembered[key] = (until, found)
     }
 
     /// Each version range's finding for `served` in `store`, among the roots `relevant`.
@@ -169,9 +192,17 @@ public final class ClientPathJudge: @unchecked Sendable {
         return matched ? nil : "the certificate's subjectAltName does not name \(host)"
     }
 
-    /// SHA-256 over the served certificates' DER, each after its length; nil when one cannot be encoded.
-    static func key(of served: [OpaquePointer]) -> [UInt8]? {
+    /// SHA-256 over the served certificates' DER, each after its length, after the issuer name and authority key
+    /// identifier of `leafIssuer` when given (what a sibling leaf must share); nil when one cannot be encoded.
+    static func key(of served: [OpaquePointer], leafIssuer: OpaquePointer? = nil) -> [UInt8]? {
         var bytes: [UInt8] = []
+        if let leaf = leafIssuer {
+            bytes += ClientStore.nameDER(X509_get_issuer_name(leaf))
+            if let aki = X509_get0_authority_key_id(leaf) {
+                bytes += UnsafeBufferPointer(start: ASN1_STRING_get0_data(aki), count: Int(ASN1_STRING_length(aki)))
+            }
+            bytes.append(0)
+        }
         for x in served {
             guard let der = CertificateReader.der(of: x, encode: i2d_X509) else { return nil }
             withUnsafeBytes(of: UInt32(der.count).bigEndian) { bytes += $0 }

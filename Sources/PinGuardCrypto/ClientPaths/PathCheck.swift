@@ -9,9 +9,18 @@ import PinGuardCore
 /// The host name is checked per probe (`ClientPathJudge`), so a path holds for every name it is served under.
 enum PathCheck {
     /// Why the client rejects `path` (leaf first, `anchor`'s certificate last) at `time`; nil when it accepts it.
+    /// - Parameter openSSL: OpenSSL's verdict on the path when already known for the strategy's level and leniency
+    ///   (`SearchMemo`); nil: verified here.
     static func failure(of path: [OpaquePointer], anchor: ClientStoreData.Root, strategy: PathStrategy,
-                        publicRoots: Bool, at time: Date) -> String? {
-        if let error = openSSLFailure(of: path, strategy: strategy, at: time) { return error }
+                        publicRoots: Bool, at time: Date, openSSL: String?? = nil) -> String? {
+        if let error = openSSL ?? openSSLFailure(of: path, strategy: strategy, at: time) { return error }
+        return clientRulesFailure(of: path, anchor: anchor, strategy: strategy, publicRoots: publicRoots)
+    }
+
+    /// The client's own rules on a path OpenSSL accepted: the anchor's distrust date, Apple's EC minimum, the
+    /// leaf's lifetime limit.
+    static func clientRulesFailure(of path: [OpaquePointer], anchor: ClientStoreData.Root, strategy: PathStrategy,
+                                   publicRoots: Bool) -> String? {
         let leaf = path[0]
         let issued = CertificateReader.time(X509_get0_notBefore(leaf))
         if let after = anchor.distrustAfter, issued > after {

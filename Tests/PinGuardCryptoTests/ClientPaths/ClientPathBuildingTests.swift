@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardCore
 import PinGuardCrypto
+import PinGuardDemo
 import PinGuardTestSupport
 import XCTest
 
@@ -90,5 +91,33 @@ final class ClientPathBuildingTests: XCTestCase {
         for _ in 0..<5 { _ = try pki.paths(judge) }
         XCTAssertEqual(judge.statistics.searches, 1)
         XCTAssertEqual(judge.statistics.reused, 4)
+    }
+}
+
+/// A leaf served with the same certificates above it as one already judged takes its paths when it passes the
+/// checks that read the leaf, and is searched in full when it does not.
+final class SiblingLeafTests: XCTestCase {
+    func testASiblingLeafTakesThePathsAndAFailingOneIsSearchedInFull() throws {
+        let pki = try GenerationMovePKI()
+        let judge = ClientPathJudge(stores: [try pki.store(.android, known: "24-37", x1: "21-", x2: "30-", ye: "36-"),
+                                             try pki.store(.ios, known: "15-26", x1: "10-", x2: "10-", ye: "20-")])
+        func leaf(_ serial: Int, until: Double, eku: String = "serverAuth") throws -> DemoCertificate {
+            try DemoCertificate.issue(commonName: GenerationMovePKI.host, dnsName: GenerationMovePKI.host, key: try DemoKey(.p256),
+                                      issuer: pki.intermediate, isCA: false, validFrom: -86_400, validUntil: until, serial: serial,
+                                      extendedKeyUsage: eku)
+        }
+        let first = try pki.paths(judge)
+        let sibling = try pki.paths(judge, [try leaf(20, until: 60 * 86_400)] + pki.served.dropFirst())
+        XCTAssertEqual(judge.statistics.siblings, 1)
+        XCTAssertEqual(sibling.byClient[.android]?.map(\.trusted), first.byClient[.android]?.map(\.trusted))
+        XCTAssertEqual(sibling.byClient[.ios]?.map(GenerationMovePKI.names), first.byClient[.ios]?.map(GenerationMovePKI.names))
+
+        let expired = try pki.paths(judge, [try leaf(21, until: -3_600)] + pki.served.dropFirst())
+        XCTAssertEqual(expired.byClient[.android]?.map(\.trusted), [false, false, false])
+        XCTAssertTrue(expired.byClient[.android]?.first?.reason?.contains("expired") ?? false, "\(expired.byClient)")
+        let clientOnly = try pki.paths(judge, [try leaf(22, until: 60 * 86_400, eku: "clientAuth")] + pki.served.dropFirst())
+        XCTAssertEqual(clientOnly.byClient[.ios]?.map(\.trusted), [false, false])
+        XCTAssertEqual(judge.statistics.searches, 3, "the failing siblings were searched in full")
+        XCTAssertEqual(judge.statistics.siblings, 1)
     }
 }
