@@ -18,30 +18,9 @@ public enum ConfigurationLoader {
         var config: ServiceConfig
         if let memo { config = try memo.parse(text, file: path) } else { config = try ServiceConfigParser.parse(text, file: path) }
         let base = (path as NSString).deletingLastPathComponent
-        if let ca = config.caFile {
-            let resolved = resolve(ca, against: base)
-            do throws(RegularFileError) { try RegularFile.check(resolved) } catch {
-                throw ConfigError(file: path, line: config.lines["trust.ca_file"], key: "trust.ca_file",
-                                  message: "cannot read \(error)")
-            }
-            config.caFile = resolved
-        }
-        if let stores = config.clientStores {
-            let resolved = resolve(stores, against: base)
-            do throws(RegularFileError) { try RegularFile.check(resolved) } catch {
-                throw ConfigError(file: path, line: config.lines["trust.client_stores"], key: "trust.client_stores",
-                                  message: "cannot read \(error)")
-            }
-            config.clientStores = resolved
-        }
-        if let ca = config.fetch.caFile {
-            let resolved = resolve(ca, against: base)
-            do throws(RegularFileError) { try RegularFile.check(resolved) } catch {
-                throw ConfigError(file: path, line: config.lines["fetch.ca_file"], key: "fetch.ca_file",
-                                  message: "cannot read \(error)")
-            }
-            config.fetch.caFile = resolved
-        }
+        config.caFile = try readableFile(config.caFile, key: "trust.ca_file", config: config, path: path, base: base)
+        config.clientStores = try readableFile(config.clientStores, key: "trust.client_stores", config: config, path: path, base: base)
+        config.fetch.caFile = try readableFile(config.fetch.caFile, key: "fetch.ca_file", config: config, path: path, base: base)
         config.statePath = config.statePath.map { resolve($0, against: base) }
         var files: [String] = []
         for (i, pattern) in config.policies.enumerated() {
@@ -90,6 +69,18 @@ public enum ConfigurationLoader {
         loaded.ctLogListKeys = try CTLogListKeysLoader.load(config, path: path, base: base)
         loaded.clientPaths = try ClientTrustStores.judge(for: sets, caFile: config.caFile, storesFile: config.clientStores)
         return loaded
+    }
+
+    /// `value` (the setting `key`) resolved against the config's folder, when given; an unreadable file is an error
+    /// naming the key and its line.
+    static func readableFile(_ value: String?, key: String, config: ServiceConfig, path: String,
+                             base: String) throws(ConfigError) -> String? {
+        guard let value else { return nil }
+        let resolved = resolve(value, against: base)
+        do throws(RegularFileError) { try RegularFile.check(resolved) } catch {
+            throw ConfigError(file: path, line: config.lines[key], key: key, message: "cannot read \(error)")
+        }
+        return resolved
     }
 
     /// Resolves the targets' client identity files against the config's folder; each must be readable (its

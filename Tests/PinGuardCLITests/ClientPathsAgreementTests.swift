@@ -24,17 +24,7 @@ final class ClientPathsAgreementTests: XCTestCase {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             try chain.pki.storesJSON(client: "android", known: "24-37", roots: ["x1": "25-", "x2": "34-"])
                 .write(toFile: "\(dir)/stores.json", atomically: true, encoding: .utf8)
-            try """
-            name: app
-            client: android
-            client_versions: "24-37"
-            environments:
-              prod:
-                default_policy:
-                  pins:
-                    - {type: spki, hash: "\(chain.pki.keys.x1.spkiSHA256)"}
-                    - {type: spki, hash: "\(chain.pki.keys.x2.spkiSHA256)"}
-            """.write(toFile: "\(dir)/app.yml", atomically: true, encoding: .utf8)
+            try chain.pki.androidPolicy(clientVersions: "24-37").write(toFile: "\(dir)/app.yml", atomically: true, encoding: .utf8)
             try chain.certificates[0].pem.write(toFile: "\(dir)/leaf.pem", atomically: true, encoding: .utf8)
             try chain.certificates[0].key.privateKeyPEM.write(toFile: "\(dir)/leaf.key", atomically: true, encoding: .utf8)
             try chain.certificates.dropFirst().map(\.pem).joined().write(toFile: "\(dir)/chain.pem", atomically: true, encoding: .utf8)

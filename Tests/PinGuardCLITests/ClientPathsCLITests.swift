@@ -22,17 +22,7 @@ final class ClientPathsCLITests: XCTestCase {
             let stores = try pki.storesJSON(client: "android", known: "24-37", roots: ["x1": "25-", "x2": "34-"],
                                             changes: [("ye", "added", "36-", Date().addingTimeInterval(daysAhead * 86_400))])
             try stores.write(toFile: "\(folder)/stores.json", atomically: true, encoding: .utf8)
-            try """
-            name: app
-            client: android
-            client_versions: "25-37"
-            environments:
-              prod:
-                default_policy:
-                  pins:
-                    - {type: spki, hash: "\(pki.keys.x1.spkiSHA256)"}
-                    - {type: spki, hash: "\(pki.keys.x2.spkiSHA256)"}
-            """.write(toFile: "\(folder)/app.yml", atomically: true, encoding: .utf8)
+            try pki.androidPolicy(clientVersions: "25-37").write(toFile: "\(folder)/app.yml", atomically: true, encoding: .utf8)
         }
 
         var flags: [String] { ["--policy", "\(folder)/app.yml", "--client-stores", "\(folder)/stores.json"] }

@@ -94,6 +94,21 @@ public struct GenerationMovePKI: Sendable {
         return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
     }
 
+    /// A policy file of the Android app `app` running on `clientVersions`, pinning the keys of X1 and X2.
+    public func androidPolicy(clientVersions: String) -> String {
+        """
+        name: app
+        client: android
+        client_versions: "\(clientVersions)"
+        environments:
+          prod:
+            default_policy:
+              pins:
+                - {type: spki, hash: "\(keys.x1.spkiSHA256)"}
+                - {type: spki, hash: "\(keys.x2.spkiSHA256)"}
+        """
+    }
+
     /// The subjects' common names along a path, for readable assertions.
     public static func names(_ path: ClientPath) -> [String] {
         path.chain.map { c in
