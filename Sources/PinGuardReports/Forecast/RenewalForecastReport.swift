@@ -24,12 +24,37 @@ public enum RenewalForecastReport {
         ]
     }
 
+    /// The next key and why it is believed: "kept (declared)", "not known: no renewal observed yet, none declared".
+    static func keyWords(_ o: RenewalOutlook) -> String {
+        let what: String = switch o.key {
+        case .reuse: "kept"
+        case .rotate: "fresh"
+        case .unknown: "not known"
+        }
+        let why: String = switch o.keyBasis {
+        case .staged: "the staged renewal's"
+        case .declared: "declared"
+        case .observed: "as the last renewal did"
+        case .unknown: "no renewal observed yet, none declared (renewal.key, --renewal-key) or staged"
+        }
+        return o.keyBasis == .unknown ? "\(what): \(why)" : "\(what) (\(why))"
+    }
+
+    /// What the ratio assumes of the next key.
+    static func assumption(_ o: RenewalOutlook) -> String {
+        switch o.key {
+        case .reuse: "with the key kept"
+        case .rotate: "with a fresh key"
+        case .unknown: "the key not known, so judged as fresh"
+        }
+    }
+
     /// Lines for the table: the assumption, then one line per set.
     public static func text(_ outlook: RenewalOutlook?, _ forecasts: [SetForecast]) -> String {
         guard let o = outlook else { return "" }
         let names = o.issuers.map(\.name)
         let shown = names.count > 6 ? names.prefix(6).joined(separator: ", ") + ", …" : names.joined(separator: ", ")
-        var out = "next renewal \(RFC3339.format(o.nextRenewal).prefix(10)) (\(o.whenBasis.rawValue)): key \(o.key.rawValue) (\(o.keyBasis.rawValue)), "
+        var out = "next renewal \(RFC3339.format(o.nextRenewal).prefix(10)) (\(o.whenBasis.rawValue)): key \(keyWords(o)), "
             + "\(names.count) possible issuer\(names.count == 1 ? "" : "s") (\(o.issuerBasis.rawValue)): \(shown)\n"
         if let w = o.window {
             out += "  ari window: \(RFC3339.format(w.start)) to \(RFC3339.format(w.end))"
@@ -37,7 +62,7 @@ public enum RenewalForecastReport {
         }
         for f in forecasts {
             let percent = Int((f.rejectRatio * 100).rounded())
-            out += "  \(f.policySet)/\(f.environment): rejects \(percent)% of plausible renewals (assuming key \(o.key.rawValue)): "
+            out += "  \(f.policySet)/\(f.environment): rejects \(percent)% of plausible renewals (\(assumption(o))): "
             switch ForecastVerdict.of(f, o) {
             case .safe: out += "safe"
             case .atRisk: out += "at risk with a fresh key; safe: " + SituationWords.safeWays(f.safeKeys)

@@ -86,7 +86,7 @@ final class SituationForecastTests: XCTestCase {
         r.forecast(with: RenewalOutlookBuilder.outlook(chain: F.facts().evaluatedChain, settings: RenewalSettings(), staged: nil,
                                                        observed: nil, pools: [:], catalog: .empty), sets: sets)
         let text = RenewalForecastReport.text(r.outlook, r.forecasts)
-        XCTAssertTrue(text.contains("android-app/prod: rejects 0% of plausible renewals (assuming key unknown): safe"), text)
+        XCTAssertTrue(text.contains("android-app/prod: rejects 0% of plausible renewals (the key not known, so judged as fresh): safe"), text)
         XCTAssertFalse(text.contains("not pinned"), text)
     }
 
