@@ -47,6 +47,7 @@ final class ClientPathsAgreementTests: XCTestCase {
         let probe = try PinguardCLI.run(["probe", "\(GenerationMovePKI.host):\(port)", "--connect", "127.0.0.1", "--json", "--no-crl",
                                          "--config", "\(dir)/pinguard.yml"])
         let probed = try ClientPathsCLITests.evaluation(probe.stdout, key: "evaluations")
+        XCTAssertFalse(probe.stdout.contains("journalctl"), "\(name): a command's advice never points at a journal it did not write")
         let plan = try PinguardCLI.run(["plan", "--chain", "\(dir)/candidate.pem", "--host", GenerationMovePKI.host, "--format", "json",
                                         "--config", "\(dir)/pinguard.yml"])
         let planned = try ClientPathsCLITests.evaluation(plan.stdout, key: "verdicts")

@@ -4,12 +4,14 @@ import Foundation
 /// certificate's own problems (expiry, an overdue renewal, no chain) told once for every app they outrank.
 public enum SituationAssessor {
     /// The situations of `result` at `now`, most urgent first; healthy targets have none.
-    public static func assess(_ result: TargetResult, now: Date) -> [Situation] {
-        let wide = certificateSituation(result, now: now)
+    ///
+    /// - Parameter journal: false for a command, which writes no journal: the words then never point at one.
+    public static func assess(_ result: TargetResult, now: Date, journal: Bool = true) -> [Situation] {
+        let wide = certificateSituation(result, now: now, journal: journal)
         var own: [Situation] = []
         var outranked: [String] = []
         for e in result.evaluations where e.verdict != .none {
-            let app = appSituation(result, e, now: now)
+            let app = appSituation(result, e, now: now, journal: journal)
             if let wide, app.map({ wide.isMoreUrgent(than: $0) }) ?? true {
                 outranked.append(e.policySet + "/" + e.environment)
             } else if let app {
@@ -35,8 +37,8 @@ public enum SituationAssessor {
     static func earliest(_ chain: [ChainCertificate]) -> Date { chain.map(\.notAfter).min() ?? .distantFuture }
 
     /// What concerns every app: no chain at all, expiry with nothing in place, an overdue renewal.
-    static func certificateSituation(_ r: TargetResult, now: Date) -> Situation? {
-        let words = SituationWords(result: r, now: now)
+    static func certificateSituation(_ r: TargetResult, now: Date, journal: Bool = true) -> Situation? {
+        let words = SituationWords(result: r, now: now, journal: journal)
         guard r.nodes.contains(where: \.facts.success) else { return words.probeFailing() }
         guard let s = schedule(r) else { return nil }
         let staged = r.outlook?.stagedLeaf != nil
@@ -48,8 +50,8 @@ public enum SituationAssessor {
     }
 
     /// What concerns one app, the most urgent of: its verdict now, its forecast, its pins.
-    static func appSituation(_ r: TargetResult, _ e: Evaluation, now: Date) -> Situation? {
-        let words = SituationWords(result: r, now: now)
+    static func appSituation(_ r: TargetResult, _ e: Evaluation, now: Date, journal: Bool = true) -> Situation? {
+        let words = SituationWords(result: r, now: now, journal: journal)
         if e.verdict == .reject { return words.rejected(e) }
         var found: [Situation] = []
         let forecast = r.forecasts.first { $0.policySet == e.policySet && $0.environment == e.environment }

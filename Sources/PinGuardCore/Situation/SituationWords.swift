@@ -6,6 +6,8 @@ import Foundation
 public struct SituationWords {
     let result: TargetResult
     let now: Date
+    /// Whether the words may point at the journal: the service writes one, a command does not.
+    var journal = true
 
     var name: String { result.target.name }
 
@@ -23,8 +25,8 @@ public struct SituationWords {
         let error = result.nodes.compactMap(\.facts.error).first ?? "no chain"
         return make(.probeFailing, .warning, nil, due: nil,
                     summary: "pinguard cannot probe \(name): \(EchoedInput.quoted(error, limit: 120)); no verdict is known",
-                    action: "Check that \(result.target.host):\(result.target.port) is reachable from pinguard: "
-                        + "journalctl PINGUARD_TARGET=\(name) PINGUARD_EVENT=probe_failed -x.")
+                    action: "Check that \(result.target.host):\(result.target.port) is reachable from pinguard"
+                        + (journal ? ": journalctl PINGUARD_TARGET=\(name) PINGUARD_EVENT=probe_failed -x." : ", then probe it again."))
     }
 
     func expiresUnrenewed(_ s: CertificateSchedule) -> Situation {
@@ -56,7 +58,8 @@ public struct SituationWords {
         make(.rejected, .critical, e, due: nil,
              summary: "\(Self.app(e)) rejects the chain \(name) serves now\(nodes(rejecting: e)) (\(e.reason.rawValue)): its users cannot connect"
                 + Self.versionsWords(e),
-             action: rejectAction(e) + "; journalctl PINGUARD_TARGET=\(name) PINGUARD_POLICY_SET=\(e.policySet) -x.")
+             action: rejectAction(e) + (journal ? "; journalctl PINGUARD_TARGET=\(name) PINGUARD_POLICY_SET=\(e.policySet) -x."
+                                                 : "; then probe \(result.target.host) again."))
     }
 
     /// " on 1 of 3 addresses (a)" when only some addresses serve the rejected chain.

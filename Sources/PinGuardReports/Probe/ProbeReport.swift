@@ -42,7 +42,7 @@ public struct ProbeReport: Sendable {
         ] as [String: Any]
         object["distinct_chains"] = WorstCase.distinctChains(result.nodes)
         object["forecast"] = RenewalForecastReport.object(result.outlook, result.forecasts) ?? NSNull()
-        object["situations"] = SituationReport.objects(SituationAssessor.assess(result, now: result.finishedAt))
+        object["situations"] = SituationReport.objects(SituationAssessor.assess(result, now: result.finishedAt, journal: false))
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
@@ -140,7 +140,7 @@ public struct ProbeReport: Sendable {
         if nodes.count > 1 { out += "\nworst case over \(nodes.count) addresses (a client may land on any):\n" }
         out += Self.evaluationsText(evaluations, footnote: true)
         return out + RenewalForecastReport.text(result.outlook, result.forecasts)
-            + SituationReport.text(SituationAssessor.assess(result, now: result.finishedAt))
+            + SituationReport.text(SituationAssessor.assess(result, now: result.finishedAt, journal: false))
     }
 
     static func nodeText(_ facts: ProbeFacts) -> String {
