@@ -35,7 +35,9 @@ public enum ConfigurationLoader {
         let fingerprint = targetFilesFingerprint(config, path: path)
         try appendTargetFiles(to: &config, path: path, base: base)
         try resolveClientIdentities(&config, path: path, base: base)
-        var sets = try loadPolicies(files)
+        // Every format `--policy` reads: pinguard policies, and the pin configurations apps ship, imported.
+        let policies = try PolicyFilesLoader.load(files)
+        var sets = policies.sets
         config.policyBundles = config.policyBundles.map { $0.mapPaths { resolve($0, against: base) } }
         let bundles = try PolicyBundleReader.read(config.policyBundles)
         for b in bundles {
@@ -63,6 +65,7 @@ public enum ConfigurationLoader {
         config.ct = try CTSettingsLoader.load(config, sets: sets, path: path, base: base)
         var loaded = LoadedConfiguration(config: config, policySets: sets, path: path, targetFilesFingerprint: fingerprint,
                                          bundles: bundles)
+        loaded.importFindings = policies.findings
         loaded.issuerPools = try IssuerSourcesLoader.pools(config, path: path, base: base)
         loaded.issuerCatalog = try IssuerSourcesLoader.catalog(config, base: base)
         loaded.ctKeyring = try CTSettingsLoader.keyring(config.ct, path: path)

@@ -22,6 +22,9 @@ public struct LoadedConfiguration: Sendable {
     public var ctKeyring: CTLogKeyring?
     /// The keys that check the signed log lists fetched from a URL (`ct.log_list_keys`, else the bundled ones).
     public var ctLogListKeys: [CTLogListName: CTLogListKey] = [:]
+    /// What the importers noticed in the native pin configurations of `policies:` (said by `check-config` and
+    /// `serve` at load).
+    public var importFindings: [ImportFinding] = []
     /// The path each client named by a policy set builds, from the bundled stores or `trust.ca_file`; nil
     /// when no set names a client.
     public var clientPaths: ClientPathJudge?

@@ -47,6 +47,7 @@ struct CheckConfigRun: CommandRun {
         } catch {
             throw out.fail("pinguard: \(error)")
         }
+        for f in loaded.importFindings { out.error(f.description) }
         // A rejected bundle is not a configuration error (the apps keep their pins); say what they keep.
         for b in loaded.bundles { out.write(b.summary + "\n") }
         out.write("\(file): ok: \(loaded.config.targets.count) targets, \(loaded.policySets.count) policy sets "

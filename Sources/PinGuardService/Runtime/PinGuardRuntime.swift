@@ -154,6 +154,7 @@ public final class PinGuardRuntime: Sendable {
     }
 
     private func announceLoad(_ loaded: LoadedConfiguration) {
+        for f in loaded.importFindings { StandardError.write("pinguard: \(f.description)") }
         warnStaleLists()
         warnStaleClientStores()
         journal.send(.configLoaded(path: loaded.path, targets: loaded.config.targets.count,
