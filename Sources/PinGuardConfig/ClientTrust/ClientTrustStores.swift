@@ -5,6 +5,7 @@ import PinGuardFiles
 
 /// Where each client's store comes from: the bundled `client_trust_stores.json`, or `trust.ca_file`, which
 /// is then every client's store (a private PKI), without versions (docs/reference.md, Clients and their stores).
+/// The stores' model is PinGuardCore/ClientTrust, the path building PinGuardCrypto/ClientPaths.
 public enum ClientTrustStores {
     /// The bundled data file's name.
     public static let resourceName = "client_trust_stores.json"

@@ -3,7 +3,8 @@ import Foundation
 /// Judges a policy set on the path its client builds, version by version: one `Evaluator` decision per range
 /// of the client's versions whose store gives a path of its own, the set's verdict the worst of them; and the
 /// changes ahead in the client's store that would turn an accept into a reject (docs/reference.md, Clients and
-/// their stores).
+/// their stores). The paths themselves are built in PinGuardCrypto/ClientPaths; the stores are loaded in
+/// PinGuardConfig/ClientTrust.
 public enum ClientPathEvaluator {
     /// The set's decision on `facts`: on each path its client builds within its versions when the probe
     /// judged that client's paths, else on the probe's one verified chain (`Evaluator.evaluate`).

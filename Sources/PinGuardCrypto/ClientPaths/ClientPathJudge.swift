@@ -9,6 +9,9 @@ import Glibc
 /// version range, with the checks it makes (docs/client-paths.md). One judge serves every probe: the paths of
 /// a chain are remembered by the chain's bytes until the first validity boundary of its certificates, so
 /// 100,000 targets served a few chains search a few times; the host name is checked per probe.
+/// The other halves: the stores' data, the verdicts per version and the situations in PinGuardCore/ClientTrust,
+/// the bundled stores and their loading in PinGuardConfig/ClientTrust, the service's warning in
+/// PinGuardService/ClientTrust.
 public final class ClientPathJudge: @unchecked Sendable {
     /// The stores, one per client.
     public let stores: [ClientStore]
