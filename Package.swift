@@ -92,7 +92,7 @@ let package = Package(
         .executableTarget(name: "pinguard-cache-bench", dependencies: ["PinGuardProbe", "PinGuardService"]),
         // What each client's own path costs per target: distinct leaves judged for the four bundled stores.
         .executableTarget(name: "pinguard-paths-bench", dependencies: ["PinGuardCore", "PinGuardCrypto", "PinGuardConfig", "PinGuardDemo",
-                                                                      "PinGuardProbe"]),
+                                                                      "PinGuardProbe", "PinGuardService"]),
         // libFuzzer targets for every reader of untrusted input; built by scripts/fuzz.sh with
         // -sanitize=fuzzer in .build-fuzz, a replay tool (`pinguard-fuzz TARGET FILE...`) otherwise.
         .executableTarget(name: "pinguard-fuzz", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardConfig"]),

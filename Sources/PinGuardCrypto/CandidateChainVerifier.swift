@@ -20,12 +20,9 @@ public enum CandidateChainVerifier {
                               at time: Date, ctLogs: CTLogKeyring? = nil, clientPaths: ClientPathJudge? = nil) throws(ProbeError) -> ProbeFacts {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
-        var certificates: [OpaquePointer] = []
+        let (certificates, served) = try parsed(files)
         defer { certificates.forEach { X509_free($0) } }
-        for file in files { certificates += try CertificateFile.parse(file.bytes, name: file.name) }
         guard let leaf = certificates.first else { throw ProbeError("no certificate in the candidate chain") }
-        var served: [ChainCertificate] = []
-        for (i, x) in certificates.enumerated() { served.append(try CertificateReader.facts(of: x, depth: i, source: .served)) }
 
         let store = try TrustStore.make(caFile: caFile)
         defer { X509_STORE_free(store) }
@@ -39,11 +36,7 @@ public enum CandidateChainVerifier {
         X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(context), time_t(clamping: Int64(time.timeIntervalSince1970.rounded(.down))))
 
         var facts = ProbeFacts(host: host, port: 443, servedChain: served, finishedAt: time)
-        if let clientPaths {
-            facts.clientPaths = try clientPaths.paths(of: certificates, servedFacts: served, host: host, at: time) {
-                x, depth, source throws(ProbeError) in try CertificateReader.facts(of: x, depth: depth, source: source)
-            }
-        }
+        if let clientPaths { facts.clientPaths = try paths(of: certificates, served: served, host: host, judge: clientPaths, at: time) }
         facts.trusted = X509_verify_cert(context) == 1
         if facts.trusted, let chain = X509_STORE_CTX_get1_chain(context) {
             defer { pg_sk_X509_pop_free(chain) }
@@ -72,15 +65,32 @@ extension CandidateChainVerifier {
     /// checked: what `lint --chain` judges a chain on without a name to serve it under.
     public static func clientPaths(_ files: [(bytes: [UInt8], name: String)], judge: ClientPathJudge,
                                    at time: Date) throws(ProbeError) -> ProbeFacts {
-        var certificates: [OpaquePointer] = []
+        let (certificates, served) = try parsed(files)
         defer { certificates.forEach { X509_free($0) } }
-        for file in files { certificates += try CertificateFile.parse(file.bytes, name: file.name) }
-        var served: [ChainCertificate] = []
-        for (i, x) in certificates.enumerated() { served.append(try CertificateReader.facts(of: x, depth: i, source: .served)) }
         var facts = ProbeFacts(host: "", port: 443, servedChain: served, finishedAt: time)
-        facts.clientPaths = try judge.paths(of: certificates, servedFacts: served, host: nil, at: time) {
-            x, depth, source throws(ProbeError) in try CertificateReader.facts(of: x, depth: depth, source: source)
-        }
+        facts.clientPaths = try paths(of: certificates, served: served, host: nil, judge: judge, at: time)
         return facts
+    }
+
+    /// Every certificate of `files`, in order, with its facts as served; the caller frees the certificates.
+    static func parsed(_ files: [(bytes: [UInt8], name: String)]) throws(ProbeError) -> (certificates: [OpaquePointer], served: [ChainCertificate]) {
+        var certificates: [OpaquePointer] = []
+        do throws(ProbeError) {
+            for file in files { certificates += try CertificateFile.parse(file.bytes, name: file.name) }
+            var served: [ChainCertificate] = []
+            for (i, x) in certificates.enumerated() { served.append(try CertificateReader.facts(of: x, depth: i, source: .served)) }
+            return (certificates, served)
+        } catch {
+            certificates.forEach { X509_free($0) }
+            throw error
+        }
+    }
+
+    /// `judge`'s paths of the parsed chain, the facts of store certificates read as the chain's were.
+    static func paths(of certificates: [OpaquePointer], served: [ChainCertificate], host: String?, judge: ClientPathJudge,
+                      at time: Date) throws(ProbeError) -> ClientPaths {
+        try judge.paths(of: certificates, servedFacts: served, host: host, at: time) { x, depth, source throws(ProbeError) in
+            try CertificateReader.facts(of: x, depth: depth, source: source)
+        }
     }
 }

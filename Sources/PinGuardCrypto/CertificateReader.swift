@@ -123,6 +123,16 @@ public enum CertificateReader {
         return String(cString: hex)
     }
 
+    /// The first notBefore or notAfter of `certificates` after `time` (`distantFuture` when none is): until when
+    /// a verification of them holds.
+    package static func firstValidityBoundary(of certificates: [OpaquePointer], after time: Date) -> Date {
+        var first = Date.distantFuture
+        for x in certificates {
+            for t in [Self.time(X509_get0_notBefore(x)), Self.time(X509_get0_notAfter(x))] where t > time && t < first { first = t }
+        }
+        return first
+    }
+
     /// A certificate time as a date (the epoch when OpenSSL cannot read it).
     package static func time(_ t: UnsafePointer<ASN1_TIME>?) -> Date {
         var tm = tm()

@@ -30,11 +30,16 @@ public enum ServerVerification {
     /// from the SAN only.
     public static func setIdentity(_ param: OpaquePointer?, host: String) {
         X509_VERIFY_PARAM_set_hostflags(param, hostFlags)
-        if IPv6Literal.isValid(host) || inet_addr(host) != INADDR_NONE {
+        if isAddressLiteral(host) {
             _ = X509_VERIFY_PARAM_set1_ip_asc(param, host)
         } else {
             _ = X509_VERIFY_PARAM_set1_host(param, host, 0)
         }
+    }
+
+    /// Whether `host` is an IPv4 or IPv6 address literal, checked against the SAN's IP addresses, not its names.
+    public static func isAddressLiteral(_ host: String) -> Bool {
+        IPv6Literal.isValid(host) || inet_addr(host) != INADDR_NONE
     }
 
     /// Prepares a store context as OpenSSL's handshake prepares a client's: purpose and trust `ssl_server`, the

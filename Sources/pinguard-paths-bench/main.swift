@@ -10,18 +10,12 @@ import PinGuardCore
 import PinGuardCrypto
 import PinGuardDemo
 import PinGuardProbe
+import PinGuardService
 
 let targets = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 10_000
-func cpu() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-}
-func residentMB() -> Double {
-    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-    return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
-}
+// CPU and resident memory as pinguard reports its own (process_cpu_seconds_total, process_resident_memory_bytes).
+func cpu() -> Double { ProcessStatsReader.read().cpuSeconds ?? 0 }
+func residentMB() -> Double { (ProcessStatsReader.read().residentMemoryBytes ?? 0) / 1_048_576 }
 
 let day = 86_400.0
 let oldKey = try DemoKey(.p256), newKey = try DemoKey(.p256), intKey = try DemoKey(.p256)
@@ -55,17 +49,18 @@ let leaves: [DemoCertificate] = try (0..<targets).map { i in
                               extendedKeyUsage: "serverAuth")
 }
 let rssBefore = residentMB()
+/// The paths of target `i`'s chain as a probe judges them.
+@MainActor func judged(_ i: Int) throws -> ClientPaths {
+    let chain = [leaves[i], intermediate, cross]
+    let facts = try chain.enumerated().map { d, c in var f = try c.facts; f.depth = d; return f }
+    return try judge.paths(of: chain.map(\.pointer), servedFacts: facts, host: "t\(i).bench.test", at: Date()) {
+        x, depth, source throws(ProbeError) in try factsCache.facts(of: x, depth: depth, source: source)
+    }
+}
 @MainActor func round() throws -> (cpu: Double, paths: Int) {
     let start = cpu()
     var paths = 0
-    for (i, leaf) in leaves.enumerated() {
-        let chain = [leaf, intermediate, cross]
-        let facts = try chain.enumerated().map { d, c in var f = try c.facts; f.depth = d; return f }
-        let judged = try judge.paths(of: chain.map(\.pointer), servedFacts: facts, host: "t\(i).bench.test", at: Date()) {
-            x, depth, source throws(ProbeError) in try factsCache.facts(of: x, depth: depth, source: source)
-        }
-        paths += judged.byClient.values.reduce(0) { $0 + $1.count }
-    }
+    for i in leaves.indices { paths += try judged(i).byClient.values.reduce(0) { $0 + $1.count } }
     return (cpu() - start, paths)
 }
 let first = try round()
@@ -76,11 +71,9 @@ print(String(format: "first sight: %.1f s CPU, %.0f µs per target, %d paths (%.
              first.paths, Double(first.paths) / Double(targets)))
 print(String(format: "again:       %.1f s CPU, %.0f µs per target (remembered)", again.cpu, again.cpu / Double(targets) * 1e6))
 print("searches \(stats.searches), from a sibling leaf's paths \(stats.siblings), answered from memory \(stats.reused); resident growth \(Int(residentMB() - rssBefore)) MB")
+// SHOW=1: the first target's paths, client by client (what each version range decides).
 if ProcessInfo.processInfo.environment["SHOW"] != nil {
-    let chain = [leaves[0], intermediate, cross]
-    let facts = try chain.enumerated().map { d, c in var f = try c.facts; f.depth = d; return f }
-    let judged = try judge.paths(of: chain.map(\.pointer), servedFacts: facts, host: "t0.bench.test", at: Date()) {
-        x, depth, source throws(ProbeError) in try factsCache.facts(of: x, depth: depth, source: source)
+    for (client, paths) in try judged(0).byClient {
+        for p in paths { print(client, p.versions?.description ?? "-", p.trusted, p.reason ?? "", p.chain.count) }
     }
-    for (client, paths) in judged.byClient { for p in paths { print(client, p.versions?.description ?? "-", p.trusted, p.reason ?? "", p.chain.count) } }
 }

@@ -56,8 +56,9 @@ public enum LintCommand {
 struct LintRun: CommandRun {
     let options: LintCommand.Options
     var out = CommandOutput()
-    /// `--config`'s `trust.ca_file` and `trust.client_stores`, which the clients' paths of `--chain` are built from.
-    var trust: (caFile: String?, clientStores: String?) = (nil, nil)
+    /// `--config`, whose trust settings (`trust.ca_file`, `trust.client_stores`) the clients' paths of `--chain` are
+    /// built from.
+    var loaded: LoadedConfiguration?
 
     init(options: LintCommand.Options) { self.options = options }
 
@@ -74,7 +75,7 @@ struct LintRun: CommandRun {
             if judge == nil { judge = .some(try clientPathJudge(sets)) }
             if let made = judge, let made {
                 findings += ClientPathLintCheck.findings(sets, chain: try clientPaths(path, judge: made), chainFile: path,
-                                                         trustGiven: trust.caFile != nil || trust.clientStores != nil)
+                                                         trustGiven: loaded?.config.caFile != nil || loaded?.config.clientStores != nil)
             }
         }
         out.write(LintReport.render(findings, format: options.format,
@@ -95,7 +96,7 @@ struct LintRun: CommandRun {
             if let config = options.config {
                 let loaded = try ConfigurationLoader.load(path: config)
                 sets += loaded.policySets
-                trust = (loaded.config.caFile, loaded.config.clientStores)
+                self.loaded = loaded
                 catalog = loaded.issuerCatalog
             }
             let kinds = options.files.map { (file: $0, kind: options.inputFormat ?? detect($0)) }
@@ -143,7 +144,8 @@ struct LintRun: CommandRun {
     /// The judge of the clients `sets` name, from `--config`'s trust settings or the bundled stores.
     mutating func clientPathJudge(_ sets: [PolicySet]) throws(CommandStop) -> ClientPathJudge? {
         do {
-            return try CommandClientStores.judge(sets: sets, caFile: trust.caFile, storesFile: trust.clientStores, now: options.now, out: &out)
+            return try CommandClientStores.judge(sets: sets, caFile: loaded?.config.caFile, storesFile: loaded?.config.clientStores,
+                                                 loaded: loaded, now: options.now, out: &out)
         } catch {
             throw out.fail("pinguard: \(error)")
         }

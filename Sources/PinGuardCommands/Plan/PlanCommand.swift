@@ -119,7 +119,7 @@ struct PlanRun: CommandRun {
             let keyring = try CTSettingsLoader.keyring(ct, path: options.config ?? "the bundled CT log lists")
             let clientPaths = try CommandClientStores.judge(sets: sets, caFile: caFile,
                                                                      storesFile: options.clientStores ?? loaded?.config.clientStores,
-                                                                     now: options.now, out: &out)
+                                                                     loaded: loaded, now: options.now, out: &out)
             return Setting(sets: sets, caFile: caFile, outlook: outlook, ct: ct, keyring: keyring, clientPaths: clientPaths)
         } catch {
             throw out.fail("pinguard: \(error)")

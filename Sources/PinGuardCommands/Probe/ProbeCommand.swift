@@ -120,7 +120,7 @@ struct ProbeRun: AsyncCommandRun {
             let keyring = try CTSettingsLoader.keyring(ct, path: options.config ?? "the bundled CT log lists")
             let clientPaths = try CommandClientStores.judge(sets: sets, caFile: caFile,
                                                                      storesFile: options.clientStores ?? loaded?.config.clientStores,
-                                                                     now: options.now, out: &out)
+                                                                     loaded: loaded, now: options.now, out: &out)
             return (try TLSProber(caFile: caFile, ctLogs: keyring, clientPaths: clientPaths), ct)
         } catch {
             throw out.fail("pinguard: \(error)")

@@ -7,10 +7,19 @@ import PinGuardCrypto
 /// refresh interval warned once on stderr) or from the CA file, which is then every client's store.
 enum CommandClientStores {
     /// The judge for `sets` with `caFile`, else the stores of `storesFile`, else the bundled ones; nil when no
-    /// set names a client.
-    static func judge(sets: [PolicySet], caFile: String?, storesFile: String?, now: Date,
+    /// set names a client. The judge `loaded` built from the same trust settings is taken when it judges every
+    /// client of `sets`: the stores are not read twice.
+    static func judge(sets: [PolicySet], caFile: String?, storesFile: String?, loaded: LoadedConfiguration?, now: Date,
                       out: inout CommandOutput) throws(ConfigError) -> ClientPathJudge? {
-        let judge = try ClientTrustStores.judge(for: sets, caFile: caFile, storesFile: storesFile, now: now)
+        let clients = Set(sets.map(\.client)).subtracting([.none])
+        guard !clients.isEmpty else { return nil }
+        let built = loaded.flatMap { l -> ClientPathJudge? in
+            guard l.config.caFile == caFile, l.config.clientStores == storesFile, let judge = l.clientPaths,
+                  clients.isSubset(of: judge.stores.map(\.data.client)) else { return nil }
+            return judge
+        }
+        var judge = built
+        if judge == nil { judge = try ClientTrustStores.judge(for: sets, caFile: caFile, storesFile: storesFile, now: now) }
         if caFile == nil {
             for store in judge?.stores.map(\.data) ?? [] where store.isStale(at: now) {
                 out.error("pinguard: warning: \(ClientTrustStores.staleWarning(store, now: now))")

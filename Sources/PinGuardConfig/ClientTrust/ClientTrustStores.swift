@@ -69,7 +69,7 @@ extension ClientTrustStores {
     /// Words for a bundled store older than its refresh interval: which client, how old, what to do.
     public static func staleWarning(_ store: ClientStoreData, now: Date) -> String {
         let days = Int(now.timeIntervalSince(store.sourceDate) / 86_400)
-        let date = String(ISO8601DateFormatter().string(from: store.sourceDate).prefix(10))
+        let date = String(RFC3339.format(store.sourceDate).prefix(10))
         return "the \(store.client.rawValue) trust store's data is from \(date), \(days) days old (refreshed every \(store.refreshDays) days): "
             + "roots added since are missing from its verdicts; install a newer pinguard, or regenerate the stores with "
             + "scripts/trust-stores/regenerate.py and give them as trust.client_stores"

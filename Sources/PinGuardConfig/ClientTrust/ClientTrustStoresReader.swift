@@ -77,11 +77,9 @@ public enum ClientTrustStoresReader {
         return v
     }
 
-    static func day(_ text: String) -> Date? {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withFullDate]
-        return f.date(from: String(text.prefix(10)))
-    }
+    /// `YYYY-MM-DD` (a longer text read by its first ten characters) as that day's start, UTC.
+    static func day(_ text: String) -> Date? { RFC3339.parse(String(text.prefix(10)) + "T00:00:00Z") }
 
-    static func instant(_ text: String) -> Date? { ISO8601DateFormatter().date(from: text) ?? day(text) }
+    /// An RFC 3339 time, or a day.
+    static func instant(_ text: String) -> Date? { RFC3339.parse(text) ?? day(text) }
 }

@@ -19,7 +19,7 @@ public enum ClientPathEvaluator {
             return Evaluator.evaluate(facts, policySet: policySet, environment: environment, named: named, now: now)
         }
         guard let today = judge(ranges) else { return nil }
-        var worst = today.map(\.0).max { rank($0) < rank($1) }
+        var worst = today.map(\.0).max { WorstCase.rank($0) < WorstCase.rank($1) }
         worst?.paths = merged(today.map(\.1))
         var breaks: [ClientUpdateBreak] = []
         for u in facts.clientPaths.upcoming[policySet.client] ?? [] {
@@ -93,15 +93,6 @@ public enum ClientPathEvaluator {
     static func accepted(_ today: [(Evaluation, VersionVerdict)], at versions: ClientVersions?) -> Bool {
         guard let first = versions?.lower else { return today.allSatisfy { $0.0.verdict == .accept } }
         return today.contains { $0.1.versions.map { $0.contains(first) } ?? true && $0.0.verdict == .accept }
-    }
-
-    /// A reject outranks an accept, an accept no decision.
-    static func rank(_ e: Evaluation) -> Int {
-        switch e.verdict {
-        case .reject: 2
-        case .accept: 1
-        case .none: 0
-        }
     }
 
     /// Neighbouring ranges with the same path and decision as one range.

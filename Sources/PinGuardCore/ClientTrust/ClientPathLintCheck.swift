@@ -34,7 +34,7 @@ public enum ClientPathLintCheck {
                                     pattern: pattern, file: set.file, line: line, message: message, hint: hint)
                     }
                     for v in e.paths where v.verdict == .reject {
-                        out.append(finding(.clientPathRejected, "\(set.name) (\(pattern)) \(chainFile): \(words(v))",
+                        out.append(finding(.clientPathRejected, "\(set.name) (\(pattern)) \(chainFile): \(SituationWords.sentence(v))",
                                            "pin a key of the path those versions build, or serve a chain they anchor under a pinned key"))
                     }
                     for b in e.clientUpdates {
@@ -50,9 +50,5 @@ public enum ClientPathLintCheck {
             }
         }
         return out
-    }
-
-    static func words(_ v: VersionVerdict) -> String {
-        "rejects on \(v.versionWords): \(SituationWords.pathWords(v))"
     }
 }

@@ -24,7 +24,7 @@ public struct ClientUpdateBreak: Sendable, Equatable {
     /// "its store gains CN=Root YE on 2027-01-15" / "versions not yet in use".
     public var changeWords: String {
         guard let change else { return "\(verdict.versionWords), not yet in use, ships" }
-        let when = change.date.map { " on \(String(RFC3339.format($0).prefix(10)))" } ?? ""
+        let when = change.date.map { " on \(SituationWords.day($0))" } ?? ""
         switch change.kind {
         case .added: return "its store gains \(change.subject)\(when)"
         case .removed: return "its store drops \(change.subject)\(when)"

@@ -21,6 +21,11 @@ extension SituationWords {
                     summary: "\(Self.app(e)) accepts \(name) today but rejects it \(what)", action: action)
     }
 
+    /// "rejects on Android API 34-37: the path ends at CN=Root YE and no pin matches a certificate of it".
+    public static func sentence(_ v: VersionVerdict) -> String {
+        "\(v.verdict == .reject ? "rejects" : "accepts") on \(v.versionWords): \(pathWords(v))"
+    }
+
     /// "the path ends at CN=Root YE and no pin matches a certificate of it", for a version range's decision.
     public static func pathWords(_ v: VersionVerdict) -> String {
         let anchor = v.anchorSubject.map { "the path ends at \($0)" }

@@ -1,9 +1,6 @@
 import COpenSSL
 import Foundation
 import PinGuardCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Builds, for each client of its stores, the path that client builds from a served chain, version range by
 /// version range, with the checks it makes (docs/client-paths.md). One judge serves every probe: the paths of
@@ -115,7 +112,7 @@ public final class ClientPathJudge: @unchecked Sendable {
         if let siblingKey, let template = lock.withLock({ templates[siblingKey] }), time < template.until,
            let found = SiblingLeaf.findings(template.findings, leaf: served[0], served: served, stores: stores,
                                             at: time, memo: memo) {
-            let until = min(template.until, Self.firstBoundary(of: [served[0]], after: time))
+            let until = min(template.until, CertificateReader.firstValidityBoundary(of: [served[0]], after: time))
             lock.withLock {
                 counts.siblings += 1
                 if let key { remember(found, until: until, key: key) }
@@ -124,10 +121,10 @@ public final class ClientPathJudge: @unchecked Sendable {
         }
         var found = ChainFindings()
         // Until the first validity boundary above the leaf, of a reachable root, or a dated change.
-        var until = Self.firstBoundary(of: Array(served.dropFirst()), after: time)
+        var until = CertificateReader.firstValidityBoundary(of: Array(served.dropFirst()), after: time)
         for store in stores {
             let relevant = Self.reachableRoots(of: served, in: store)
-            for r in relevant { until = min(until, Self.firstBoundary(of: [store.roots[r]], after: time)) }
+            until = min(until, CertificateReader.firstValidityBoundary(of: relevant.map { store.roots[$0] }, after: time))
             found.current[store.data.client] = search(served, in: store, relevant: relevant, at: time, memo: memo)
         }
         for c in changed where c.change.date.map({ $0 > time }) ?? true {
@@ -139,7 +136,7 @@ public final class ClientPathJudge: @unchecked Sendable {
         let template = siblingKey != nil && SiblingLeaf.isTemplate(found, served: served, stores: stores)
         lock.withLock {
             counts.searches += 1
-            if let key { remember(found, until: min(until, Self.firstBoundary(of: [served[0]], after: time)), key: key) }
+            if let key { remember(found, until: min(until, CertificateReader.firstValidityBoundary(of: [served[0]], after: time)), key: key) }
             if template, let siblingKey {
                 if templates.count >= capacity / 16 { templates.removeAll(keepingCapacity: true) }
                 templates[siblingKey] = (until, found)
@@ -187,7 +184,7 @@ public final class ClientPathJudge: @unchecked Sendable {
         // One trailing dot is not part of the name (Chrome's `VerifyHostname`, Go's verifier).
         let host = name.hasSuffix(".") ? String(name.dropLast()) : name
         let matched: Bool
-        if IPv6Literal.isValid(host) || inet_addr(host) != INADDR_NONE {
+        if ServerVerification.isAddressLiteral(host) {
             matched = X509_check_ip_asc(leaf, host, 0) == 1
         } else {
             matched = X509_check_host(leaf, host, host.utf8.count, ServerVerification.hostFlags, nil) == 1
@@ -214,15 +211,5 @@ public final class ClientPathJudge: @unchecked Sendable {
         var digest = [UInt8](repeating: 0, count: 32)
         bytes.withUnsafeBufferPointer { _ = SHA256($0.baseAddress, $0.count, &digest) }
         return digest
-    }
-
-    /// The first notBefore or notAfter of `certificates` after `time`.
-    static func firstBoundary(of certificates: [OpaquePointer], after time: Date) -> Date {
-        var first = Date.distantFuture
-        for x in certificates {
-            for t in [CertificateReader.time(X509_get0_notBefore(x)), CertificateReader.time(X509_get0_notAfter(x))]
-            where t > time && t < first { first = t }
-        }
-        return first
     }
 }

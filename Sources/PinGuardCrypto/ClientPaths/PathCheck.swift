@@ -76,7 +76,7 @@ enum PathCheck {
         X509_VERIFY_PARAM_set_auth_level(param, strategy.securityLevel)
         X509_VERIFY_PARAM_set_flags(param, UInt(X509_V_FLAG_PARTIAL_CHAIN))
         X509_VERIFY_PARAM_set_time(param, time_t(clamping: Int64(time.timeIntervalSince1970.rounded(.down))))
-        if !strategy.checksAnchorDates { X509_STORE_CTX_set_verify_cb(context, ignoringAnchorDates) }
+        if !strategy.checksAnchorDates { X509_STORE_CTX_set_verify_cb(context, leniencyOfPKIXClients) }
         defer { OpenSSLErrorQueue.clear() }
         if X509_verify_cert(context) == 1 { return nil }
         let code = X509_STORE_CTX_get_error(context)
@@ -89,7 +89,7 @@ enum PathCheck {
     /// The verify callback of Chrome, Android and the JVM, where OpenSSL is stricter than they are: the anchor is
     /// a name and a key to them (its validity dates and extended key usage are not checked, as a PKIX trust
     /// anchor is not part of the path), and `anyExtendedKeyUsage` satisfies `serverAuth` at any depth.
-    private static let ignoringAnchorDates: @convention(c) (Int32, OpaquePointer?) -> Int32 = { ok, context in
+    private static let leniencyOfPKIXClients: @convention(c) (Int32, OpaquePointer?) -> Int32 = { ok, context in
         guard ok == 0, let context, let chain = X509_STORE_CTX_get0_chain(context) else { return ok }
         let error = X509_STORE_CTX_get_error(context)
         let atAnchor = X509_STORE_CTX_get_error_depth(context) == pg_sk_X509_num(chain) - 1
@@ -105,5 +105,5 @@ enum PathCheck {
         }
     }
 
-    static func day(_ date: Date) -> String { String(ISO8601DateFormatter.string(from: date, timeZone: .gmt, formatOptions: .withFullDate)) }
+    static func day(_ date: Date) -> String { String(RFC3339.format(date).prefix(10)) }
 }

@@ -80,7 +80,7 @@ extension VerificationCache {
         }
         return VerificationOutcome(identity: identity, returned: returned, error: X509_STORE_CTX_get_error(storeContext),
                                    errorDepth: X509_STORE_CTX_get_error_depth(storeContext), chain: chain,
-                                   validUntil: firstBoundary(of: certificates, after: time))
+                                   validUntil: CertificateReader.firstValidityBoundary(of: certificates, after: time))
     }
 
     /// Puts a stored answer into `storeContext`, with the stored chain made of this handshake's served
@@ -102,18 +102,6 @@ extension VerificationCache {
         }
         X509_STORE_CTX_set_error(storeContext, answer.error)
         X509_STORE_CTX_set_error_depth(storeContext, answer.depth)
-    }
-
-    /// The first notBefore or notAfter of `certificates` after `time` (`distantFuture` when none is).
-    static func firstBoundary(of certificates: [OpaquePointer], after time: Date) -> Date {
-        var first = Date.distantFuture
-        for x in certificates {
-            for boundary in [CertificateReader.time(X509_get0_notBefore(x)), CertificateReader.time(X509_get0_notAfter(x))]
-            where boundary > time && boundary < first {
-                first = boundary
-            }
-        }
-        return first
     }
 
     /// Every notBefore and notAfter of the certificates in the trust store of `context`.

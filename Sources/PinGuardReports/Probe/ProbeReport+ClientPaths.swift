@@ -29,6 +29,6 @@ extension ProbeReport {
 
     /// "rejects on Android API 34-37: the path ends at CN=Root YE and no pin matches a certificate of it".
     public static func words(_ p: VersionVerdict) -> String {
-        "\(p.verdict == .reject ? "rejects" : "accepts") on \(p.versionWords): \(SituationWords.pathWords(p))"
+        SituationWords.sentence(p)
     }
 }
