@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # What reaches people, end to end: a fleet of TLS endpoints made at test time (healthy certificates of 6, 45,
-# 90, 200 and 398 days at healthy ages; five problems: a staged renewal on an unpinned key 5 days before expiry,
-# a rejected key, an overdue renewal, a renewal at risk with no key plan, an expiry with nothing in place),
+# 90, 200 and 398 days at healthy ages; six problems: a staged renewal on an unpinned key 5 days before expiry,
+# a rejected key, an overdue renewal, a renewal at risk with no key plan, an expiry with nothing in place, a self-signed chain),
 # judged by pinguard, scraped and evaluated by a real Prometheus with the shipped rules (`for:` shortened in a
 # copy), routed by a real Alertmanager with the shipped routing and inhibitions (receivers pointed at a
 # webhook, group_wait shortened in a copy), recorded by a webhook receiver. Checks: no healthy target reaches
-# anyone; each problem reaches its receivers once, as one alert of the right severity that says what to do
-# with the concrete values (scripts/lib/alert_delivery_check.py).
+# anyone; each app's problem reaches that app's team and the operators once, as one alert of the right severity
+# that says what to do with the concrete values; two apps with problems on one target both hear; an untrusted
+# chain's trust alert is folded into the rejections (scripts/lib/alert_delivery_check.py).
 #
 #   PINGUARD=path/to/pinguard scripts/test-alert-delivery.sh
 #
@@ -75,9 +76,15 @@ BACKUP=$(spki backup.key)
 INT=$(spki int.key)
 
 healthy="h6a:6:0.5 h6b:6:3.9 h45:45:29 h90:90:59 h200:200:130 h398:398:260"
-problems="p-staged:90:85 p-reject:90:10 p-overdue:90:65 p-risk:90:52 p-expiring:45:40"
+problems="p-staged:90:85 p-reject:90:10 p-overdue:90:65 p-risk:90:52 p-expiring:45:40 p-untrusted:90:10"
 for spec in $healthy $problems; do
   IFS=: read -r name lifetime age <<< "$spec"
+  if [ "$name" = p-untrusted ]; then   # self-signed: no app's store trusts it
+    key "$name.key"
+    openssl req -x509 -new -key "$name.key" -out "$name.pem.leaf" -days "$lifetime" -subj "/CN=$name.pg.test" \
+      -addext "subjectAltName=DNS:$name.pg.test" -addext "extendedKeyUsage=serverAuth" 2> /dev/null || fail_early "openssl could not make $name"
+    continue
+  fi
   leaf "$name" "$lifetime" "$age" || fail_early "openssl ca could not issue $name"
 done
 # The renewal staged for p-staged: issued yesterday, on a new key the iOS app does not pin.
@@ -170,22 +177,34 @@ curl -s "http://127.0.0.1:$PP/api/v1/alerts" > prometheus-alerts.json
 python3 - expected.json "$BACKUP" <<'PY'
 import json, sys
 backup = sys.argv[2]
+# One entry per alert: each app's problem reaches that app's team and the operators (the pager when critical,
+# chat when a warning); a problem of the certificate itself reaches every app's team.
+pager, chat, ios, android = "tls-oncall-pager", "tls-team-chat", "ios-team", "android-team"
 problems = {
-    "p-staged": {"alertname": "PinguardNextRenewalBreaksPins", "severity": "critical", "receivers": ["tls-oncall-pager", "ios-team"],
-                 "contains": ["Do not deploy staged/p-staged-next.pem", "certbot --reuse-key", f"sha256/{backup}"]},
-    "p-reject": {"alertname": "PinguardClientWouldReject", "severity": "critical", "receivers": ["tls-oncall-pager", "ios-team"],
-                 "contains": ["(pin_mismatch)", "Serve a chain ios-app pins again"]},
-    "p-overdue": {"alertname": "PinguardRenewalOverdue", "severity": "warning", "receivers": ["tls-team-chat"],
-                  "contains": ["The renewal of p-overdue was due on", "certbot renew --dry-run"]},
-    "p-risk": {"alertname": "PinguardRenewalAtRisk", "severity": "warning", "receivers": ["ios-team"],
-               "contains": ["renewal.key: reuse", "certbot --reuse-key", f"sha256/{backup}"]},
-    "p-expiring": {"alertname": "PinguardCertificateExpiringSoon", "severity": "critical", "receivers": ["tls-oncall-pager"],
-                   "contains": ["The certificate of p-expiring expires on", "a 45-day certificate", "Renew p-expiring now"]},
+    "p-staged": [
+        {"alertname": "PinguardNextRenewalBreaksPins", "severity": "critical", "policy_set": "ios-app", "receivers": [pager, ios],
+         "contains": ["Do not deploy staged/p-staged-next.pem", "certbot --reuse-key", f"sha256/{backup}"]},
+        # Overdue for every app whose renewal is safe (android-app): the iOS app's critical alert must not
+        # silence it, so the Android team hears of its own problem.
+        {"alertname": "PinguardRenewalOverdue", "severity": "warning", "policy_set": "", "receivers": [android, chat],
+         "contains": ["The renewal of p-staged was due on"]}],
+    "p-reject": [{"alertname": "PinguardClientWouldReject", "severity": "critical", "policy_set": "ios-app", "receivers": [pager, ios],
+                  "contains": ["(pin_mismatch)", "Serve a chain ios-app pins again"]}],
+    "p-overdue": [{"alertname": "PinguardRenewalOverdue", "severity": "warning", "policy_set": "", "receivers": [ios, android, chat],
+                   "contains": ["The renewal of p-overdue was due on", "certbot renew --dry-run"]}],
+    "p-risk": [{"alertname": "PinguardRenewalAtRisk", "severity": "warning", "policy_set": "ios-app", "receivers": [ios, chat],
+                "contains": ["renewal.key: reuse", "certbot --reuse-key", f"sha256/{backup}"]}],
+    "p-expiring": [{"alertname": "PinguardCertificateExpiringSoon", "severity": "critical", "policy_set": "", "receivers": [pager, ios, android],
+                    "contains": ["The certificate of p-expiring expires on", "a 45-day certificate", "Renew p-expiring now"]}],
+    "p-untrusted": [
+        {"alertname": "PinguardClientWouldReject", "severity": "critical", "policy_set": "ios-app", "receivers": [pager, ios],
+         "contains": ["ios-app (prod) rejects the chain p-untrusted serves now"]},
+        {"alertname": "PinguardClientWouldReject", "severity": "critical", "policy_set": "android-app", "receivers": [pager, android],
+         "contains": ["android-app (prod) rejects the chain p-untrusted serves now"]}],
 }
-# p-staged's certificate is also overdue for every app whose renewal is safe (android-app): that warning fires
-# in Prometheus, and the target's critical alert inhibits it in Alertmanager.
+# The untrusted chain is why both apps reject: PinguardChainUntrusted fires in Prometheus and is inhibited.
 json.dump({"healthy": ["h6a", "h6b", "h45", "h90", "h200", "h398"], "problems": problems,
-           "inhibited": {"p-staged": "PinguardRenewalOverdue"}}, open(sys.argv[1], "w"))
+           "inhibited": {"p-untrusted": "PinguardChainUntrusted"}}, open(sys.argv[1], "w"))
 PY
 python3 "$LIB/alert_delivery_check.py" notifications.jsonl expected.json prometheus-alerts.json
 exit $?

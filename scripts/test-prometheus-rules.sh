@@ -104,10 +104,16 @@ if command -v amtool >/dev/null 2>&1; then
         got=$(amtool config routes test --config.file="$AM" "$@" 2>/dev/null)
         [ "$got" = "$want" ] || { echo "labels $*: routed to $got, want $want"; return 1; }
     }
-    check "a critical situation pages on-call and reaches the app's team" \
-        route_is "tls-oncall-pager,ios-team" severity=critical alertname=PinguardNextRenewalBreaksPins target=api policy_set=ios-app
-    check "a warning reaches the app's team only" \
-        route_is "android-team" severity=warning alertname=PinguardRenewalAtRisk target=api policy_set=android-app
+    check "a critical situation of an app pages on-call and reaches the app's team" \
+        route_is "tls-oncall-pager,ios-team" severity=critical alertname=PinguardNextRenewalBreaksPins target=api policy_set=ios-app apps=ios-app/prod
+    check "a warning of an app reaches the app's team and the operators' chat" \
+        route_is "android-team,tls-team-chat" severity=warning alertname=PinguardRenewalAtRisk target=api policy_set=android-app apps=android-app/prod
+    check "a problem of the certificate itself reaches every app it names" \
+        route_is "tls-oncall-pager,ios-team,android-team" severity=critical alertname=PinguardCertificateExpiringSoon target=api apps=ios-app/prod,android-app/prod
+    check "an app's alert without apps (its policy set only) reaches the app's team" \
+        route_is "tls-oncall-pager,ios-team" severity=critical alertname=PinguardNodeServesRejectedChain target=api policy_set=ios-app
+    check "a fleet info alert of an app reaches its team and the tickets, not pinguard's health" \
+        route_is "android-team,tls-team-tickets" severity=info alertname=PinguardBackupPinCoverageLow policy_set=android-app
     check "pinguard's own health goes to chat, never the pager" \
         route_is "tls-team-chat" severity=warning alertname=PinguardConfigReloadFailed instance=pg:9477
 else

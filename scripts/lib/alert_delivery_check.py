@@ -3,11 +3,13 @@
 
     alert_delivery_check.py NOTIFICATIONS_JSONL EXPECTED_JSON PROMETHEUS_ALERTS_JSON
 
-EXPECTED_JSON: {"healthy": [TARGET...], "problems": {TARGET: {"alertname", "severity", "receivers": [...],
-"contains": [TEXT...]}}}. Checks: no notification concerns a healthy target; each problem target reached each
-of its receivers exactly once, as one alert of the expected name and severity, whose summary and action
-carry the expected concrete values; nothing else fired for it; each alert listed under "inhibited"
-({TARGET: ALERTNAME}) fires in Prometheus (PROMETHEUS_ALERTS_JSON, /api/v1/alerts) yet reached no one. Prints PASS/FAIL lines and "N passed, M failed".
+EXPECTED_JSON: {"healthy": [TARGET...], "problems": {TARGET: [{"alertname", "severity", "policy_set",
+"receivers": [...], "contains": [TEXT...]}...]}, "inhibited": {TARGET: ALERTNAME}}. Checks: no notification
+concerns a healthy target; each problem target fired exactly the expected alerts (one per app with a problem);
+each alert reached exactly its receivers (its app's team and the operators), and each receiver got one
+notification for the target; the alert's summary and action carry the expected concrete values; each alert
+listed under "inhibited" fires in Prometheus (PROMETHEUS_ALERTS_JSON, /api/v1/alerts) yet reached no one.
+Prints PASS/FAIL lines and "N passed, M failed".
 """
 import json
 import sys
@@ -34,28 +36,34 @@ def main():
                 continue
             t = a["labels"].get("target", "")
             targets.add(t)
-            by_target.setdefault(t, []).append((body["receiver"], body["groupKey"], a))
+            by_target.setdefault(t, []).append((body["receiver"], a))
         for t in targets:
             sent[(body["receiver"], t)] = sent.get((body["receiver"], t), 0) + 1
     for t in want["healthy"]:
-        check(f"healthy {t} reaches nobody", t not in by_target, [a["labels"] for _, _, a in by_target.get(t, [])])
-    for t, w in want["problems"].items():
+        check(f"healthy {t} reaches nobody", t not in by_target, [a["labels"] for _, a in by_target.get(t, [])])
+    for t, alerts in want["problems"].items():
         got = by_target.get(t, [])
-        names = sorted({(a["labels"]["alertname"], a["labels"]["severity"]) for _, _, a in got})
-        check(f"{t}: one problem, one alert ({w['alertname']}, {w['severity']})",
-              names == [(w["alertname"], w["severity"])], names)
+        key = lambda a: (a["alertname"], a["severity"], a.get("policy_set", ""))
+        names = sorted({key(a["labels"]) for _, a in got})
+        check(f"{t}: one alert per app with a problem ({', '.join('/'.join(k) for k in sorted(map(key, alerts)))})",
+              names == sorted(map(key, alerts)), names)
+        every = sorted({r for w in alerts for r in w["receivers"]})
         counts = {r: n for (r, target), n in sent.items() if target == t}
-        check(f"{t}: one notification to each of {', '.join(w['receivers'])}",
-              counts == {r: 1 for r in w["receivers"]}, counts)
-        text = " ".join(a["annotations"].get("summary", "") + " " + a["annotations"].get("action", "") for _, _, a in got)
-        missing = [c for c in w["contains"] if c not in text]
-        check(f"{t}: says what is wrong and what to do with the concrete values", got and not missing,
-              f"missing {missing} in: {text}")
+        check(f"{t}: one notification to each of {', '.join(every)}", counts == {r: 1 for r in every}, counts)
+        for w in alerts:
+            mine = [(r, a) for r, a in got if key(a["labels"]) == key(w)]
+            receivers = sorted({r for r, _ in mine})
+            check(f"{t}: {w['alertname']} of {w.get('policy_set') or 'the certificate'} reaches {', '.join(sorted(w['receivers']))}",
+                  receivers == sorted(w["receivers"]), receivers)
+            text = " ".join(a["annotations"].get("summary", "") + " " + a["annotations"].get("action", "") for _, a in mine)
+            missing = [c for c in w["contains"] if c not in text]
+            check(f"{t}: {w['alertname']} says what is wrong and what to do with the concrete values", mine and not missing,
+                  f"missing {missing} in: {text}")
     firing = json.load(open(sys.argv[3], encoding="utf-8"))["data"]["alerts"]
     for t, name in want.get("inhibited", {}).items():
         fired = [a for a in firing if a["labels"].get("target") == t and a["labels"]["alertname"] == name and a["state"] == "firing"]
-        reached = [a for _, _, a in by_target.get(t, []) if a["labels"]["alertname"] == name]
-        check(f"{t}: {name} fires in Prometheus and is inhibited by the target's critical alert", fired and not reached,
+        reached = [a for _, a in by_target.get(t, []) if a["labels"]["alertname"] == name]
+        check(f"{t}: {name} fires in Prometheus and is inhibited by the same app's critical alert", fired and not reached,
               f"firing in Prometheus: {len(fired)}, notified: {len(reached)}")
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)

@@ -11,6 +11,9 @@ public struct Situation: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         /// An app rejects the chain served now: its users cannot connect.
         case rejected
+        /// The CA revoked a certificate of the served chain that the app pins (a valid CRL lists it): the CA
+        /// will not renew under it, and the app rejects whatever replaces it unless it pins another key of it.
+        case revoked
         /// No address served a chain: no verdict is known.
         case probeFailing = "probe_failing"
         /// The certificate expires within its critical window and no renewal is in place.

@@ -53,6 +53,7 @@ public enum SituationAssessor {
     static func appSituation(_ r: TargetResult, _ e: Evaluation, now: Date, journal: Bool = true) -> Situation? {
         let words = SituationWords(result: r, now: now, journal: journal)
         if e.verdict == .reject { return words.rejected(e) }
+        if let revoked = RevokedPin.first(pinnedBy: e, in: r) { return words.revoked(e, revoked) }
         var found: [Situation] = []
         let forecast = r.forecasts.first { $0.policySet == e.policySet && $0.environment == e.environment }
         if let f = forecast, f.rejectRatio > 0, let o = r.outlook { found.append(forecastSituation(words, e, f, o, now: now)) }
