@@ -65,7 +65,9 @@ def check_rules(alerts_text, errors):
         url = re.search(r'(?m)^\s*runbook_url:\s*"(.*)"', b)
         if url and not re.fullmatch(r"docs/prometheus\.md#[a-z0-9-]+", url.group(1)):
             errors.append(f"{name}: runbook_url {url.group(1)!r} is not a docs/prometheus.md#anchor link")
-        for grouping in re.findall(r"\b(?:on|by)\s*\(([^)]*)\)", b):
+        # A rule comparing vantage points compares instances on purpose: it aggregates over them.
+        compares_instances = re.search(r"\bvantage\b", b.split("annotations:")[0]) is not None
+        for grouping in ([] if compares_instances else re.findall(r"\b(?:on|by)\s*\(([^)]*)\)", b)):
             labels = {l.strip() for l in grouping.split(",") if l.strip()}
             if "target" in labels and not {"instance", "job"} <= labels:
                 errors.append(f"{name}: ({grouping}) drops instance/job: one instance could mask another")

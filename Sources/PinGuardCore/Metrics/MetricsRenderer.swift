@@ -138,6 +138,10 @@ public enum MetricsRenderer {
         if let i = s.roundInterval { w.begin(); w.end(i) }
         w.start(M.roundLateness)
         if let l = s.roundLateness { w.begin(); w.end(l) }
+        w.start(M.shardIndex)
+        if let shard = s.shard { w.begin(); w.end(Double(shard.index)) }
+        w.start(M.shardTotal)
+        if let shard = s.shard { w.begin(); w.end(Double(shard.total)) }
         let p = s.process
         for (family, value) in [(M.processCPU, p?.cpuSeconds), (M.processOpenFDs, p?.openFDs.map(Double.init)),
                                 (M.processMaxFDs, p?.maxFDs.map(Double.init)), (M.processVirtualMemory, p?.virtualMemoryBytes),

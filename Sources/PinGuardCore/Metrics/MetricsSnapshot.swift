@@ -39,8 +39,9 @@ public struct MetricsSnapshot: Sendable {
     public var certificates: CertificateSeries = .chain
     /// The process's resource use (nil: not reported, e.g. in `pinguard-bench`).
     public var process: ProcessStats?
+    /// This instance's shard of the targets (nil: not sharded).
+    public var shard: TargetShard?
 
-    /// Creates an empty snapshot.
     /// Signed policy bundles and their verification at the last (re)load.
     public var bundles: [PolicyBundleStatus] = []
 
@@ -49,5 +50,7 @@ public struct MetricsSnapshot: Sendable {
 
     /// The CRL distribution points of the served chains, by URL.
     public var crls: [CRLStatus] = []
+
+    /// Creates an empty snapshot.
     public init() {}
 }

@@ -206,6 +206,14 @@ public enum PinGuardMetrics {
     public static let roundInterval = MetricFamily(
         "pinguard_round_interval_seconds", .gauge,
         help: "The configured probe interval (one round per interval); alerts scale their staleness thresholds with it.")
+    /// This instance's shard of the targets.
+    public static let shardIndex = MetricFamily(
+        "pinguard_shard_index", .gauge,
+        help: "This instance's shard of the targets (shard: or --shard I/N), 0-based; absent without sharding.")
+    /// How many shards split the targets.
+    public static let shardTotal = MetricFamily(
+        "pinguard_shard_total", .gauge,
+        help: "How many shards split the targets, as this instance was told; every instance of a job must say the same. Absent without sharding.")
     /// How late the last round started.
     public static let roundLateness = MetricFamily(
         "pinguard_round_lateness_seconds", .gauge,
@@ -251,7 +259,7 @@ public enum PinGuardMetrics {
         renewalsObserved, lastRenewalTimestamp, lastRenewalKeyReused, lastRenewalIssuerChanged, leafKeyFirstSeen, stateWritable,
         fileSuccess, fileChainTrusted, fileCertNotAfter, fileChainEarliestExpiry, filePolicyAccept, filePinHorizon, fileReservePins,
         backupPinCoverage, policyBundleValid, policyBundleInfo, policyLintFindings, ctLogListTimestamp, crlNextUpdate, crlFetchSuccess, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,
-        targets, probesTotal, probeFailuresTotal, journalWriteFailuresTotal, roundDuration, roundTimestamp, roundInterval, roundLateness,
+        targets, probesTotal, probeFailuresTotal, journalWriteFailuresTotal, roundDuration, roundTimestamp, roundInterval, roundLateness, shardIndex, shardTotal,
         processCPU, processOpenFDs, processMaxFDs, processVirtualMemory, processResidentMemory, processStartTime, processThreads,
     ]
 }

@@ -141,6 +141,7 @@ public final class PinGuardRuntime: Sendable {
             m.targets = s.loaded.config.targets.count
             m.certificates = s.loaded.config.certificateSeries
             m.roundInterval = s.loaded.config.interval
+            m.shard = s.loaded.config.shard
             m.roundDuration = s.roundDuration
             m.roundTimestamp = s.roundTimestamp
             m.roundLateness = s.roundLateness
