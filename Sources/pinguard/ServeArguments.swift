@@ -49,9 +49,20 @@ struct ServeArguments: AsyncParsableCommand {
     @Option(help: "Probe only shard I of N of the targets (by hashmod of the target name, as Prometheus does), e.g. 0/3; overrides the config's `shard:`.")
     var shard: String?
 
+    @Option(help: "Which replica of its shard this instance is, carried by its journal events (PINGUARD_REPLICA); overrides the config's `instance.replica`.")
+    var replica: String?
+
+    @Option(help: "Where this instance probes from, carried by its journal events (PINGUARD_VANTAGE); overrides the config's `instance.vantage`.")
+    var vantage: String?
+
     func validate() throws {
         if let shard, TargetShard(shard) == nil {
             throw ValidationError("--shard \"\(shard)\" is not I/N with 0 <= I < N (e.g. 0/3)")
+        }
+        for (flag, value) in [("--replica", replica), ("--vantage", vantage)] {
+            if let value, !InstanceLabels.isValid(value) {
+                throw ValidationError("\(flag) \"\(value)\" is not 1 to 63 letters, digits, \".\", \"_\" or \"-\"")
+            }
         }
     }
 
@@ -82,6 +93,7 @@ struct ServeArguments: AsyncParsableCommand {
         options.once = once
         options.logEvents = logEvents
         options.shard = shard.flatMap(TargetShard.init)
+        options.instance = InstanceLabels(replica: replica ?? "", vantage: vantage ?? "")
         options.endpoint = try endpointOptions()
         let status = await ServeCommand.run(options)
         // The service has shut down and written its state; a probe abandoned on a silent peer may still sit in

@@ -120,6 +120,7 @@ final class MetricsExpositionGoldenTests: XCTestCase {
         s.roundDuration = 2.75
         s.roundTimestamp = F.day(1)
         s.roundLateness = 12.5
+        s.shard = TargetShard(index: 1, total: 3)
         s.roundInterval = 300
         var p = ProcessStats()
         p.cpuSeconds = 81.25

@@ -7,7 +7,8 @@ import XCTest
 ///
 /// Two of them: `shared()` runs pinguard directly with the journal off and its events echoed on stderr
 /// (`--log-events`), for the metrics and HTTP tests, and needs no root; `journaled()` runs it inside a
-/// private journald, for the tests that read the events back from the journal.
+/// private journald, for the tests that read the events back from the journal, as replica `r1` in vantage point
+/// `eu-west`.
 final class RunningService: Sendable {
     let world: ServiceWorld
     let serve: ServeProcess
@@ -36,7 +37,7 @@ final class RunningService: Sendable {
         let targets = [world.healthy, world.expiring, world.rotated, world.backup, world.down(), world.uncovered]
         targetNames = targets.map(\.name)
         configPath = try world.writeConfig(in: dir, targets: targets, journal: journal)
-        serve = journal ? try ServeProcess(arguments: ["--config", configPath])
+        serve = journal ? try ServeProcess(arguments: ["--config", configPath, "--replica", "r1", "--vantage", "eu-west"])
                         : try ServeProcess(arguments: ["--config", configPath, "--log-events"], mode: .direct)
         // A safety net for a service that never gets ready, not a measure of how fast it does.
         guard Polling.holds(within: 60, every: 0.05, { (try? ServiceHTTP.get(port: serve.port, "/-/ready").status) == 200 }) else {

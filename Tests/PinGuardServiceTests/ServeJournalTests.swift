@@ -27,6 +27,8 @@ final class ServeJournalTests: XCTestCase {
         let loaded = one(.configLoaded, [:])
         XCTAssertEqual(loaded?["PINGUARD_CONFIG"], s.configPath)
         XCTAssertEqual(loaded?["PINGUARD_TARGETS"], "6")
+        XCTAssertEqual(loaded?["PINGUARD_REPLICA"], "r1", "every event names the instance (--replica)")
+        XCTAssertNil(loaded?["PINGUARD_SHARD"], "not sharded")
 
         let mismatch = one(.pinMismatch, ["PINGUARD_TARGET": "rotated", "PINGUARD_POLICY_SET": "ios-app"])
         XCTAssertEqual(mismatch?["PRIORITY"], "3", "a client rejects: error")
@@ -34,6 +36,7 @@ final class ServeJournalTests: XCTestCase {
         XCTAssertEqual(mismatch?["PINGUARD_PORT"], port)
         XCTAssertEqual(mismatch?["PINGUARD_ENVIRONMENT"], "prod")
         XCTAssertEqual(mismatch?["PINGUARD_REASON"], "pin_mismatch")
+        XCTAssertEqual(mismatch?["PINGUARD_VANTAGE"], "eu-west", "every event names the vantage point (--vantage)")
         XCTAssertEqual(mismatch?["PINGUARD_MATCHED_PINS"], "")
         XCTAssertEqual(mismatch?["PINGUARD_RESERVE_PINS"], "2")
         XCTAssertEqual(mismatch?["PINGUARD_LEAF_SPKI_SHA256"], w.rotatedLeafPin)

@@ -201,13 +201,15 @@ final class ServeMetricsTests: XCTestCase {
             "pinguard_crl_next_update_timestamp_seconds": "only once a CRL was believed (RevocationServeTests)",
             "pinguard_crl_fetch_success": "only for CRL distribution points a served chain names (RevocationServeTests)",
             "pinguard_ari_window_start_timestamp_seconds": "only while the CA gives a renewal window (RenewalInfoServiceTests)",
+            "pinguard_shard_index": "only with shard: or --shard (ShardedConfigurationTests)",
+            "pinguard_shard_total": "only with shard: or --shard (ShardedConfigurationTests)",
             "pinguard_ari_window_end_timestamp_seconds": "only while the CA gives a renewal window (RenewalInfoServiceTests)",
         ].merging(["success", "chain_trusted", "cert_not_after_timestamp_seconds", "chain_earliest_expiry_timestamp_seconds",
                    "policy_accept", "pin_horizon_timestamp_seconds", "reserve_pins"].map { ("pinguard_file_" + $0, "only with files:") },
                   uniquingKeysWith: { a, _ in a })
         for name in listed {
             XCTAssertNotNil(m.help[name], "\(name) is listed but has no HELP on /metrics")
-            XCTAssertEqual(m.type[name], name.hasSuffix("_total") ? "counter" : "gauge", name)
+            XCTAssertEqual(m.type[name], name.hasSuffix("_total") && name != "pinguard_shard_total" ? "counter" : "gauge", name)
             if onlyWhenApplicable[name] == nil {
                 XCTAssertFalse(m.samples(name).isEmpty, "\(name) is listed but has no sample on /metrics")
             }

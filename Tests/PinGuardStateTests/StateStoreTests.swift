@@ -138,6 +138,15 @@ final class StateStoreTests: XCTestCase {
         XCTAssertNil(store.keyFirstSeen(target: "t", address: "a3"))
     }
 
+    func testAKeysFirstSightIsItsLeafsNotBeforeSoItsAgeDoesNotJumpAtARenewalThatKeepsIt() throws {
+        let store = StateStore.inMemory()
+        // Issued at 5,000, first probed at 5,010: the key dates from its leaf's notBefore, not from the probe.
+        try commitRound(store, now: 5_010, [("t", "a1", testChain(leaf: 7, key: 7, notBefore: 5_000))])
+        XCTAssertEqual(store.keyFirstSeen(target: "t", address: "a1"), 5_000)
+        try commitRound(store, now: 9_010, [("t", "a1", testChain(leaf: 8, key: 7, notBefore: 9_000))])
+        XCTAssertEqual(store.keyFirstSeen(target: "t", address: "a1"), 5_000, "kept across the renewal: still the first leaf's notBefore")
+    }
+
     func testSameLeafWithAnotherIssuerIsRecordedButNotARenewal() throws {
         let store = StateStore.inMemory()
         let crossSigned = testChain(leaf: 1, key: 1, notBefore: 1_000, issuer: 7, issuerKey: 1)

@@ -56,6 +56,8 @@ public struct ServiceConfig: Sendable, Equatable {
     public var certificateSeries: CertificateSeries = .chain
     /// The slice of the targets this instance probes (`shard: {index, total}`); nil = all of them.
     public var shard: TargetShard?
+    /// What tells this instance apart from others of the same configuration (`instance`).
+    public var instance = InstanceLabels()
     /// The state file of the memory of served chains (`state.path`), as written (relative to the config's
     /// folder); nil: `$STATE_DIRECTORY/state.db` under systemd, else memory only.
     public var statePath: String?

@@ -20,7 +20,7 @@ extension PinGuardMetrics {
     /// Since when the current leaf key has been served at an address, when it outlived a leaf there.
     public static let leafKeyFirstSeen = MetricFamily(
         "pinguard_leaf_key_first_seen_timestamp_seconds", .gauge, labels: ["target", "address"],
-        help: "Unix time when the leaf key the address serves now was first seen there (its age), when it was kept across a renewal; absent: the key is the current leaf's own.")
+        help: "Unix time since when the address serves the leaf key it serves now: the notBefore of the first leaf seen there with it, when it was kept across a renewal; absent: the key is the current leaf's own (its notBefore says the same).")
     /// Whether the state file is written.
     public static let stateWritable = MetricFamily(
         "pinguard_state_writable", .gauge,

@@ -255,7 +255,7 @@ public enum PinGuardMetrics {
         policyAccept, policyDecisionInfo, pinMatched, pinHorizon, reservePins, pinSetExpiry,
         mtlsClientCertificateRequested, mtlsClientCertificatePresented, clientCertificateNotAfter,
         nextRenewal, ariWindowStart, ariWindowEnd, renewalRejectRatio, pinBreakage, renewalForecastInfo,
-        tlsCipherInfo, tlsGroupInfo, ctSCTs, ctCompliant, certificateRevoked, situationInfo, caCertInfo, caCertNotAfter, caCertNotBefore,
+        tlsCipherInfo, tlsGroupInfo, ctSCTs, ctCompliant, certificateRevoked, situationInfo, situationDue, situationWords, caCertInfo, caCertNotAfter, caCertNotBefore,
         renewalsObserved, lastRenewalTimestamp, lastRenewalKeyReused, lastRenewalIssuerChanged, leafKeyFirstSeen, stateWritable,
         fileSuccess, fileChainTrusted, fileCertNotAfter, fileChainEarliestExpiry, filePolicyAccept, filePinHorizon, fileReservePins,
         backupPinCoverage, policyBundleValid, policyBundleInfo, policyLintFindings, ctLogListTimestamp, crlNextUpdate, crlFetchSuccess, buildInfo, configLastReloadSuccessful, configLastReloadSuccessTimestamp,

@@ -26,19 +26,19 @@ extension TargetSeries {
     static let situation: [TargetSeries] = [
         TargetSeries(M.situationInfo, bytesPerTarget: 16) { r, _, w in
             for s in reported(r) {
-                w.begin(); identify(s, r, w); w.label(s.severity.rawValue); w.label(s.apps.joined(separator: ","))
+                w.begin(); identify(s, r, &w); w.label(s.severity.rawValue); w.label(s.apps.joined(separator: ","))
                 w.end(1)
             }
         },
         TargetSeries(M.situationDue, bytesPerTarget: 8) { r, _, w in
             for s in reported(r) {
                 guard let due = s.due else { continue }
-                w.begin(); identify(s, r, w); w.end(due.timeIntervalSince1970.rounded(.down))
+                w.begin(); identify(s, r, &w); w.end(due.timeIntervalSince1970.rounded(.down))
             }
         },
         TargetSeries(M.situationWords, bytesPerTarget: 16) { r, _, w in
             for s in reported(r) {
-                w.begin(); identify(s, r, w)
+                w.begin(); identify(s, r, &w)
                 w.label(s.due.map { String(RFC3339.format($0).prefix(10)) } ?? ""); w.label(s.file)
                 w.label(s.summary); w.label(s.action)
                 w.end(1)
@@ -46,11 +46,11 @@ extension TargetSeries {
         },
     ]
 
-    private static func reported(_ r: ProbeResult) -> [Situation] {
+    private static func reported(_ r: TargetResult) -> [Situation] {
         SituationAssessor.assess(r, now: r.finishedAt).filter { $0.isReported && $0.kind != .probeFailing }
     }
 
-    private static func identify(_ s: Situation, _ r: ProbeResult, _ w: SeriesWriter) {
+    private static func identify(_ s: Situation, _ r: TargetResult, _ w: inout ExpositionWriter) {
         w.label(r.target.name); w.label(s.policySet); w.label(s.environment); w.label(s.kind.rawValue)
     }
 }

@@ -48,6 +48,7 @@ public enum ServiceConfigParser {
         Section("issuer_catalog", nullIsDefault: true) { v, c throws(ConfigError) in c.issuerCatalog = try v.nonEmptyString() },
         Section("metrics", nullIsDefault: true, metrics),
         Section("shard", nullIsDefault: true, shard),
+        Section("instance", nullIsDefault: true, instance),
         Section("policy_bundles", nullIsDefault: true) { v, c throws(ConfigError) in
             c.policyBundles = try PolicyBundleParser.parse(v, defaultEnvironment: c.environment)
         },
@@ -104,6 +105,19 @@ public enum ServiceConfigParser {
             throw iv.error("shard index \(index) is not below total \(total) (shards are numbered from 0)")
         }
         c.shard = shard
+    }
+
+    /// `instance: {replica, vantage}`.
+    static func instance(_ v: YAMLValue, into c: inout ServiceConfig) throws(ConfigError) {
+        let m = try v.mapping(allowed: ["replica", "vantage"])
+        for (key, keyPath) in [("replica", \InstanceLabels.replica), ("vantage", \InstanceLabels.vantage)] {
+            guard let value = m[key], !value.isNull else { continue }
+            let text = try value.string()
+            guard InstanceLabels.isValid(text) else {
+                throw value.error("instance.\(key) \(EchoedInput.quoted(text)) is not 1 to 63 letters, digits, \".\", \"_\" or \"-\"")
+            }
+            c.instance[keyPath: keyPath] = text
+        }
     }
 
     /// `targets: [...]`, names unique.

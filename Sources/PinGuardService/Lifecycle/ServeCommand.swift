@@ -21,6 +21,8 @@ public enum ServeCommand {
         public var logEvents = false
         /// `--shard I/N`: probe only this slice of the targets.
         public var shard: TargetShard?
+        /// `--replica` and `--vantage`: what tells this instance apart in its journal events.
+        public var instance = InstanceLabels()
         /// The HTTP endpoint's `--web.*` options.
         public var endpoint = HTTPEndpointOptions()
 
@@ -29,7 +31,10 @@ public enum ServeCommand {
 
         /// What `ServeRunner` runs for these options on the configuration at `path`.
         func runner(configPath path: String, echoEvents: Bool) -> ServeRunner.Options {
-            ServeRunner.Options(configPath: path, listen: listen, once: once, logEvents: echoEvents, shard: shard, endpoint: endpoint)
+            var options = ServeRunner.Options(configPath: path, listen: listen, once: once, logEvents: echoEvents, shard: shard,
+                                              endpoint: endpoint)
+            options.instance = instance
+            return options
         }
     }
 

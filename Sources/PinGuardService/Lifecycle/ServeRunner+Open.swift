@@ -28,11 +28,12 @@ extension ServeRunner {
     /// The configuration, the listen address and web configuration, the journal, the memory of served chains and
     /// the runtime over them, in that order; the memory's start events are in the journal.
     static func open(_ options: Options) throws(StartFailure) -> OpenedService {
-        let loader = ShardedConfigurationLoader(override: options.shard)
+        let loader = ShardedConfigurationLoader(override: options.shard, instance: options.instance)
         let loaded = try loadConfiguration(options.configPath, with: loader)
         let address = try listenAddress(options, loaded: loaded)
         let webConfig = try webConfiguration(options)
         let journal = JournalSink(enabled: loaded.config.journalEnabled, echo: options.logEvents)
+        journal.identity = loaded.config.instance.journalFields(shard: loaded.config.shard)
         journal.announce()
         let notifier = SystemdNotifier()
         let memory = try openMemory(loaded)

@@ -16,6 +16,8 @@ public enum ServeRunner {
         public var logEvents: Bool
         /// `--shard I/N`: probe only this slice of the targets (overrides the config's `shard:`).
         public var shard: TargetShard?
+        /// `--replica` and `--vantage` (override the config's `instance:`).
+        public var instance = InstanceLabels()
         /// The HTTP endpoint's `--web.*` options.
         public var endpoint: HTTPEndpointOptions
 

@@ -111,10 +111,13 @@ public final class ChainMemory: Sendable {
     }
 
     /// Since when `address` has served its current leaf key, when the key outlived a leaf there (kept across a
-    /// renewal); nil when the key came with the leaf served now, whose age `pinguard_cert_not_before_timestamp_seconds`
-    /// already tells, so 100,000 targets that never kept a key add no series.
+    /// renewal): the notBefore of the first leaf pinguard saw with it there (or when it first saw it, if
+    /// earlier). nil when the key came with the leaf served now, whose notBefore
+    /// (`pinguard_cert_not_before_timestamp_seconds`) is then the same definition, so 100,000 targets that
+    /// never kept a key add no series and the age does not jump at a renewal.
     static func keptKeyAge(_ store: StateStore, target: String, address: String) -> AddressKeyAge? {
-        guard let latest = store.latest(target: target, address: address), latest.keyFirstSeen < latest.firstSeen else { return nil }
+        guard let latest = store.latest(target: target, address: address),
+              latest.keyFirstSeen < min(latest.firstSeen, latest.chain.notBefore) else { return nil }
         return AddressKeyAge(address: address, since: latest.keyFirstSeen)
     }
 }

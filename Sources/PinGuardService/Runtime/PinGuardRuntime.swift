@@ -236,6 +236,7 @@ public final class PinGuardRuntime: Sendable {
                                  ctChanged: previous.config.ct != loaded.config.ct, now: now)
         memory.configure(targets: Set(loaded.config.targets.map(\.name)), now: now, retention: loaded.config.stateRetention)
         journal.enabled = loaded.config.journalEnabled
+        journal.identity = loaded.config.instance.journalFields(shard: loaded.config.shard)
         wake.wake()
         announceLoad(loaded)
         send(events)

@@ -10,6 +10,7 @@ import PinGuardReaders
 /// one line says why (once per cause), and the events go to stderr instead, so nothing is lost silently.
 public final class JournalSink: Sendable {
     private let enabledBox: NIOLockedValueBox<Bool>
+    private let identityBox = NIOLockedValueBox<[(String, String)]>([])
     private let failureCount = NIOLockedValueBox<UInt64>(0)
     /// The cause of the last failed write, said once; nil while writes succeed.
     private let failing = NIOLockedValueBox<String?>(nil)
@@ -28,6 +29,13 @@ public final class JournalSink: Sendable {
         set { enabledBox.withLockedValue { $0 = newValue } }
     }
 
+    /// The fields every event carries to tell this instance apart (`InstanceLabels.journalFields`; follows
+    /// reloads).
+    public var identity: [(String, String)] {
+        get { identityBox.withLockedValue { $0 } }
+        set { identityBox.withLockedValue { $0 = newValue } }
+    }
+
     /// Journal writes that failed since start.
     public var failures: UInt64 { failureCount.withLockedValue { $0 } }
 
@@ -42,7 +50,7 @@ public final class JournalSink: Sendable {
     public func send(_ entry: JournalEntry) {
         if echo { StandardError.write("pinguard: [\(entry.event.rawValue)] \(entry.message)") }
         guard enabled else { return }
-        let lines = entry.allFields.map { "\($0.0)=\($0.1)" }
+        let lines = (entry.allFields + identity).map { "\($0.0)=\($0.1)" }
         // libsystemd drops the entry and returns 0 when the socket file is missing, so check for it first.
         let rc = access(socketPath, W_OK) == 0 ? Self.sendv(lines) : -ENOENT
         guard rc < 0 else {
