@@ -129,7 +129,7 @@ for spec in $healthy $problems; do
 done
 "$PG" check-config pinguard.yml > check.out 2>&1 || fail_early "pinguard check-config" check.out
 PGP=$(port)
-"$PG" serve --config pinguard.yml --listen "127.0.0.1:$PGP" > pinguard.log 2>&1 & track $!
+"$PG" serve --config pinguard.yml --listen "127.0.0.1:$PGP" > pinguard.log 2>&1 & PGPID=$!; track $PGPID
 
 # --- Webhook, Alertmanager (shipped routing, receivers to the webhook), Prometheus (shipped rules) --------
 WH=$(port)
@@ -140,7 +140,7 @@ import sys, yaml
 cfg = yaml.safe_load(open(sys.argv[1]))
 cfg["route"].update(group_wait="1s", group_interval="2s")
 for r in cfg["receivers"]:
-    r["webhook_configs"] = [{"url": f"http://127.0.0.1:{sys.argv[3]}/{r['name']}", "send_resolved": False}]
+    r["webhook_configs"] = [{"url": f"http://127.0.0.1:{sys.argv[3]}/{r['name']}", "send_resolved": True}]
 yaml.safe_dump(cfg, open(sys.argv[2], "w"), sort_keys=False)
 PY
 prometheus-alertmanager --config.file=am.yml --storage.path="$W/am-data" --web.listen-address="127.0.0.1:$AMP" \
@@ -171,6 +171,22 @@ while [ $SECONDS -lt $deadline ]; do
   sleep 1
 done
 [ -n "$settled" ] || { echo "      not every problem was notified within 300 s"; tail -n 5 pinguard.log alertmanager.log prometheus.log | sed 's/^/      /'; }
+
+# --- The renewal of p-risk moves (renewal.before changes, as when the CA moves its window) while it alerts --
+# Its words and due date change; its alert keeps its identity: no resolve, no second notification, and
+# Alertmanager shows the new words.
+am_summary() {
+  curl -s "http://127.0.0.1:$AMP/api/v2/alerts?filter=target%3D%22p-risk%22" |
+    python3 -c 'import json,sys; a=json.load(sys.stdin); print(a[0]["annotations"]["summary"] if a else "")'
+}
+before=$(am_summary)
+sed -i 's/name: p-risk}/name: p-risk, renewal: {before: 12d}}/' pinguard.yml
+kill -HUP "$PGPID"
+deadline=$((SECONDS + 180)); after="$before"
+while [ $SECONDS -lt $deadline ] && [ "$after" = "$before" ]; do sleep 1; after=$(am_summary); done
+sleep 6   # past group_interval: a second notification, had there been one, would be sent by now
+check_that "p-risk: a moved renewal changes the alert's words in Alertmanager (was: ${before:0:90}...)" \
+  '[ -n "$before" ] && [ -n "$after" ] && [ "$after" != "$before" ]' "before: $before | after: $after"
 
 curl -s "http://127.0.0.1:$PP/api/v1/alerts" > prometheus-alerts.json
 

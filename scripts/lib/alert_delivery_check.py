@@ -7,7 +7,8 @@ EXPECTED_JSON: {"healthy": [TARGET...], "problems": {TARGET: [{"alertname", "sev
 "receivers": [...], "contains": [TEXT...]}...]}, "inhibited": {TARGET: ALERTNAME}}. Checks: no notification
 concerns a healthy target; each problem target fired exactly the expected alerts (one per app with a problem);
 each alert reached exactly its receivers (its app's team and the operators), and each receiver got one
-notification for the target; the alert's summary and action carry the expected concrete values; each alert
+notification for the target (so a problem whose words change, as p-risk's do, is not sent again) and no
+resolve; the alert's summary and action carry the expected concrete values; each alert
 listed under "inhibited" fires in Prometheus (PROMETHEUS_ALERTS_JSON, /api/v1/alerts) yet reached no one.
 Prints PASS/FAIL lines and "N passed, M failed".
 """
@@ -27,11 +28,13 @@ def main():
             print("      " + str(detail)[:1500])
         passed, failed = passed + ok, failed + (not ok)
 
-    by_target, sent = {}, {}
+    by_target, sent, resolved = {}, {}, {}
     for n in notes:
         body = n["body"]
         targets = set()
         for a in body["alerts"]:
+            if a["status"] == "resolved":
+                resolved.setdefault(a["labels"].get("target", ""), []).append(a["labels"].get("alertname"))
             if a["status"] != "firing" or not a["labels"].get("alertname", "").startswith("Pinguard"):
                 continue
             t = a["labels"].get("target", "")
@@ -47,6 +50,7 @@ def main():
         names = sorted({key(a["labels"]) for _, a in got})
         check(f"{t}: one alert per app with a problem ({', '.join('/'.join(k) for k in sorted(map(key, alerts)))})",
               names == sorted(map(key, alerts)), names)
+        check(f"{t}: nothing resolves while the problem lasts", not resolved.get(t), resolved.get(t))
         every = sorted({r for w in alerts for r in w["receivers"]})
         counts = {r: n for (r, target), n in sent.items() if target == t}
         check(f"{t}: one notification to each of {', '.join(every)}", counts == {r: 1 for r in every}, counts)
