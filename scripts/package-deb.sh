@@ -20,7 +20,7 @@
 #   /usr/lib/systemd/catalog/pinguard.catalog       contrib/journald (postinst: journalctl --update-catalog)
 #   /etc/pinguard/pinguard.yml, policies/*.yml      contrib/systemd's example, conffiles
 #   /usr/share/pinguard/{public_suffix_list.dat,issuer_catalog.json,ct_log_list_apple.json,ct_log_list_chrome.json,
-#                        ct_log_list_pubkey_chrome.pem}
+#                        ct_log_list_pubkey_chrome.pem,client_trust_stores.json}
 #                                                   bundled data, found by BundledResource in ../share/pinguard
 #   /usr/share/pinguard/examples/policies/*.yml     policies/*.yml
 #   /usr/share/pinguard/prometheus/                 contrib/prometheus's rules (runbook_url rewritten to
@@ -101,7 +101,7 @@ install -m 0644 policies/*.yml "$PKG/usr/share/pinguard/examples/policies/"
 install -m 0644 Sources/PinGuardConfig/Resources/public_suffix_list.dat \
     Sources/PinGuardConfig/Resources/issuer_catalog.json Sources/PinGuardConfig/Resources/ct_log_list_apple.json \
     Sources/PinGuardConfig/Resources/ct_log_list_chrome.json Sources/PinGuardConfig/Resources/ct_log_list_pubkey_chrome.pem \
-    "$PKG/usr/share/pinguard/"
+    Sources/PinGuardConfig/Resources/client_trust_stores.json "$PKG/usr/share/pinguard/"
 
 # Man pages: pinguard(1), one per command, pinguard.yml(5), from docs/reference.md.
 python3 scripts/lib/man_pages.py docs/reference.md "$PKG/usr/share/man" --date "$manual_date" \

@@ -125,6 +125,7 @@ else fail "lint finds a public suffix list" "$psl"; fi
 check "issuer catalog installed" test -s /usr/share/pinguard/issuer_catalog.json
 check "CT log lists and the key of Chrome's installed" test -s /usr/share/pinguard/ct_log_list_apple.json -a -s /usr/share/pinguard/ct_log_list_chrome.json \
     -a -s /usr/share/pinguard/ct_log_list_pubkey_chrome.pem
+check "the clients' trust stores installed" test -s /usr/share/pinguard/client_trust_stores.json
 
 check "pinguard check-config /etc/pinguard/pinguard.yml" /usr/bin/pinguard check-config /etc/pinguard/pinguard.yml
 

@@ -46,7 +46,7 @@ final class CTLogListsLoaderTests: XCTestCase {
     func testMissingBundledCopyIsRefused() {
         let nowhere = dir.appendingPathComponent("bin/pinguard")
         XCTAssertThrowsError(try CTLogListsLoader.bundled(.apple, executable: nowhere)) { error in
-            XCTAssertEqual("\(error)", "ct_log_list_apple.json: the bundled apple CT log list is not installed next to pinguard nor in ../share/pinguard; give a replacement file")
+            XCTAssertEqual("\(error)", "ct_log_list_apple.json: the bundled apple CT log list is not found in $PINGUARD_DATA_DIR, next to pinguard (pinguard_PinGuardConfig.resources/) or in ../share/pinguard; set PINGUARD_DATA_DIR to the folder of pinguard's data files, or give a replacement file")
         }
     }
 }

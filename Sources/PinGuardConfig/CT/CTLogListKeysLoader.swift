@@ -26,7 +26,7 @@ public enum CTLogListKeysLoader {
                 file = bundled
             } else {
                 throw ConfigError(file: path, line: nil, key: configKey,
-                                  message: "the bundled key of the \(name.rawValue) CT log list (\(bundledFileName(name))) is not installed next to pinguard nor in ../share/pinguard; give \(configKey)")
+                                  message: "the bundled key of the \(name.rawValue) CT log list (\(bundledFileName(name))) is not found \(BundledResource.whereSought); set \(BundledResource.dataDirVariable) or give \(configKey)")
             }
             keys[name] = try read(file, name: name, key: configKey, path: path, line: config.lines[configKey])
         }

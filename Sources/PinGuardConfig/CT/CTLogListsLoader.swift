@@ -40,7 +40,8 @@ public enum CTLogListsLoader {
         let fileName = bundledFileName(name)
         guard let file = BundledResource.path(fileName, executable: executable) else {
             throw ConfigError(file: fileName, line: nil, key: nil,
-                              message: "the bundled \(name.rawValue) CT log list is not installed next to pinguard nor in ../share/pinguard; give a replacement file")
+                              message: "the bundled \(name.rawValue) CT log list is not found \(BundledResource.whereSought); "
+                                  + "set \(BundledResource.dataDirVariable) to the folder of pinguard's data files, or give a replacement file")
         }
         let bytes: [UInt8]
         do throws(RegularFileError) { bytes = try RegularFile.read(file, maxBytes: CTLogListReader.maxBytes) } catch {

@@ -14,7 +14,7 @@ public enum ClientTrustStores {
     public static func bundled(path: String? = BundledResource.path(resourceName)) throws(ConfigError) -> [ClientStoreData] {
         guard let path else {
             throw ConfigError(file: resourceName, line: nil, key: nil,
-                              message: "the bundled client trust stores are not installed next to pinguard")
+                              message: "the bundled client trust stores are not found \(BundledResource.whereSought); set \(BundledResource.dataDirVariable) or give trust.client_stores")
         }
         let bytes: [UInt8]
         do { bytes = try RegularFile.read(path, maxBytes: ClientTrustStoresReader.maxBytes) } catch {
