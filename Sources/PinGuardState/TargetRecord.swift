@@ -66,7 +66,7 @@ struct TargetRecord {
             }
         } else {
             let stored = StoredChain(address: address, chain: chain, firstSeen: now, lastSeen: now,
-                                     keyFirstSeen: keyFirstSeen(chain.leafSPKISHA256, at: address) ?? min(now, chain.notBefore),
+                                     keyFirstSeen: keyFirstSeen(chain.leafSPKISHA256, at: address) ?? max(0, min(now, chain.notBefore)),
                                      arrival: classification.arrival)
             append(stored, row: ChainRow(id: nextChainID, persisted: false, lastSeenWritten: now))
             nextChainID += 1

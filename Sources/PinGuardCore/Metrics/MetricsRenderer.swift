@@ -64,8 +64,9 @@ public enum MetricsRenderer {
     /// `serviceFamilies`, only the per-target families and the certificates above their leaves (what
     /// `GET /probe` answers).
     public static func renderChunks(_ s: MetricsSnapshot, serviceFamilies: Bool = true) -> [[UInt8]] {
-        let perTarget = renderTargetFamilies(s.results, certificates: s.certificates, headers: true)
-            + [renderCACertificates(CACertificates(s.results, certificates: s.certificates))]
+        var families = renderTargetFamilies(s.results, certificates: s.certificates, headers: true)
+        for (index, rows) in situationRows(s.fileSituations) { families[index] += rows }
+        let perTarget = families + [renderCACertificates(CACertificates(s.results, certificates: s.certificates))]
         guard serviceFamilies else { return perTarget }
         return perTarget + [renderMemoryFamilies(s.memory), renderServiceFamilies(s, coverage: BackupPinCoverage.compute(s.results))]
     }

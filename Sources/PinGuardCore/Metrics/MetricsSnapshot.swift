@@ -9,6 +9,9 @@ public struct MetricsSnapshot: Sendable {
     public var memory = ChainMemoryFacts()
     /// Latest judgement of each certificate file of `files:` (the target's name is the file's path).
     public var files: [TargetResult] = []
+    /// Situations of the files of `files:` (a certificate file that expires with nothing newer), written with
+    /// the targets' situations.
+    public var fileSituations: [Situation] = []
     /// Lint findings of the loaded policies: (policy set, severity) → count.
     public var lintFindings: [LintCount] = []
     /// pinguard version.

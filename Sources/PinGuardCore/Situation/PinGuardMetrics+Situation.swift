@@ -21,36 +21,60 @@ extension PinGuardMetrics {
         help: "1 per reported situation: its words (what is wrong, what to do, the due day, the staged file) for the alerts' annotations and the status table; their series changes with the words, so alert on pinguard_situation_info.")
 }
 
-extension TargetSeries {
-    /// `pinguard_situation_info`, its due time and its words, judged at the target's last probe.
-    static let situation: [TargetSeries] = [
-        TargetSeries(M.situationInfo, bytesPerTarget: 16) { r, _, w in
-            for s in reported(r) {
-                w.begin(); identify(s, r, &w); w.label(s.severity.rawValue); w.label(s.apps.joined(separator: ","))
-                w.end(1)
-            }
-        },
-        TargetSeries(M.situationDue, bytesPerTarget: 8) { r, _, w in
-            for s in reported(r) {
-                guard let due = s.due else { continue }
-                w.begin(); identify(s, r, &w); w.end(due.timeIntervalSince1970.rounded(.down))
-            }
-        },
-        TargetSeries(M.situationWords, bytesPerTarget: 16) { r, _, w in
-            for s in reported(r) {
-                w.begin(); identify(s, r, &w)
-                w.label(s.due.map { String(RFC3339.format($0).prefix(10)) } ?? ""); w.label(s.file)
-                w.label(s.summary); w.label(s.action)
-                w.end(1)
-            }
-        },
-    ]
+/// The three families of a reported situation and how one situation writes its series in each.
+enum SituationSeries: CaseIterable {
+    case info, due, words
 
-    private static func reported(_ r: TargetResult) -> [Situation] {
-        SituationAssessor.assess(r, now: r.finishedAt).filter { $0.isReported && $0.kind != .probeFailing }
+    var family: MetricFamily {
+        switch self {
+        case .info: PinGuardMetrics.situationInfo
+        case .due: PinGuardMetrics.situationDue
+        case .words: PinGuardMetrics.situationWords
+        }
     }
 
-    private static func identify(_ s: Situation, _ r: TargetResult, _ w: inout ExpositionWriter) {
-        w.label(r.target.name); w.label(s.policySet); w.label(s.environment); w.label(s.kind.rawValue)
+    /// Writes `s`'s series of this family (none for a due time it does not have).
+    func write(_ s: Situation, into w: inout ExpositionWriter) {
+        if self == .due && s.due == nil { return }
+        w.begin(); w.label(s.target); w.label(s.policySet); w.label(s.environment); w.label(s.kind.rawValue)
+        switch self {
+        case .info:
+            w.label(s.severity.rawValue); w.label(s.apps.joined(separator: ",")); w.end(1)
+        case .due:
+            w.end((s.due ?? .distantPast).timeIntervalSince1970.rounded(.down))
+        case .words:
+            w.label(s.due.map { String(RFC3339.format($0).prefix(10)) } ?? ""); w.label(s.file)
+            w.label(s.summary); w.label(s.action); w.end(1)
+        }
+    }
+
+    /// The situations a result reports: critical and warning ones, except a failing probe (its own alert).
+    static func reported(_ r: TargetResult) -> [Situation] {
+        SituationAssessor.assess(r, now: r.finishedAt).filter { $0.isReported && $0.kind != .probeFailing }
+    }
+}
+
+extension TargetSeries {
+    /// `pinguard_situation_info`, its due time and its words, judged at the target's last probe.
+    static let situation: [TargetSeries] = SituationSeries.allCases.map { series in
+        TargetSeries(series.family, bytesPerTarget: 16) { r, _, w in
+            for s in SituationSeries.reported(r) { series.write(s, into: &w) }
+        }
+    }
+}
+
+extension MetricsRenderer {
+    /// The series of situations judged apart from the targets' results (the files of `files:`), by the index
+    /// of their family in `targetFamilies`, without HELP and TYPE: appended after the targets' series.
+    public static func situationRows(_ situations: [Situation]) -> [Int: [UInt8]] {
+        guard !situations.isEmpty else { return [:] }
+        var rows: [Int: [UInt8]] = [:]
+        for series in SituationSeries.allCases {
+            guard let index = targetFamilies.firstIndex(where: { $0.name == series.family.name }) else { continue }
+            var w = ExpositionWriter(series.family, capacity: situations.count * 512, header: false)
+            for s in situations { series.write(s, into: &w) }
+            if !w.buffer.isEmpty { rows[index] = w.buffer }
+        }
+        return rows
     }
 }

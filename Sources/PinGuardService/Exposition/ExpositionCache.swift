@@ -94,11 +94,13 @@ public final class ExpositionCache: Sendable {
     public func body(service: MetricsSnapshot, gzip: Bool) -> ResponseBody {
         let current = refresh(certificates: service.certificates)
         let tail = DeflatePiece.stored(MetricsRenderer.renderServiceFamilies(service, coverage: BackupPinCoverage.combine(current.map(\.coverage))))
+        let fileRows = MetricsRenderer.situationRows(service.fileSituations)
         var ordered: [DeflatePiece] = []
         ordered.reserveCapacity(headers.count * (current.count + 1) + 1)
         for (f, header) in headers.enumerated() {
             ordered.append(header)
             for slice in current { ordered.append(slice.pieces[f]) }
+            if let rows = fileRows[f] { ordered.append(DeflatePiece.stored(rows)) }
         }
         ordered.append(caPiece(current, certificates: service.certificates))
         ordered.append(memoryPiece(service.memory))

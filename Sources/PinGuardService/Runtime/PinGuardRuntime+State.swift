@@ -18,6 +18,8 @@ extension PinGuardRuntime {
         var ready = false
         /// The judged certificate files of `files:`.
         var files: [TargetResult] = []
+        /// The files' own situations (a certificate file expiring with nothing newer), judged with them.
+        var fileSituations: [Situation] = []
         /// What is remembered of each file (by path), so a staged chain's rejection is reported once, as staged.
         var fileMemories: [String: StagedChainEvents.Memory] = [:]
         var lastReloadOK = true

@@ -146,6 +146,7 @@ public final class PinGuardRuntime: Sendable {
             m.roundTimestamp = s.roundTimestamp
             m.roundLateness = s.roundLateness
             m.files = s.files
+            m.fileSituations = s.fileSituations
             m.ctLogListTimestamps = s.loaded.config.ct.lists.mapValues(\.timestamp)
             m.crls = s.crls
         }
@@ -257,8 +258,10 @@ public final class PinGuardRuntime: Sendable {
         guard !loaded.config.files.isEmpty || state.withLockedValue({ !$0.files.isEmpty }) else { return }
         let results = FileTargetJudge.judge(loaded.config, sets: loaded.policySets, keyring: loaded.ctKeyring,
                                            clientPaths: loaded.clientPaths, now: clock.now)
+        let situations = FileExpiry.situations(results, probedHosts: Set(loaded.config.targets.map(\.host)), now: clock.now)
         let events = state.withLockedValue { s -> [JournalEntry] in
             s.files = results
+            s.fileSituations = situations
             var memories: [String: StagedChainEvents.Memory] = [:]
             var events: [JournalEntry] = []
             for r in results {
