@@ -38,6 +38,14 @@ final class FileTargetsServeTests: XCTestCase {
         let expiry = try XCTUnwrap(m.value("pinguard_file_chain_earliest_expiry_timestamp_seconds", ["file": file("expiring.pem")]))
         XCTAssertEqual((expiry - Date().timeIntervalSince1970) / 86_400, 5, accuracy: 1.1)
         XCTAssertEqual(m.value("pinguard_file_policy_accept", ["file": file("expiring.pem"), "policy_set": "android-app"]), 1)
+        // No target probes expiring.pinguard.test and nothing newer is staged for it: the file's expiry is the
+        // host's situation, naming the file; the other files are far from expiry.
+        XCTAssertEqual(m.value("pinguard_situation_info", ["target": "expiring.pinguard.test", "situation": "expires_unrenewed",
+                                                           "severity": "critical"]), 1, serve.stderr)
+        XCTAssertEqual(m.samples("pinguard_situation_words_info", ["target": "expiring.pinguard.test"]).first?.labels["file"],
+                       file("expiring.pem"))
+        XCTAssertEqual(m.samples("pinguard_situation_info").filter { $0.labels["target"]?.hasSuffix(".pinguard.test") == true }.count, 1,
+                       "only the expiring file")
         XCTAssertEqual(m.value("pinguard_file_success", ["file": file("broken.pem")]), 0)
         XCTAssertEqual(m.value("pinguard_file_success", ["file": file("none-*.pem")]), 0, "a pattern matching nothing is reported")
         XCTAssertNil(m.value("pinguard_probe_success", ["target": file("valid.pem")]), "files are not probe targets")
