@@ -49,6 +49,12 @@ struct ServeArguments: AsyncParsableCommand {
     @Option(help: "Probe only shard I of N of the targets (by hashmod of the target name, as Prometheus does), e.g. 0/3; overrides the config's `shard:`.")
     var shard: String?
 
+    @Option(name: .customLong("log.level"), help: ArgumentHelp("Only log lines at this level and above: debug, info, warn, error.", valueName: "level"))
+    var logLevel = "info"
+
+    @Option(name: .customLong("log.format"), help: ArgumentHelp("How log lines are written: plain (pinguard: ...), logfmt or json.", valueName: "format"))
+    var logFormat = "plain"
+
     @Option(help: "Which replica of its shard this instance is, carried by its journal events (PINGUARD_REPLICA); overrides the config's `instance.replica`.")
     var replica: String?
 
@@ -58,6 +64,12 @@ struct ServeArguments: AsyncParsableCommand {
     func validate() throws {
         if let shard, TargetShard(shard) == nil {
             throw ValidationError("--shard \"\(shard)\" is not I/N with 0 <= I < N (e.g. 0/3)")
+        }
+        guard LogLevel(rawValue: logLevel) != nil else {
+            throw ValidationError("--log.level \"\(logLevel)\" is not one of debug, info, warn, error")
+        }
+        guard LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log.format \"\(logFormat)\" is not one of plain, logfmt, json")
         }
         for (flag, value) in [("--replica", replica), ("--vantage", vantage)] {
             if let value, !InstanceLabels.isValid(value) {
@@ -94,6 +106,7 @@ struct ServeArguments: AsyncParsableCommand {
         options.logEvents = logEvents
         options.shard = shard.flatMap(TargetShard.init)
         options.instance = InstanceLabels(replica: replica ?? "", vantage: vantage ?? "")
+        options.log = LogSettings(level: LogLevel(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .plain)
         options.endpoint = try endpointOptions()
         let status = await ServeCommand.run(options)
         // The service has shut down and written its state; a probe abandoned on a silent peer may still sit in

@@ -13,7 +13,7 @@ extension PinGuardRuntime {
         for store in loaded.clientPaths?.stores.map(\.data) ?? [] where store.isStale(at: clock.now) {
             let key = "client-store \(store.client.rawValue) \(store.sourceDate.timeIntervalSince1970)"
             guard state.withLockedValue({ $0.staleListsWarned.insert(key).inserted }) else { continue }
-            StandardError.write("pinguard: warning: \(ClientTrustStores.staleWarning(store, now: clock.now))")
+            StandardError.write("pinguard: warning: \(ClientTrustStores.staleWarning(store, now: clock.now))", level: .warn)
         }
     }
 }

@@ -55,7 +55,7 @@ public final class Downloads: DocumentFetching, Sendable {
                 defer { h.said = error.description }
                 return h.said != error.description
             }
-            if first { StandardError.write("pinguard: nothing is downloaded (CRLs, renewal information, CT log lists): \(error)") }
+            if first { StandardError.write("pinguard: nothing is downloaded (CRLs, renewal information, CT log lists): \(error)", level: .warn) }
             return .failed("\(EchoedInput.quoted(request.url, limit: 200)): not downloaded: \(error)")
         }
     }

@@ -205,6 +205,6 @@ public final class WebConfigSource: Sendable {
             defer { c.lastReported = text }
             return c.lastReported != text
         }
-        if isNew { StandardError.write("pinguard: web configuration: \(text)") }
+        if isNew { StandardError.write("pinguard: web configuration: \(text)", level: .warn) }
     }
 }

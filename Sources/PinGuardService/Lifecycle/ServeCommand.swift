@@ -25,6 +25,8 @@ public enum ServeCommand {
         public var instance = InstanceLabels()
         /// The HTTP endpoint's `--web.*` options.
         public var endpoint = HTTPEndpointOptions()
+        /// `--log.level` and `--log.format`: which of the service's lines reach stderr, and how.
+        public var log = LogSettings()
 
         /// Options running `config` (nil: the demo), everything else as without flags.
         public init(config: String?) { self.config = config }
@@ -41,6 +43,7 @@ public enum ServeCommand {
     /// Runs the service (or the demo) until it stops; returns the process exit status: 0, 1 when a `--once` round
     /// rejects or the service failed, 2 for a configuration error.
     public static func run(_ options: Options) async -> Int32 {
+        StandardError.configure(options.log)
         if let notice = KeyDecoding.install().notice { say("pinguard: \(notice)") }
         guard let config = options.config else { return await runDemo(options) }
         return await ServeRunner.run(options.runner(configPath: config, echoEvents: options.logEvents))

@@ -20,7 +20,7 @@ extension ServeRunner {
 
         /// Writes the line on stderr, then sends the event, journal or not configured.
         func report() {
-            StandardError.write("pinguard: \(description)")
+            StandardError.write("pinguard: \(description)", level: .error)
             if let event { JournalSink(enabled: true).send(event) }
         }
     }

@@ -65,7 +65,7 @@ extension ServeRunner {
         let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do { try await group.run() } catch {
-            StandardError.write("pinguard: \(error)")
+            StandardError.write("pinguard: \(error)", level: .error)
             return 1
         }
         return 0

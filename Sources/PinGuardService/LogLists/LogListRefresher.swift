@@ -145,6 +145,6 @@ final class LogListRefresher: Sendable {
         }
         guard first else { return }
         let kept = current.map { "\($0.origin == "bundled" ? "the bundled copy" : $0.origin), \(RFC3339.format($0.timestamp))" } ?? "none"
-        StandardError.write("pinguard: \(d.name.rawValue) CT log list \(d.url): \(message); the list in force stays (\(kept))")
+        StandardError.write("pinguard: \(d.name.rawValue) CT log list \(d.url): \(message); the list in force stays (\(kept))", level: .warn)
     }
 }

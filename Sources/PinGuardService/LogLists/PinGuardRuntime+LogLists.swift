@@ -33,7 +33,7 @@ extension PinGuardRuntime {
             guard CTLogListSource(configured: loaded.config.ctLogLists[d.name]).url == d.url else { return }
             loaded = logLists.inForce(loaded, now: clock.now)
             do { try executor.reconfigure(for: loaded.config, clientPaths: loaded.clientPaths) } catch {
-                StandardError.write("pinguard: \(d.name.rawValue) CT log list \(d.url): not put in force: \(error)")
+                StandardError.write("pinguard: \(d.name.rawValue) CT log list \(d.url): not put in force: \(error)", level: .warn)
                 return
             }
             state.withLockedValue { $0.loaded = loaded }
@@ -55,6 +55,6 @@ extension PinGuardRuntime {
         // A list given by URL is stale because no newer one could be had from it: the message about it says why.
         let url = CTLogListSource(configured: loaded.config.ctLogLists[.chrome]).url
         let why = url.map { " (no newer list could be had from \($0))" } ?? ""
-        if first { for w in warnings { StandardError.write("pinguard: warning: \(w)\(why)") } }
+        if first { for w in warnings { StandardError.write("pinguard: warning: \(w)\(why)", level: .warn) } }
     }
 }

@@ -64,7 +64,7 @@ public final class PinGuardRuntime: Sendable {
                     = { (path) throws(ConfigError) in try ConfigurationLoader.load(path: path) })
         throws(ProbeError) {
         let memory = memory ?? ChainMemory(memoryOnly: "no state file given", configured: Set(configured.config.targets.map(\.name)))
-        let notices = RefusalNotices { StandardError.write("pinguard: \($0)") }
+        let notices = RefusalNotices { StandardError.write("pinguard: \($0)", level: .warn) }
         var maker: Downloads.Maker?
         if let fetcher { maker = { settings, _ in try fetcher(settings) } }
         let downloads = Downloads(settings: configured.config.fetch, notices: notices, make: maker)
@@ -156,7 +156,7 @@ public final class PinGuardRuntime: Sendable {
     }
 
     private func announceLoad(_ loaded: LoadedConfiguration) {
-        for f in loaded.importFindings { StandardError.write("pinguard: \(f.description)") }
+        for f in loaded.importFindings { StandardError.write("pinguard: \(f.description)", level: .warn) }
         warnStaleLists()
         warnStaleClientStores()
         journal.send(.configLoaded(path: loaded.path, targets: loaded.config.targets.count,
@@ -203,7 +203,7 @@ public final class PinGuardRuntime: Sendable {
         if case .failure(let error) = outcome {
             state.withLockedValue { $0.lastReloadOK = false }
             journal.send(.configInvalid(path: path, error: error.description))
-            StandardError.write("pinguard: reload (\(trigger)) rejected, previous configuration kept: \(error)")
+            StandardError.write("pinguard: reload (\(trigger)) rejected, previous configuration kept: \(error)", level: .error)
         }
         return outcome
     }
@@ -214,10 +214,10 @@ public final class PinGuardRuntime: Sendable {
         let previous = state.withLockedValue { s in
             loaded.carryOverBundles(from: s.loaded.bundles)
             if loaded.config.listen != s.loaded.config.listen {
-                StandardError.write("pinguard: listen address changes take effect on restart")
+                StandardError.write("pinguard: listen address changes take effect on restart", level: .warn)
             }
             if loaded.config.statePath != s.loaded.config.statePath {
-                StandardError.write("pinguard: state.path changes take effect on restart")
+                StandardError.write("pinguard: state.path changes take effect on restart", level: .warn)
             }
             let previous = s.loaded
             s.loaded = loaded

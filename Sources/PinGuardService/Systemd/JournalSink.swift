@@ -48,7 +48,7 @@ public final class JournalSink: Sendable {
 
     /// Sends one event; never throws.
     public func send(_ entry: JournalEntry) {
-        if echo { StandardError.write("pinguard: [\(entry.event.rawValue)] \(entry.message)") }
+        if echo { StandardError.write("pinguard: [\(entry.event.rawValue)] \(entry.message)", level: LogLevel(priority: entry.event.priority)) }
         guard enabled else { return }
         let lines = (entry.allFields + identity).map { "\($0.0)=\($0.1)" }
         // libsystemd drops the entry and returns 0 when the socket file is missing, so check for it first.
@@ -60,7 +60,7 @@ public final class JournalSink: Sendable {
         failureCount.withLockedValue { $0 += 1 }
         explain(rc)
         // With echo on, the event is already on stderr.
-        if !echo { StandardError.write("pinguard: [\(entry.event.rawValue)] \(entry.message)") }
+        if !echo { StandardError.write("pinguard: [\(entry.event.rawValue)] \(entry.message)", level: LogLevel(priority: entry.event.priority)) }
     }
 
     /// One line per cause of failure: why, and that the events go to stderr from now on.
@@ -70,7 +70,7 @@ public final class JournalSink: Sendable {
             defer { last = cause }
             return last != cause
         }
-        if new { StandardError.write("pinguard: \(cause): journal events go to stderr instead (counted in pinguard_journal_write_failures_total)") }
+        if new { StandardError.write("pinguard: \(cause): journal events go to stderr instead (counted in pinguard_journal_write_failures_total)", level: .warn) }
     }
 
     /// Sends `FIELD=value` strings as one entry; returns sd_journal_sendv's result (negative errno on failure).
