@@ -36,12 +36,18 @@ public enum RenewalForecaster {
     }
 
     /// What one set concludes of the candidate next chains: the issuers under which it rejects, whether the next
-    /// key is one of its pins, and how many candidates it judged.
+    /// key is a reason (the set pins today's leaf key, and the next key is none of its pins), and how many
+    /// candidates it judged. An app that pins only CAs of today's chain never rejects for the key.
     static func judge(_ facts: ProbeFacts, set: PolicySet, candidates: [[ChainCertificate]], outlook: RenewalOutlook,
                       environment: String, named: Bool) -> (rejectedBy: [String], keyUnpinned: Bool, count: Int) {
         var rejectedBy: [String] = []
         var keyUnpinned = false
         var count = 0
+        let today = Evaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: facts.finishedAt,
+                                       detailed: false)
+        let pinsTodaysKey = facts.evaluatedChain.first.map { leaf in
+            (today?.policy?.pins ?? []).contains { Evaluator.hashMatches($0, leaf) }
+        } ?? false
         for (option, chain) in zip(outlook.issuers, candidates) {
             let next = ProbeFacts(host: facts.host, port: facts.port, servedChain: chain, verifiedChain: chain, trusted: true,
                                   finishedAt: outlook.nextRenewal)
@@ -49,7 +55,7 @@ public enum RenewalForecaster {
                                              now: outlook.nextRenewal, detailed: false), e.verdict != .none else { continue }
             count += 1
             if e.verdict == .reject { rejectedBy.append(option.name) }
-            if let pins = e.policy?.pins, !pins.isEmpty, !pins.contains(where: { Evaluator.hashMatches($0, chain[0]) }) {
+            if pinsTodaysKey, e.verdict == .reject, let pins = e.policy?.pins, !pins.contains(where: { Evaluator.hashMatches($0, chain[0]) }) {
                 keyUnpinned = true
             }
         }
@@ -71,10 +77,13 @@ public enum RenewalForecaster {
         let policy = Evaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: facts.finishedAt,
                                         detailed: false)?.policy
         let served = Set(facts.evaluatedChain.map(\.spkiSHA256))
+        // A CA's key (of today's chain or of an issuer the CA may use) is no key an operator can serve.
+        let caKeys = served.union(outlook.issuers.flatMap { $0.chain.map(\.spkiSHA256) })
         var backups: [String] = []
-        // A backup key is named by its SHA-256; a sha1/ pin names no key the forecast can put in a next chain.
-        for pin in policy?.pins ?? [] where pin.type == .spki && pin.algorithm == .sha256 && !served.contains(pin.hash)
-            && !backups.contains(pin.hash) {
+        // A backup key is named by its SHA-256; a sha1/ pin names no key the forecast can put in a next chain; a pin
+        // scoped to an intermediate or a root is a CA's key.
+        for pin in policy?.pins ?? [] where pin.type == .spki && pin.algorithm == .sha256 && !caKeys.contains(pin.hash)
+            && pin.scope != .intermediate && pin.scope != .root && !backups.contains(pin.hash) {
             if accepted(with: pin.hash) { backups.append(pin.hash) }
         }
         return SafeKeys(keepCurrent: accepted(with: leaf.spkiSHA256), pinnedBackups: backups)

@@ -40,20 +40,34 @@ extension SituationWords {
                 + ", or ship its pin in \(e.policySet) first; check it with pinguard plan --chain \(file).")
     }
 
-    /// Why the next chain is rejected.
+    /// Why the next chain is rejected: the key, only when the app pins today's leaf key and the next one is not
+    /// pinned; the CA's next issuers no pin covers, by name, when the key alone does not explain it.
     public static func why(_ f: SetForecast, _ o: RenewalOutlook, file: String) -> String {
         var parts: [String] = []
         if f.keyUnpinned {
             if let staged = o.stagedLeaf, !file.isEmpty {
                 parts.append("\(file) is on key sha256/\(staged.spkiSHA256), which it does not pin")
             } else {
-                parts.append("the next key is \(o.key == .reuse ? "kept" : "new") (\(o.keyBasis.rawValue)) and not pinned")
+                parts.append("the next key is \(keyWords(o)) and not pinned")
             }
         }
-        if !f.uncoveredIssuers.isEmpty && f.uncoveredIssuers.count < o.issuers.count {
-            parts.append("no pin covers issuer\(f.uncoveredIssuers.count == 1 ? "" : "s") \(f.uncoveredIssuers.joined(separator: ", "))")
+        let issuersAreWhy = !f.keyUnpinned || f.uncoveredIssuers.count < o.issuers.count
+        if !f.uncoveredIssuers.isEmpty && issuersAreWhy {
+            let all = f.uncoveredIssuers.count == o.issuers.count && o.issuers.count > 1 ? " (every issuer it may use)" : ""
+            parts.append("no pin covers the CA's next issuer\(f.uncoveredIssuers.count == 1 ? "" : "s") "
+                         + f.uncoveredIssuers.joined(separator: ", ") + all)
         }
         return parts.isEmpty ? "no pin matches the next chain" : parts.joined(separator: "; ")
+    }
+
+    /// The next key and what says so: "kept (declared)", "new (observed)", "not known (no key plan declared,
+    /// observed or staged)".
+    static func keyWords(_ o: RenewalOutlook) -> String {
+        switch o.key {
+        case .reuse: "kept (\(o.keyBasis.rawValue))"
+        case .rotate: "new (\(o.keyBasis.rawValue))"
+        case .unknown: "not known (no key plan declared, observed or staged)"
+        }
     }
 
     /// The safe ways to renew, in the words every surface uses.
