@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What reaches people, end to end: a fleet of TLS endpoints made at test time (healthy certificates of 6, 45,
-# 90, 200 and 398 days at healthy ages; six problems: a staged renewal on an unpinned key 5 days before expiry,
-# a rejected key, an overdue renewal, a renewal at risk with no key plan, an expiry with nothing in place, a self-signed chain),
+# 90, 200 and 398 days at healthy ages; eight problems: a staged renewal on an unpinned key 5 days before expiry,
+# a rejected key, an overdue renewal, a renewal at risk with no key plan, an expiry with nothing in place, a self-signed chain, a
+# renewal from the CA's next issuer generation that Android does not pin, a revoked intermediate Android pins),
 # judged by pinguard, scraped and evaluated by a real Prometheus with the shipped rules (`for:` shortened in a
 # copy), routed by a real Alertmanager with the shipped routing and inhibitions (receivers pointed at a
 # webhook, group_wait shortened in a copy), recorded by a webhook receiver. Checks: no healthy target reaches
@@ -75,10 +76,57 @@ key backup.key
 BACKUP=$(spki backup.key)
 INT=$(spki int.key)
 
+# The CA's next generation: the issuer p-gen's renewals come from (an issuer pool), which Android does not pin.
+key int2.key
+mkdir -p nextgen
+openssl req -new -key int2.key -out int2.csr -subj "/CN=Delivery Test Issuing CA 2" 2> /dev/null
+openssl x509 -req -in int2.csr -CA root.pem -CAkey root.key -CAcreateserial -out nextgen/int2.pem -days 3000 -extfile int.ext 2> /dev/null
+# A second intermediate that Android also pins, whose certificate names the root's CRL; the root revokes it.
+CRLP=$(port)
+mkdir -p rootca/newcerts crl
+: > rootca/index.txt; echo 2000 > rootca/serial
+cat > rootca.cnf <<CNF
+[ ca ]
+default_ca = root
+[ root ]
+database = $W/rootca/index.txt
+new_certs_dir = $W/rootca/newcerts
+serial = $W/rootca/serial
+certificate = $W/root.pem
+private_key = $W/root.key
+default_md = sha256
+default_crl_days = 30
+policy = anything
+unique_subject = no
+[ anything ]
+commonName = supplied
+[ int ]
+basicConstraints = critical,CA:TRUE
+keyUsage = critical,keyCertSign,cRLSign
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+crlDistributionPoints = URI:http://127.0.0.1:$CRLP/root.crl
+CNF
+key int-r.key
+openssl req -new -key int-r.key -out int-r.csr -subj "/CN=Delivery Test Issuing CA R" 2> /dev/null
+openssl ca -batch -config rootca.cnf -in int-r.csr -out int-r.pem -days 3000 -extensions int -notext > /dev/null 2>&1 \
+  || fail_early "openssl ca could not issue the second intermediate"
+openssl ca -config rootca.cnf -revoke int-r.pem -crl_reason cACompromise > /dev/null 2>&1 || fail_early "openssl ca -revoke"
+openssl ca -config rootca.cnf -gencrl -out crl/root.crl > /dev/null 2>&1 || fail_early "openssl ca -gencrl"
+INTR=$(spki int-r.key)
+
 healthy="h6a:6:0.5 h6b:6:3.9 h45:45:29 h90:90:59 h200:200:130 h398:398:260"
-problems="p-staged:90:85 p-reject:90:10 p-overdue:90:65 p-risk:90:52 p-expiring:45:40 p-untrusted:90:10"
+problems="p-staged:90:85 p-reject:90:10 p-overdue:90:65 p-risk:90:52 p-expiring:45:40 p-untrusted:90:10 p-gen:90:55 p-revoked:90:10"
 for spec in $healthy $problems; do
   IFS=: read -r name lifetime age <<< "$spec"
+  if [ "$name" = p-revoked ]; then     # issued by the revoked intermediate (below)
+    key "$name.key"
+    openssl req -new -key "$name.key" -out "$name.csr" -subj "/CN=$name.pg.test" 2> /dev/null
+    printf 'basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:%s.pg.test\n' "$name" > "$name.ext"
+    openssl x509 -req -in "$name.csr" -CA int-r.pem -CAkey int-r.key -CAcreateserial -days 80 -extfile "$name.ext" \
+      -out "$name.pem.leaf" 2> /dev/null || fail_early "openssl could not issue $name"
+    continue
+  fi
   if [ "$name" = p-untrusted ]; then   # self-signed: no app's store trusts it
     key "$name.key"
     openssl req -x509 -new -key "$name.key" -out "$name.pem.leaf" -days "$lifetime" -subj "/CN=$name.pg.test" \
@@ -110,23 +158,28 @@ environments:
         policy:
           pins:
             - {type: ca, hash: "$INT", role: primary}
+            - {type: ca, hash: "$INTR", role: primary}
             - {type: spki, hash: "$BACKUP", role: backup}
 YML
 
 # --- The endpoints and pinguard ---------------------------------------------------------------------------
 {
   echo "interval: 5s"; echo "timeout: 3s"; echo "journal: {enabled: false}"; echo "trust: {ca_file: root.pem}"
+  echo "fetch: {networks: [127.0.0.0/8]}"; echo "issuer_pools: {nextgen: [nextgen/int2.pem]}"
   echo 'policies: ["policies/*.yml"]'
   echo "files:"; echo "  - {path: staged/p-staged-next.pem, host: p-staged.pg.test}"
   echo "targets:"
 } > pinguard.yml
 for spec in $healthy $problems; do
   name=${spec%%:*}; p=$(port)
-  openssl s_server -quiet -accept "127.0.0.1:$p" -cert "$name.pem.leaf" -cert_chain int.pem -key "$name.key" -www > /dev/null 2>&1 &
+  chain=int.pem; [ "$name" = p-revoked ] && chain=int-r.pem
+  openssl s_server -quiet -accept "127.0.0.1:$p" -cert "$name.pem.leaf" -cert_chain "$chain" -key "$name.key" -www > /dev/null 2>&1 &
   track $!
   plan=", renewal: {key: reuse}"; [ "$name" = p-risk ] || [ "$name" = p-staged ] && plan=""
+  [ "$name" = p-gen ] && plan=", renewal: {key: reuse, issuers: nextgen}"
   echo "  - {host: $name.pg.test, port: $p, connect: 127.0.0.1, name: $name$plan}" >> pinguard.yml
 done
+(cd crl && exec python3 -m http.server "$CRLP" --bind 127.0.0.1 > ../crl-server.log 2>&1) & track $!
 "$PG" check-config pinguard.yml > check.out 2>&1 || fail_early "pinguard check-config" check.out
 PGP=$(port)
 "$PG" serve --config pinguard.yml --listen "127.0.0.1:$PGP" > pinguard.log 2>&1 & PGPID=$!; track $PGPID
@@ -190,7 +243,7 @@ check_that "p-risk: a moved renewal changes the alert's words in Alertmanager (w
 
 curl -s "http://127.0.0.1:$PP/api/v1/alerts" > prometheus-alerts.json
 
-python3 - expected.json "$BACKUP" <<'PY'
+python3 - expected.json "$BACKUP" "$INT" <<'PY'
 import json, sys
 backup = sys.argv[2]
 # One entry per alert: each app's problem reaches that app's team and the operators (the pager when critical,
@@ -218,9 +271,19 @@ problems = {
         {"alertname": "PinguardClientWouldReject", "severity": "critical", "policy_set": "android-app", "receivers": [pager, android],
          "contains": ["android-app (prod) rejects the chain p-untrusted serves now"]}],
 }
-# The untrusted chain is why both apps reject: PinguardChainUntrusted fires in Prometheus and is inhibited.
+problems["p-gen"] = [
+    # The CA moves to a new generation at the renewal in 5 days: the Android app pins the old intermediate. The
+    # key is kept (declared), so the words name the issuer no pin covers, not the key.
+    {"alertname": "PinguardNextRenewalBreaksPins", "severity": "critical", "policy_set": "android-app", "receivers": [pager, android],
+     "contains": ["no pin covers the CA's next issuer Delivery Test Issuing CA 2", "pins the CA's next issuer Delivery Test Issuing CA 2 (sha256/"], "absent": ["next key"]}]
+problems["p-revoked"] = [
+    # The root revoked the intermediate Android pins: the Android team hears it, with the other pin to move to.
+    {"alertname": "PinguardPinnedCertificateRevoked", "severity": "critical", "policy_set": "android-app", "receivers": [pager, android],
+     "contains": ["android-app (prod) pins the intermediate at depth 1 of p-revoked", "(cACompromise)", f"sha256/{sys.argv[3]}"]}]
+# The untrusted chain is why both apps reject, and the revoked intermediate is told per app that pins it: the
+# trust alert and the certificate's own revocation alert fire in Prometheus and are inhibited.
 json.dump({"healthy": ["h6a", "h6b", "h45", "h90", "h200", "h398"], "problems": problems,
-           "inhibited": {"p-untrusted": "PinguardChainUntrusted"}}, open(sys.argv[1], "w"))
+           "inhibited": {"p-untrusted": "PinguardChainUntrusted", "p-revoked": "PinguardCertificateRevoked"}}, open(sys.argv[1], "w"))
 PY
 python3 "$LIB/alert_delivery_check.py" notifications.jsonl expected.json prometheus-alerts.json
 exit $?

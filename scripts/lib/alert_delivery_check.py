@@ -4,7 +4,7 @@
     alert_delivery_check.py NOTIFICATIONS_JSONL EXPECTED_JSON PROMETHEUS_ALERTS_JSON
 
 EXPECTED_JSON: {"healthy": [TARGET...], "problems": {TARGET: [{"alertname", "severity", "policy_set",
-"receivers": [...], "contains": [TEXT...]}...]}, "inhibited": {TARGET: ALERTNAME}}. Checks: no notification
+"receivers": [...], "contains": [TEXT...], "absent": [TEXT...]}...]}, "inhibited": {TARGET: ALERTNAME}}. Checks: no notification
 concerns a healthy target; each problem target fired exactly the expected alerts (one per app with a problem);
 each alert reached exactly its receivers (its app's team and the operators), and each receiver got one
 notification for the target (so a problem whose words change, as p-risk's do, is not sent again) and no
@@ -61,8 +61,9 @@ def main():
                   receivers == sorted(w["receivers"]), receivers)
             text = " ".join(a["annotations"].get("summary", "") + " " + a["annotations"].get("action", "") for _, a in mine)
             missing = [c for c in w["contains"] if c not in text]
-            check(f"{t}: {w['alertname']} says what is wrong and what to do with the concrete values", mine and not missing,
-                  f"missing {missing} in: {text}")
+            wrong = [c for c in w.get("absent", []) if c in text]
+            check(f"{t}: {w['alertname']} says what is wrong and what to do with the concrete values", mine and not missing and not wrong,
+                  f"missing {missing}, misleading {wrong} in: {text}")
     firing = json.load(open(sys.argv[3], encoding="utf-8"))["data"]["alerts"]
     for t, name in want.get("inhibited", {}).items():
         fired = [a for a in firing if a["labels"].get("target") == t and a["labels"]["alertname"] == name and a["state"] == "firing"]

@@ -14,7 +14,8 @@ extension SituationWords {
     /// The same request when the renewal it asks for breaks an app: critical, since ACME clients renew
     /// within hours.
     func earlyRenewalBreaks(_ e: Evaluation, _ f: SetForecast, _ o: RenewalOutlook, _ w: RenewalWindow) -> Situation {
-        let safe = f.safeKeys.any ? "make it safe: " + Self.safeWays(f.safeKeys) : "ship a release of \(e.policySet) that pins the next key or a CA every issuer chains to"
+        let ship = Self.shipPins(e, f, o)
+        let safe = f.safeKeys.any ? "make it safe: " + Self.safeWays(f.safeKeys) : ship.prefix(1).lowercased() + ship.dropFirst()
         return make(.earlyRenewalRequested, .critical, e, due: w.end,
                     summary: "The CA that issued the certificate of \(name) asks for it to be renewed now " + Self.window(w)
                         + "; that renewal breaks \(Self.app(e)): " + Self.why(f, o, file: ""),

@@ -20,8 +20,7 @@ extension SituationWords {
         } else if f.safeKeys.any {
             action = "Renew \(name) safely: " + Self.safeWays(f.safeKeys) + "."
         } else {
-            action = "Ship a release of \(e.policySet) that pins the next key or a CA every issuer chains to before "
-                + "\(Self.day(o.nextRenewal)), or renew from an issuer it pins."
+            action = Self.shipPins(e, f, o) + "."
         }
         let percent = Int((f.rejectRatio * 100).rounded())
         return make(.breaksAtRenewal, severity, e, file: file, due: o.nextRenewal,
@@ -58,6 +57,21 @@ extension SituationWords {
                          + f.uncoveredIssuers.joined(separator: ", ") + all)
         }
         return parts.isEmpty ? "no pin matches the next chain" : parts.joined(separator: "; ")
+    }
+
+    /// What to ship when no renewal is safe, by the true cause: pins of the CA's next issuers (named, with their
+    /// keys) or of a root they chain to, or the next key.
+    static func shipPins(_ e: Evaluation, _ f: SetForecast, _ o: RenewalOutlook) -> String {
+        let by = "before \(day(o.nextRenewal))"
+        let uncovered = o.issuers.filter { f.uncoveredIssuers.contains($0.name) }
+        if !f.keyUnpinned, !uncovered.isEmpty {
+            let named = uncovered.prefix(3).map { option in
+                option.chain.first.map { "\(option.name) (sha256/\($0.spkiSHA256))" } ?? option.name
+            }.joined(separator: ", ")
+            return "Ship a release of \(e.policySet) that pins the CA's next issuer\(uncovered.count == 1 ? "" : "s") \(named) "
+                + "or a root every issuer chains to \(by), or have the certificate renewed from an issuer \(e.policySet) pins"
+        }
+        return "Ship a release of \(e.policySet) that pins the next key \(by), or renew on a key it pins"
     }
 
     /// The next key and what says so: "kept (declared)", "new (observed)", "not known (no key plan declared,

@@ -272,6 +272,7 @@ public final class PinGuardRuntime: Sendable {
             s.fileMemories = memories
             return events
         }
+        store.use(judge(loaded))
         send(events)
     }
 

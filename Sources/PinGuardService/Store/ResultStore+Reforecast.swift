@@ -1,6 +1,13 @@
 import PinGuardCore
 
 extension ResultStore {
+    /// Replaces the judgement in force without judging anything now: the staged chains of `files:` were judged
+    /// again, and what is judged or forecast later (a result of an older configuration, a moved renewal window,
+    /// a revocation) must see them, not the chains staged when the configuration was loaded.
+    public func use(_ judge: Judge) {
+        state.withLockedValue { $0.judge = judge }
+    }
+
     /// Forecasts again the results of `targets` (their renewal window changed), with the judgement in force,
     /// and returns the events of the change (`renewal_will_break_pins`, `early_renewal_requested`).
     public func reforecast(targets: Set<String>) -> [JournalEntry] {
