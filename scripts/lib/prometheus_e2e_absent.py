@@ -33,4 +33,7 @@ ABSENT_OK = {
     "pinguard_certificate_revoked": "the demo's certificates name no CRL distribution point",
     "pinguard_crl_next_update_timestamp_seconds": "the demo's certificates name no CRL distribution point",
     "pinguard_crl_fetch_success": "the demo's certificates name no CRL distribution point",
+    # One instance, not sharded (the sharding series are checked with promtool: contrib/prometheus/tests/fleet.test.yml).
+    "pinguard_shard_index": "the demo is one instance, not sharded",
+    "pinguard_shard_total": "the demo is one instance, not sharded",
 }

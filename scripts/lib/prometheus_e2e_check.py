@@ -185,7 +185,7 @@ def check_alerts(obs, c):
                 in a["annotations"].get("action", "") for a in rej), [f"annotations: {a.get('annotations')}" for a in rej])
     brk = obs.firing("PinguardNextRenewalBreaksPins", {"target": "demo-expiring"})
     c.check("PinguardNextRenewalBreaksPins for demo-expiring names the staged file and the safe key",
-            any(a["labels"].get("file", "").endswith("staged/expiring-renewal.pem") and "Do not deploy"
+            any("staged/expiring-renewal.pem" in a["annotations"].get("action", "") and "Do not deploy"
                 in a["annotations"].get("action", "") for a in brk), [f"annotations: {a.get('annotations')}" for a in brk])
 
     for name, want in NEVER:
