@@ -87,6 +87,7 @@ suite "systemd unit and journal catalog" bash scripts/test-systemd-unit.sh
 suite "man pages generated from docs/reference.md" bash scripts/test-man-pages.sh "$(swift build --show-bin-path)/pinguard"
 [ -f scripts/test-prometheus-e2e.sh ] && suite "real prometheus end to end" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-prometheus-e2e.sh
 suite "alerts reach people once: pinguard, Prometheus, Alertmanager, webhook" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-alert-delivery.sh
+suite "shards, replicas and vantage points: several pinguard, one Prometheus" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-fleet.sh
 suite "status page in headless chromium" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-status-page.sh
 suite "renewals by a real ACME CA (pebble, certbot, nginx)" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-renewals.sh
 # Every reader under libFuzzer for a short bounded time (scripts/fuzz.sh runs them for an hour each): 14 readers
