@@ -20,7 +20,6 @@ LIB=$ROOT/scripts/lib
 PG=${PINGUARD:?set PINGUARD to the pinguard binary}
 . "$LIB/suite.sh"
 suite_workdir W pinguard-delivery
-fail_early() { fail "$1" "$([ -n "${2:-}" ] && tail -n 20 "$2")"; finish; }
 
 for pkg in prometheus prometheus-alertmanager python3-yaml openssl; do
   dpkg-query -W -f='${Status}' "$pkg" 2> /dev/null | grep -q "install ok installed" || apt-get install -y -qq "$pkg" > /dev/null 2>&1

@@ -18,7 +18,6 @@ LIB=$ROOT/scripts/lib
 PG=${PINGUARD:?set PINGUARD to the pinguard binary}
 . "$LIB/suite.sh"
 suite_workdir W pinguard-fleet
-fail_early() { fail "$1" "$([ -n "${2:-}" ] && tail -n 20 "$2")"; finish; }
 
 for pkg in prometheus python3-yaml openssl util-linux; do
   dpkg-query -W -f='${Status}' "$pkg" 2> /dev/null | grep -q "install ok installed" || apt-get install -y -qq "$pkg" > /dev/null 2>&1

@@ -62,20 +62,13 @@ struct ServeArguments: AsyncParsableCommand {
     var vantage: String?
 
     func validate() throws {
-        if let shard, TargetShard(shard) == nil {
-            throw ValidationError("--shard \"\(shard)\" is not I/N with 0 <= I < N (e.g. 0/3)")
-        }
-        guard LogLevel(rawValue: logLevel) != nil else {
-            throw ValidationError("--log.level \"\(logLevel)\" is not one of debug, info, warn, error")
-        }
-        guard LogFormat(rawValue: logFormat) != nil else {
-            throw ValidationError("--log.format \"\(logFormat)\" is not one of plain, logfmt, json")
-        }
-        for (flag, value) in [("--replica", replica), ("--vantage", vantage)] {
-            if let value, !InstanceLabels.isValid(value) {
-                throw ValidationError("\(flag) \"\(value)\" is not 1 to 63 letters, digits, \".\", \"_\" or \"-\"")
-            }
-        }
+        var options = ServeCommand.Options(config: config)
+        do { try takeFlags(into: &options) } catch { throw ValidationError(error.description) }
+    }
+
+    /// `--shard`, `--replica`, `--vantage` and `--log.*` into `options` (ServeCommand checks them).
+    func takeFlags(into options: inout ServeCommand.Options) throws(ServeCommand.Options.FlagError) {
+        try options.take(shard: shard, replica: replica, vantage: vantage, logLevel: logLevel, logFormat: logFormat)
     }
 
     /// The `--web.*` options, or a one-line error naming the bad one.
@@ -104,9 +97,7 @@ struct ServeArguments: AsyncParsableCommand {
         options.listen = listen
         options.once = once
         options.logEvents = logEvents
-        options.shard = shard.flatMap(TargetShard.init)
-        options.instance = InstanceLabels(replica: replica ?? "", vantage: vantage ?? "")
-        options.log = LogSettings(level: LogLevel(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .plain)
+        try takeFlags(into: &options)
         options.endpoint = try endpointOptions()
         let status = await ServeCommand.run(options)
         // The service has shut down and written its state; a probe abandoned on a silent peer may still sit in

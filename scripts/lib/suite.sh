@@ -41,6 +41,9 @@ check_that() {
     if eval "$2"; then pass "$1"; else fail "$1" "${3:-}"; fi
 }
 
+# fail_early NAME [LOG]: one failure (with LOG's last lines), then the summary; for a setup step the rest needs.
+fail_early() { fail "$1" "$([ -n "${2:-}" ] && tail -n 20 "$2")"; finish; }
+
 not_run() { echo "NOT RUN  $1: $2"; suite_not_run+=("$1"); }
 
 finish() {

@@ -23,31 +23,36 @@ public enum RenewalForecaster {
         let candidates = outlook.issuers.map { nextChain(after: leaf, under: $0, outlook: outlook, served: facts.evaluatedChain) }
         var out: [SetForecast] = []
         for set in applicable(sets, namedSets: namedSets) {
-            let judged = judge(facts, set: set, candidates: candidates, outlook: outlook, environment: environment, named: namedSets != nil)
+            let named = namedSets != nil
+            let judged = judge(facts, set: set, candidates: candidates, outlook: outlook, environment: environment, named: named,
+                               pinsTodaysKey: pinsLeaf(facts, set: set, environment: environment, named: named))
             guard judged.count > 0 else { continue }
             let ratio = Double(judged.rejectedBy.count) / Double(judged.count)
             var f = SetForecast(policySet: set.name, environment: environment, rejectRatio: ratio,
                                 breakage: ratio > 0 ? outlook.nextRenewal : nil, uncoveredIssuers: judged.rejectedBy,
                                 keyUnpinned: judged.keyUnpinned)
-            if ratio > 0 { f.safeKeys = safeKeys(facts, set: set, outlook: outlook, environment: environment, named: namedSets != nil) }
+            if ratio > 0 { f.safeKeys = safeKeys(facts, set: set, outlook: outlook, environment: environment, named: named) }
             out.append(f)
         }
         return out
     }
 
+    /// Whether a pin of `set` matches today's leaf key: only then can the next key be why it rejects.
+    static func pinsLeaf(_ facts: ProbeFacts, set: PolicySet, environment: String, named: Bool) -> Bool {
+        guard let leaf = facts.evaluatedChain.first else { return false }
+        let today = Evaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: facts.finishedAt,
+                                       detailed: false)
+        return (today?.policy?.pins ?? []).contains { Evaluator.hashMatches($0, leaf) }
+    }
+
     /// What one set concludes of the candidate next chains: the issuers under which it rejects, whether the next
-    /// key is a reason (the set pins today's leaf key, and the next key is none of its pins), and how many
-    /// candidates it judged. An app that pins only CAs of today's chain never rejects for the key.
+    /// key is a reason (`pinsTodaysKey`, and the next key is none of its pins), and how many candidates it
+    /// judged. An app that pins only CAs of today's chain never rejects for the key.
     static func judge(_ facts: ProbeFacts, set: PolicySet, candidates: [[ChainCertificate]], outlook: RenewalOutlook,
-                      environment: String, named: Bool) -> (rejectedBy: [String], keyUnpinned: Bool, count: Int) {
+                      environment: String, named: Bool, pinsTodaysKey: Bool) -> (rejectedBy: [String], keyUnpinned: Bool, count: Int) {
         var rejectedBy: [String] = []
         var keyUnpinned = false
         var count = 0
-        let today = Evaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: facts.finishedAt,
-                                       detailed: false)
-        let pinsTodaysKey = facts.evaluatedChain.first.map { leaf in
-            (today?.policy?.pins ?? []).contains { Evaluator.hashMatches($0, leaf) }
-        } ?? false
         for (option, chain) in zip(outlook.issuers, candidates) {
             let next = ProbeFacts(host: facts.host, port: facts.port, servedChain: chain, verifiedChain: chain, trusted: true,
                                   finishedAt: outlook.nextRenewal)
@@ -71,7 +76,9 @@ public enum RenewalForecaster {
             var o = outlook
             o.stagedLeaf = nil
             let candidates = o.issuers.map { nextChain(after: leaf, under: $0, outlook: o, key: key, served: facts.evaluatedChain) }
-            let judged = judge(facts, set: set, candidates: candidates, outlook: o, environment: environment, named: named)
+            // Only the rejections count here, not their cause.
+            let judged = judge(facts, set: set, candidates: candidates, outlook: o, environment: environment, named: named,
+                               pinsTodaysKey: false)
             return judged.count > 0 && judged.rejectedBy.isEmpty
         }
         let policy = Evaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: facts.finishedAt,

@@ -81,7 +81,8 @@ public enum MetricsRenderer {
         let series = targetSeries
         var writers = series.map { ExpositionWriter($0.family, capacity: results.count * $0.bytesPerTarget, header: headers) }
         for r in results {
-            for i in series.indices { series[i].write(r, certificates, &writers[i]) }
+            var shared = TargetRender(certificates: certificates)
+            for i in series.indices { series[i].write(r, &shared, &writers[i]) }
         }
         return writers.map(\.buffer)
     }

@@ -17,8 +17,8 @@ extension TargetSeries {
             w.label(c.subject); w.label(c.issuer); w.label(c.serial); w.label(c.spkiSHA256); w.label(c.certSHA256)
             w.label(c.source.rawValue); w.end(1)
         },
-        TargetSeries(M.chainCertInfo, bytesPerTarget: 384) { r, certificates, w in
-            guard certificates == .chain else { return }
+        TargetSeries(M.chainCertInfo, bytesPerTarget: 384) { r, shared, w in
+            guard shared.certificates == .chain else { return }
             for n in r.nodes {
                 for c in n.facts.evaluatedChain where c.depth > 0 {
                     w.begin(); w.label(r.target.name); w.label(n.address); w.label(c.depth); w.label(c.certSHA256)
@@ -51,8 +51,8 @@ extension TargetSeries {
     /// "0", then what `rest` writes), unless `metrics.certificates` is `none`.
     private static func leafSeries(_ family: MetricFamily, bytesPerTarget: Int,
                                    _ rest: @escaping @Sendable (inout ExpositionWriter, ChainCertificate) -> Void) -> TargetSeries {
-        TargetSeries(family, bytesPerTarget: bytesPerTarget) { r, certificates, w in
-            guard certificates != .none else { return }
+        TargetSeries(family, bytesPerTarget: bytesPerTarget) { r, shared, w in
+            guard shared.certificates != .none else { return }
             for n in r.nodes {
                 guard let leaf = n.facts.evaluatedChain.first(where: { $0.depth == 0 }) else { continue }
                 w.begin(); w.label(r.target.name); w.label(n.address); w.label(leaf.depth)

@@ -9,10 +9,10 @@ struct TargetSeries: Sendable {
     /// A generous estimate of the bytes one target writes, to size a slice's buffer once.
     let bytesPerTarget: Int
     /// Writes `result`'s series (none, one or many) into the family's writer.
-    let write: @Sendable (_ result: TargetResult, _ certificates: CertificateSeries, _ into: inout ExpositionWriter) -> Void
+    let write: @Sendable (_ result: TargetResult, _ shared: inout TargetRender, _ into: inout ExpositionWriter) -> Void
 
     init(_ family: MetricFamily, bytesPerTarget: Int,
-         write: @escaping @Sendable (TargetResult, CertificateSeries, inout ExpositionWriter) -> Void) {
+         write: @escaping @Sendable (TargetResult, inout TargetRender, inout ExpositionWriter) -> Void) {
         self.family = family
         self.bytesPerTarget = bytesPerTarget
         self.write = write
@@ -59,6 +59,24 @@ struct TargetSeries: Sendable {
                 w.begin(); w.label(r.target.name); w.label(e.policySet); w.end(v)
             }
         }
+    }
+}
+
+/// What the families of one target's result share while they are written: the certificate mode, and the
+/// target's reported situations, assessed once for the three situation families.
+struct TargetRender {
+    /// `metrics.certificates`.
+    let certificates: CertificateSeries
+    private var reported: [Situation]?
+
+    init(certificates: CertificateSeries) { self.certificates = certificates }
+
+    /// The situations `r` reports (`SituationSeries.reported`), assessed on first use.
+    mutating func situations(of r: TargetResult) -> [Situation] {
+        if let reported { return reported }
+        let assessed = SituationSeries.reported(r)
+        reported = assessed
+        return assessed
     }
 }
 

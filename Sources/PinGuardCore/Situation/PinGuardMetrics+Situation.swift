@@ -57,8 +57,8 @@ enum SituationSeries: CaseIterable {
 extension TargetSeries {
     /// `pinguard_situation_info`, its due time and its words, judged at the target's last probe.
     static let situation: [TargetSeries] = SituationSeries.allCases.map { series in
-        TargetSeries(series.family, bytesPerTarget: 16) { r, _, w in
-            for s in SituationSeries.reported(r) { series.write(s, into: &w) }
+        TargetSeries(series.family, bytesPerTarget: 16) { r, shared, w in
+            for s in shared.situations(of: r) { series.write(s, into: &w) }
         }
     }
 }
