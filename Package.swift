@@ -34,8 +34,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // The memory of served chains: an SQLite file behind a small Swift interface.
-        .target(name: "PinGuardState", dependencies: ["PinGuardCore", "PinGuardFiles", "CSQLite"]),
+        // libpq, for a state store shared by several instances (Debian's client library for Debian's server).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // The memory of served chains: an SQLite file, or a shared PostgreSQL database, behind a small Swift interface.
+        .target(name: "PinGuardState", dependencies: ["PinGuardCore", "PinGuardFiles", "CSQLite", "CLibPQ"]),
         // The bundled public suffix list is data under MPL-2.0; see Resources/PUBLIC_SUFFIX_LIST.md. The CT log lists
         // are Apple's and Google's published files; see Resources/CT_LOG_LISTS.md.
         .target(name: "PinGuardConfig", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardCrypto", "PinGuardFiles"],

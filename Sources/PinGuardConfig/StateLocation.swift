@@ -1,6 +1,7 @@
 import PinGuardCore
 
-/// Where the memory of served chains lives, first that applies: `state.path` in the configuration;
+/// Where the memory of served chains lives, first that applies: `state.url` (a PostgreSQL database several
+/// instances share) or `state.path` in the configuration;
 /// `$STATE_DIRECTORY/state.db` when systemd sets it (`StateDirectory=pinguard`); otherwise memory only.
 /// (The demo writes `state.path` into its own configuration, so its state lives in its folder.)
 ///
@@ -9,6 +10,8 @@ import PinGuardCore
 public enum StateLocation: Sendable, Equatable {
     /// The state file.
     case file(String)
+    /// The shared PostgreSQL database at this URL (`state.url`).
+    case database(url: String)
     /// Nothing is written; `reason` says why.
     case memoryOnly(reason: String)
 
@@ -17,6 +20,7 @@ public enum StateLocation: Sendable, Equatable {
 
     /// The location for `config` in an environment with `environment`'s variables.
     public static func resolve(_ config: ServiceConfig, environment: [String: String]) -> StateLocation {
+        if let url = config.stateURL { return .database(url: url) }
         if let path = config.statePath { return .file(path) }
         // systemd joins several StateDirectory= entries with ":"; pinguard's unit names one.
         if let dirs = environment["STATE_DIRECTORY"], let first = dirs.split(separator: ":").first, !first.isEmpty {
@@ -46,7 +50,23 @@ public enum StateLocation: Sendable, Equatable {
         case .file(let path):
             guard let cause else { return "served chains are remembered in \(path)" }
             return "served chains are remembered in memory only: \(cause) (state_unavailable)"
+        case .database(let url):
+            let shown = DatabaseURL.redacted(url)
+            guard let cause else { return "served chains are remembered in the shared database \(shown)" }
+            return "the shared database \(shown) cannot be used: \(cause)"
         case .memoryOnly(let reason): return "served chains are remembered in memory only (\(reason))"
+        }
+    }
+}
+
+extension StateLocation {
+    /// What events and messages name as where the memory is written: the file, or the database's URL without
+    /// password; nil when nothing is written.
+    public var written: String? {
+        switch self {
+        case .file(let path): path
+        case .database(let url): DatabaseURL.redacted(url)
+        case .memoryOnly: nil
         }
     }
 }

@@ -36,10 +36,15 @@ public struct StateError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Creates an error for `path` with `cause` (a short phrase, without the file name; line breaks in it,
     /// as in SQLite's integrity report, become "; ").
     public init(_ code: Code, path: String, cause: String) {
+        self.init(code, path: path, cause: cause, store: "state file")
+    }
+
+    /// An error of the store `store` names ("state file", "state database") at `path`.
+    init(_ code: Code, path: String, cause: String, store: String) {
         self.code = code
         self.path = path
         let line = cause.split(whereSeparator: \.isNewline).joined(separator: "; ")
-        self.message = "state file \(Self.quoted(path)): \(line)"
+        self.message = "\(store) \(Self.quoted(path)): \(line)"
     }
 
     /// The one-line message.

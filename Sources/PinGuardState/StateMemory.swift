@@ -19,6 +19,9 @@ struct StateMemory {
     private(set) var deletedTargetIDs: Set<Int64> = []
     /// Chain rows to delete.
     private(set) var deletedChainIDs: Set<Int64> = []
+    /// The same deletions by name and identity, for the shared database (where rows have no ids of ours).
+    private(set) var deletedTargetNames: [String] = []
+    private(set) var deletedChains: [(target: String, chain: TargetRecord.DroppedChain)] = []
     /// How stale a chain's `last_seen` on disk may get while it is served unchanged.
     let lastSeenGranularity: Int64
     /// Issuing certificates' subjects, each held once (a fleet has a few issuers and 100,000 chains).
@@ -66,7 +69,8 @@ struct StateMemory {
         let (classification, changed, dropped) = slots[slot]!.observe(chain, at: address, now: now,
                                                                       granularity: lastSeenGranularity,
                                                                       nextChainID: &nextChainID)
-        deletedChainIDs.formUnion(dropped)
+        deletedChainIDs.formUnion(dropped.map(\.id))
+        deletedChains += dropped.map { (name, $0) }
         if changed { markDirty(slot) }
         return classification
     }
@@ -89,6 +93,7 @@ struct StateMemory {
                 slots[slot] = nil
                 slotByName[name] = nil
                 deletedTargetIDs.insert(id)
+                deletedTargetNames.append(name)
                 removed.append(name)
             }
         }
@@ -118,6 +123,8 @@ struct StateMemory {
         dirtySlots.removeAll()
         deletedTargetIDs.removeAll()
         deletedChainIDs.removeAll()
+        deletedTargetNames.removeAll()
+        deletedChains.removeAll()
     }
 
     /// `text` as the copy held before (at most 4,096 distinct subjects are kept).

@@ -10,6 +10,7 @@ extension StateStore: FetchedDocumentStore {
     public func document(url: String) -> CachedDocument? {
         lock.lock()
         defer { lock.unlock() }
+        if let database { return isClosed ? nil : database.document(url: url) }
         guard let connection = documentConnection else { return nil }
         do {
             let s = try connection.cached("SELECT body, fetched_at, fresh_until FROM fetched_document WHERE url = ?1")
@@ -31,6 +32,10 @@ extension StateStore: FetchedDocumentStore {
               FetchedDocumentBounds.isSound(document, for: document.url) else { return }
         lock.lock()
         defer { lock.unlock() }
+        if let database {
+            if !isClosed, !isReadOnly { database.keep(document) }
+            return
+        }
         guard let connection = documentConnection else { return }
         do {
             try connection.execute("BEGIN IMMEDIATE")

@@ -1,8 +1,9 @@
 import Foundation
 import PinGuardCore
 
-/// pinguard's memory of every chain each target served, kept in an SQLite file across restarts so that
-/// renewals (key kept or rotated, issuer changed) can be observed.
+/// pinguard's memory of every chain each target served, kept in an SQLite file (or a PostgreSQL database
+/// shared by several instances, `Database/`) across restarts so that renewals (key kept or rotated, issuer
+/// changed) can be observed.
 ///
 /// Everything is loaded into memory at open; observations are classified and recorded in memory at once
 /// (`beginRound(now:)`, `StateRound.observe`), and `commit(_:)` writes what changed in one transaction.
@@ -20,11 +21,14 @@ public final class StateStore: @unchecked Sendable {
     private var memory: StateMemory
     private(set) var connection: SQLiteConnection?
     private var fileLock: StateFileLock?
+    /// The shared database, when the memory lives there instead of a file (`path` is then its URL without password).
+    private(set) var database: StateDatabase?
     private var needsReconnect = false
     private(set) var isClosed = false
 
     init(path: String?, isReadOnly: Bool, memory: StateMemory, connection: SQLiteConnection?,
-         fileLock: StateFileLock?) {
+         fileLock: StateFileLock?, database: StateDatabase? = nil) {
+        self.database = database
         self.path = path
         self.isReadOnly = isReadOnly
         self.lastSeenGranularity = memory.lastSeenGranularity
@@ -59,8 +63,13 @@ public final class StateStore: @unchecked Sendable {
         guard !isReadOnly else {
             throw StateError(.readOnly, path: path ?? "", cause: "the store was opened read-only")
         }
-        guard !pending.isEmpty else { return pending }
-        if let path { try write(to: path) }
+        guard !pending.isEmpty else {
+            // A round that changed nothing still finds out whether the shared database is there, so that losing
+            // it is said while it is lost, not at the next renewal.
+            try database?.ping()
+            return pending
+        }
+        if let database { try database.write(memory) } else if let path { try write(to: path) }
         memory.markWritten()
         return pending
     }
@@ -134,6 +143,8 @@ public final class StateStore: @unchecked Sendable {
         isClosed = true
         connection = nil
         fileLock = nil
+        database?.close()
+        database = nil
     }
 
     /// Writes the pending changes to the file, reconnecting first if the connection was opened while the

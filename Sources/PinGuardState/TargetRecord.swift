@@ -15,6 +15,13 @@ struct TargetRecord {
         var touchDue = false
     }
 
+    /// A chain dropped beyond `chainsPerAddress`: its row id (the file) and its identity (the database).
+    struct DroppedChain {
+        let id: Int64
+        let address: String
+        let identity: ChainIdentity
+    }
+
     /// How many chains are kept per address; older ones (least recently seen) are dropped beyond it.
     static let chainsPerAddress = 16
 
@@ -52,10 +59,10 @@ struct TargetRecord {
     /// chain (capping the address's chains; the dropped row ids are returned), a renewal, or the time a
     /// known chain was seen again. `changed`: whether the next commit has something to write for it.
     mutating func observe(_ chain: ServedChain, at address: String, now: Int64, granularity: Int64,
-                          nextChainID: inout Int64) -> (RenewalClassification, changed: Bool, dropped: [Int64]) {
+                          nextChainID: inout Int64) -> (RenewalClassification, changed: Bool, dropped: [DroppedChain]) {
         let classification = RenewalClassifier.classify(chain, at: address, known: chains)
         var changed = false
-        var dropped: [Int64] = []
+        var dropped: [DroppedChain] = []
         if let index = chains.firstIndex(where: { $0.isSame(chain, at: address) }) {
             let wasLatest = index == RenewalClassifier.latestIndex(at: address, in: chains)
             chains[index].lastSeen = max(chains[index].lastSeen, now)
@@ -86,13 +93,13 @@ struct TargetRecord {
         chains.lazy.filter { $0.address == address && $0.chain.leafSPKISHA256 == spki }.map(\.keyFirstSeen).min()
     }
 
-    /// Drops the least recently seen chains of `address` beyond `chainsPerAddress`; returns their row ids.
-    mutating func capChains(at address: String) -> [Int64] {
-        var dropped: [Int64] = []
+    /// Drops the least recently seen chains of `address` beyond `chainsPerAddress`; returns what they were.
+    mutating func capChains(at address: String) -> [DroppedChain] {
+        var dropped: [DroppedChain] = []
         while chains.lazy.filter({ $0.address == address }).count > Self.chainsPerAddress {
             guard let oldest = chains.indices.filter({ chains[$0].address == address })
                 .min(by: { chains[$0].lastSeen < chains[$1].lastSeen }) else { break }
-            dropped.append(rows[oldest].id)
+            dropped.append(DroppedChain(id: rows[oldest].id, address: address, identity: chains[oldest].chain.identity))
             chains.remove(at: oldest)
             rows.remove(at: oldest)
         }

@@ -47,22 +47,22 @@ enum HostileSource {
 
     /// The CPU costs of importing `small` and `large` (`WorkGrowth`): how an importer's work grows from one to the
     /// other, whatever the speed of the machine.
-    static func growth(_ format: PolicyImportFormat, file: String, small: String, large: String) -> WorkGrowth.Costs {
+    static func growth(_ format: PolicyImportFormat, file: String, small: String, large: String, below bound: Double) -> WorkGrowth.Costs {
         let s = Array(small.utf8)
         let l = Array(large.utf8)
-        return WorkGrowth.costs(small: { _ = run(format, s, file: file) }, large: { _ = run(format, l, file: file) })
+        return WorkGrowth.costs(below: bound, small: { _ = run(format, s, file: file) }, large: { _ = run(format, l, file: file) })
     }
 
     /// Fails the test unless importing `large` costs less than `bound` times what importing `small` costs.
     static func assertGrowth(_ format: PolicyImportFormat, file: String, small: String, large: String, below bound: Double,
                              _ what: String, line: UInt = #line) {
-        let costs = growth(format, file: file, small: small, large: large)
+        let costs = growth(format, file: file, small: small, large: large, below: bound)
         XCTAssertLessThan(costs.ratio, bound, "\(what): \(costs)", line: line)
     }
 
     /// Fails the test unless `large` costs less than `bound` times what `small` costs.
     static func assertGrowth(_ what: String, below bound: Double, line: UInt = #line, small: () -> Void, large: () -> Void) {
-        let costs = WorkGrowth.costs(small: small, large: large)
+        let costs = WorkGrowth.costs(below: bound, small: small, large: large)
         XCTAssertLessThan(costs.ratio, bound, "\(what): \(costs)", line: line)
     }
 

@@ -64,9 +64,18 @@ struct CheckConfigRun: CommandRun {
     mutating func stateFile(_ loaded: LoadedConfiguration) {
         let location = StateLocation.resolve(loaded.config, environment: options.environment)
         var refused: StateError?
-        if case .file(let path) = location { refused = StateStore.check(path: path) }
+        switch location {
+        case .file(let path): refused = StateStore.check(path: path)
+        case .database(let url): refused = StateStore.check(database: url)
+        case .memoryOnly: break
+        }
         out.write(location.summary(unavailable: refused?.message) + "\n")
         if let hint = location.serviceHint { out.write("note: \(hint)\n") }
-        if let refused { out.error("pinguard: warning: \(refused.message): serve will run without it and write nothing to it") }
+        guard let refused else { return }
+        if case .database = location {
+            out.error("pinguard: warning: \(refused.message): serve will not start until the database can be used")
+        } else {
+            out.error("pinguard: warning: \(refused.message): serve will run without it and write nothing to it")
+        }
     }
 }

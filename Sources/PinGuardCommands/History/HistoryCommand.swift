@@ -37,11 +37,20 @@ struct HistoryRun: CommandRun {
     init(options: HistoryCommand.Options) { self.options = options }
 
     mutating func perform() throws(CommandStop) -> Int32 {
-        let path = try statePath()
-        let store: StateStore
-        do { store = try StateStore.open(path: path, readOnly: true) } catch { throw out.fail("pinguard: \(error)") }
-        defer { store.close() }
         let name = options.name
+        let location = try stateLocation()
+        let path = location.written ?? ""
+        let store: StateStore
+        do {
+            if case .database(let url) = location {
+                store = try StateStore.open(database: url, readOnly: true, keep: { $0 == name })
+            } else {
+                store = try StateStore.open(path: path, readOnly: true)
+            }
+        } catch {
+            throw out.fail("pinguard: \(error)")
+        }
+        defer { store.close() }
         let chains = store.history(target: name)
         guard !chains.isEmpty else {
             throw out.fail("pinguard: no chains remembered for \(EchoedInput.quoted(name)) in \(path)", status: CommandStatus.rejected)
@@ -50,13 +59,13 @@ struct HistoryRun: CommandRun {
         return CommandStatus.ok
     }
 
-    /// The state file of the configuration, found as `serve` finds it; none is status 2 with the hint.
-    mutating func statePath() throws(CommandStop) -> String {
+    /// The state file or database of the configuration, found as `serve` finds it; none is status 2 with the hint.
+    mutating func stateLocation() throws(CommandStop) -> StateLocation {
         let loaded: LoadedConfiguration
         do { loaded = try ConfigurationLoader.load(path: options.config) } catch { throw out.fail("pinguard: \(error)") }
         let location = StateLocation.resolve(loaded.config, environment: options.environment)
         switch location {
-        case .file(let file): return file
+        case .file, .database: return location
         case .memoryOnly(let reason):
             throw out.fail("pinguard: \(options.config) names no state file (\(reason)), so there is no history to read; "
                            + (location.serviceHint ?? ""))

@@ -12,8 +12,14 @@ extension PlanRun {
         if let hint = location.serviceHint {
             out.error("pinguard: \(config) names no state file, so served chains do not count against reserve pins; \(hint)")
         }
-        guard case .file(let path) = location, FileManager.default.fileExists(atPath: path),
-              let store = try? StateStore.open(path: path, readOnly: true) else { return [:] }
+        let hosts = Set(loaded.config.targets.filter { options.hosts.contains($0.host) }.map(\.name))
+        let opened: StateStore?
+        switch location {
+        case .file(let path): opened = FileManager.default.fileExists(atPath: path) ? try? StateStore.open(path: path, readOnly: true) : nil
+        case .database(let url): opened = try? StateStore.open(database: url, readOnly: true, keep: { hosts.contains($0) })
+        case .memoryOnly: opened = nil
+        }
+        guard let store = opened else { return [:] }
         defer { store.close() }
         var served: [String: Set<String>] = [:]
         for target in loaded.config.targets where options.hosts.contains(target.host) {

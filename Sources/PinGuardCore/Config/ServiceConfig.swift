@@ -61,6 +61,8 @@ public struct ServiceConfig: Sendable, Equatable {
     /// The state file of the memory of served chains (`state.path`), as written (relative to the config's
     /// folder); nil: `$STATE_DIRECTORY/state.db` under systemd, else memory only.
     public var statePath: String?
+    /// The shared PostgreSQL database of the memory (`state.url`, `postgresql://...`), instead of a file.
+    public var stateURL: String?
     /// How long a target gone from the configuration is remembered (`state.retention`), seconds.
     public var stateRetention: Double = 30 * 86_400
     /// How targets expect to be renewed unless they say otherwise (`renewal`).

@@ -41,13 +41,18 @@ extension JournalEntry {
 
     /// `state_unavailable`: the state file cannot be used now; nothing in it is changed.
     public static func stateUnavailable(path: String, error: String) -> JournalEntry {
-        JournalEntry(event: .stateUnavailable, message: "state file unavailable, remembering in memory: \(error)",
+        JournalEntry(event: .stateUnavailable, message: "\(storeKind(path)) unavailable, remembering in memory until it is back: \(error)",
                      fields: [("PINGUARD_STATE_FILE", path), ("PINGUARD_ERROR", error)])
     }
 
     /// `state_recovered`: the state file is written again.
     public static func stateRecovered(path: String) -> JournalEntry {
-        JournalEntry(event: .stateRecovered, message: "state file \(path) is written again", fields: [("PINGUARD_STATE_FILE", path)])
+        JournalEntry(event: .stateRecovered, message: "\(storeKind(path)) \(path) is written again", fields: [("PINGUARD_STATE_FILE", path)])
+    }
+
+    /// "state database" for a shared database's URL, else "state file".
+    private static func storeKind(_ path: String) -> String {
+        path.hasPrefix("postgresql://") || path.hasPrefix("postgres://") ? "state database" : "state file"
     }
 
     static func memoryTargetFields(_ t: Target) -> [(String, String)] {

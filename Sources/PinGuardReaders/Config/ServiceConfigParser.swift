@@ -174,12 +174,23 @@ public enum ServiceConfigParser {
         return allow
     }
 
-    /// `state: {path: FILE, retention: DURATION}`.
+    /// `state: {path: FILE, retention: DURATION}` or `state: {url: postgresql://..., retention: DURATION}`.
     static func state(_ v: YAMLValue, into c: inout ServiceConfig) throws(ConfigError) {
-        let m = try v.mapping(allowed: ["path", "retention"])
+        let m = try v.mapping(allowed: ["path", "url", "retention"])
         if let p = m["path"] {
             c.statePath = try p.nonEmptyString()
             if let line = p.line { c.lines["state.path"] = line }
+        }
+        if let u = m["url"] {
+            let url = try u.nonEmptyString()
+            guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://"),
+                  url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+                throw u.error("\(EchoedInput.quoted(url)) is not a postgresql:// URL (postgresql://USER@HOST:PORT/DATABASE; "
+                              + "give the password in ~/.pgpass or PGPASSWORD, not in the file)")
+            }
+            guard c.statePath == nil else { throw u.error("state.url and state.path both given; keep one (a shared database or a file)") }
+            c.stateURL = url
+            if let line = u.line { c.lines["state.url"] = line }
         }
         if let r = m["retention"] { c.stateRetention = try r.duration(max: 10 * 365 * 86_400) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PinGuardConfig
 import PinGuardCore
+import PinGuardCrypto
 
 /// Opening the service: each step either gives its part or stops the start with a reason (exit status 2).
 extension ServeRunner {
@@ -73,7 +74,12 @@ extension ServeRunner {
     static func openMemory(_ loaded: LoadedConfiguration) throws(StartFailure) -> ChainMemory {
         let location = StateLocation.resolve(loaded.config, environment: ProcessInfo.processInfo.environment)
         let memory: ChainMemory
-        do { memory = try ChainMemory(location: location, configured: Set(loaded.config.targets.map(\.name))) } catch {
+        let shard = loaded.config.shard
+        do {
+            memory = try ChainMemory(location: location, configured: Set(loaded.config.targets.map(\.name)),
+                                     keep: { shard?.includes(hash: HashMod.sum64($0)) ?? true })
+        } catch {
+            if case .database = location { throw StartFailure(description: "\(error)") }
             throw StartFailure(description: "\(error) (is another pinguard using it? give each instance its own state.path)")
         }
         StandardError.write("pinguard: \(location.summary(unavailable: memory.unavailableCause))")

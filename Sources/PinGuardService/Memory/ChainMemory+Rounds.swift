@@ -48,7 +48,7 @@ extension ChainMemory {
         state.withLockedValue { s in
             let round = s.round ?? s.store.beginRound(now: Int64(now.timeIntervalSince1970))
             s.round = nil
-            guard case .file(let path) = location, s.store.path != nil else {
+            guard let path = location.written, s.store.path != nil else {
                 // In memory: the commit writes nothing but settles the round's changes.
                 _ = try? s.store.commit(round)
                 guard case .file(let path) = location, let retry = s.retryPath else { return [] }
@@ -84,8 +84,11 @@ extension ChainMemory {
         } catch {
             s.writable = false
             if wasWritable != s.writable { s.version += 1; s.facts = nil }
-            guard s.failure != error.message else { return [] }
+            // While it stays unwritable for the same kind of cause (a database's connection refused, then timed
+            // out), it is one problem, said once.
+            guard s.failure != error.message, wasWritable || s.failureCode != error.code else { return [] }
             s.failure = error.message
+            s.failureCode = error.code
             return [.stateUnavailable(path: path, error: error.message)]
         }
         guard !wasWritable else { return [] }

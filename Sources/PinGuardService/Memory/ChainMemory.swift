@@ -23,6 +23,8 @@ public final class ChainMemory: Sendable {
         var writable: Bool
         /// The cause last reported by `state_unavailable`, so that it is reported once.
         var failure: String?
+        /// The kind of that cause.
+        var failureCode: StateError.Code?
         /// The targets with something to report (`TargetMemoryFacts.isReported`): at 100,000 targets that never
         /// renewed while watched, none are held.
         var targets: [String: TargetMemoryFacts] = [:]
@@ -42,8 +44,15 @@ public final class ChainMemory: Sendable {
     let documentsInMemory = MemoryDocumentStore()
 
     /// Opens the memory at `location` for the `configured` targets; throws only when another pinguard holds
-    /// the file.
-    public convenience init(location: StateLocation, configured: Set<String>) throws(StateError) {
+    /// the file, or when the shared database cannot be used at start (unreachable, refused). From a shared
+    /// database only the targets `keep` accepts are loaded (this instance's shard).
+    public convenience init(location: StateLocation, configured: Set<String>,
+                            keep: (String) -> Bool = { _ in true }) throws(StateError) {
+        if case .database(let url) = location {
+            let store = try StateStore.open(database: url, readOnly: false, keep: keep)
+            self.init(location: location, opened: Opened(store: store, writable: true), configured: configured)
+            return
+        }
         guard case .file(let path) = location else {
             self.init(location: location, opened: Opened(store: .inMemory()), configured: configured)
             return
@@ -78,6 +87,8 @@ public final class ChainMemory: Sendable {
         var retryPath: String?
         var writable = false
         var failure: String?
+        /// The kind of that cause.
+        var failureCode: StateError.Code?
     }
 
     private init(location: StateLocation, opened: Opened, configured: Set<String>) {
@@ -85,6 +96,7 @@ public final class ChainMemory: Sendable {
         switch location {
         case .memoryOnly(let reason): startEvents = [.stateNotPersisted(reason)]
         case .file(let path): startEvents = opened.failure.map { [.stateUnavailable(path: path, error: $0)] } ?? []
+        case .database: startEvents = []
         }
         var s = State(store: opened.store, retryPath: opened.retryPath, writable: opened.writable, failure: opened.failure,
                       configured: configured)
