@@ -21,8 +21,8 @@ cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
 export DEBIAN_FRONTEND=noninteractive
 
-packages="libssl-dev libsystemd-dev libcrypt-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config openssl"
-[ -z "$fast" ] && packages="$packages nginx-light prometheus prometheus-alertmanager python3-yaml publicsuffix curl python3 util-linux systemd pebble certbot chromium man-db"
+packages="libssl-dev libsystemd-dev libcrypt-dev libxml2-dev zlib1g-dev libsqlite3-dev libpq-dev pkg-config openssl"
+[ -z "$fast" ] && packages="$packages nginx-light prometheus prometheus-alertmanager python3-yaml publicsuffix curl python3 util-linux systemd pebble certbot chromium man-db postgresql"
 missing=$(for p in $packages; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"; done)
 if [ -n "$missing" ]; then
   # Keep package scripts from starting nginx or prometheus as system services.
@@ -88,6 +88,7 @@ suite "man pages generated from docs/reference.md" bash scripts/test-man-pages.s
 [ -f scripts/test-prometheus-e2e.sh ] && suite "real prometheus end to end" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-prometheus-e2e.sh
 suite "alerts reach people once: pinguard, Prometheus, Alertmanager, webhook" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-alert-delivery.sh
 suite "shards, replicas and vantage points: several pinguard, one Prometheus" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-fleet.sh
+suite "one memory in PostgreSQL: shards, replicas, a reshard, the server lost and back" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-shared-state.sh
 suite "status page in headless chromium" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-status-page.sh
 suite "renewals by a real ACME CA (pebble, certbot, nginx)" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-renewals.sh
 # Every reader under libFuzzer for a short bounded time (scripts/fuzz.sh runs them for an hour each): 14 readers

@@ -1,5 +1,6 @@
-// Prints the state store's figures at scale: `pinguard-state-bench [TARGETS] [DIRECTORY]`
-// (100,000 targets of one address each, in a new temporary directory, by default).
+// Prints the state store's figures at scale: `pinguard-state-bench [TARGETS] [DIRECTORY | postgresql://URL]`
+// (100,000 targets of one address each, in a new temporary directory, by default; with a URL, in that empty
+// PostgreSQL database, the shared memory: scripts/bench-shared-state.sh starts one).
 import Foundation
 import PinGuardCore
 import PinGuardState
@@ -63,6 +64,11 @@ func round(_ store: StateStore, _ count: Int, now: Int64, label: String,
 
 let arguments = CommandLine.arguments
 let count = arguments.count > 1 ? Int(arguments[1]) ?? 100_000 : 100_000
+let start: Int64 = 1_750_000_000
+if arguments.count > 2, arguments[2].hasPrefix("postgresql://") {
+    try databaseBench(url: arguments[2], count: count)
+    exit(0)
+}
 let directory = arguments.count > 2 ? arguments[2]
     : FileManager.default.temporaryDirectory.appendingPathComponent("pinguard-state-bench-\(getpid())").path
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -70,7 +76,6 @@ let path = directory + "/state.db"
 try? FileManager.default.removeItem(atPath: path)
 print("\(count) targets x 1 address, \(path)")
 
-let start: Int64 = 1_750_000_000
 var store: StateStore? = try measure("open new file") { try StateStore.open(path: path, readOnly: false) }
 try round(store!, count, now: start, label: "first round")
 try round(store!, count, now: start + 300, label: "steady round")
@@ -88,7 +93,33 @@ let chains = reopened.targetNames.count
 print("    loaded \(chains) targets; renewals of target-0: \(reopened.renewalSummary(target: "target-0.example.com:443")?.renewals ?? -1)")
 let reader = try measure("open reader while writer holds the file") { try StateStore.open(path: path, readOnly: true) }
 print("    reader sees \(reader.targetNames.count) targets")
-var usage = rusage()
-getrusage(rusageSelf, &usage)
-print("peak RSS: \(usage.ru_maxrss / 1024) MiB")
+printPeakRSS()
 if arguments.count <= 2 { try? FileManager.default.removeItem(atPath: directory) }
+
+/// Prints this process's peak resident memory.
+func printPeakRSS() {
+    var usage = rusage()
+    getrusage(rusageSelf, &usage)
+    print("peak RSS: \(usage.ru_maxrss / 1024) MiB")
+}
+
+/// The same rounds against the shared database at `url`, then what a restarted instance loads: all of it,
+/// and one shard of three.
+func databaseBench(url: String, count: Int) throws {
+    print("\(count) targets x 1 address, PostgreSQL \(DatabaseURL.redacted(url))")
+    let store = try measure("open (connect, create schema)") { try StateStore.open(database: url, readOnly: false) }
+    try round(store, count, now: start, label: "first round")
+    try round(store, count, now: start + 300, label: "steady round")
+    try round(store, count, now: start + 3_600, label: "steady round, last_seen due")
+    try round(store, count, now: start + 3_900, label: "1% renewed", renewing: { $0 % 100 == 0 })
+    store.close()
+    let reopened = try measure("reopen writer (connect, check, load all)") { try StateStore.open(database: url, readOnly: false) }
+    print("    loaded \(reopened.targetNames.count) targets; renewals of target-0: "
+          + "\(reopened.renewalSummary(target: "target-0.example.com:443")?.renewals ?? -1)")
+    reopened.close()
+    let shard = try measure("reopen one shard of three (load a third)") {
+        try StateStore.open(database: url, readOnly: false, keep: { $0.utf8.reduce(0) { $0 &+ Int($1) } % 3 == 0 })
+    }
+    print("    loaded \(shard.targetNames.count) targets")
+    printPeakRSS()
+}

@@ -28,7 +28,7 @@ postgres_start() {
 
 postgres_run() {
   runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=$PG_DIR -c fsync=off" start > /dev/null 2>&1
+    -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=$PG_DIR -c fsync=${PG_FSYNC:-off}" start > /dev/null 2>&1
 }
 
 postgres_stop() {

@@ -36,6 +36,15 @@ struct DatabaseWriter {
             key_first_seen = LEAST(c.key_first_seen, EXCLUDED.key_first_seen)
         """)
 
+    /// A chain seen again: only its `last_seen`, which only grows.
+    private static let touchSQL = (
+        "UPDATE pinguard_chain AS c SET last_seen = GREATEST(c.last_seen, v.last_seen) FROM (VALUES ",
+        """
+        ) AS v (target, address, leaf_sha256, issuer_sha256, last_seen)
+        WHERE c.target = v.target AND c.address = v.address AND c.leaf_sha256 = v.leaf_sha256
+            AND c.issuer_sha256 = v.issuer_sha256
+        """)
+
     let connection: PostgresConnection
 
     /// Writes deletions, then every dirty target's row, then its new and touched chains.
@@ -50,17 +59,25 @@ struct DatabaseWriter {
                                      [target, dropped.address, Self.bytea(dropped.identity.leafSHA256),
                                       Self.bytea(dropped.identity.issuerSHA256)])
             }
-            try upsert(Self.targetSQL, columns: 6, rows: records.map(Self.targetRow))
-            try upsert(Self.chainSQL, columns: 17, rows: records.flatMap(Self.chainRows))
+            // A target's row is written when it changed or gains a chain (whose row needs it), not for a touch.
+            let targets = records.filter { $0.needsWrite || $0.rows.contains { !$0.persisted } }
+            try upsert(Self.targetSQL, columns: 6, rows: targets.map(Self.targetRow))
+            try upsert(Self.chainSQL, columns: 17, rows: records.flatMap(Self.newChainRows))
+            try upsert(Self.touchSQL, columns: 5, rows: records.flatMap(Self.touchRows), casts: ["text", "text", "bytea", "bytea", "bigint"])
         }
     }
 
-    private func upsert(_ sql: (head: String, tail: String), columns: Int, rows: [[String?]]) throws(PostgresFailure) {
+    /// Runs `sql` with `rows` as its `VALUES` list, `batch` rows per statement; `casts` type each column (a
+    /// `VALUES` list outside an `INSERT` has no column types of its own).
+    private func upsert(_ sql: (head: String, tail: String), columns: Int, rows: [[String?]],
+                        casts: [String]? = nil) throws(PostgresFailure) {
         var start = 0
         while start < rows.count {
             let slice = rows[start..<min(rows.count, start + Self.batch)]
-            let groups = (0..<slice.count).map { r in
-                "(" + (1...columns).map { "$\(r * columns + $0)" }.joined(separator: ",") + ")"
+            let suffixes: [String] = casts.map { $0.map { "::" + $0 } } ?? Array(repeating: "", count: columns)
+            let groups = (0..<slice.count).map { (r: Int) -> String in
+                let cells = (0..<columns).map { (c: Int) -> String in "$\(r * columns + c + 1)\(suffixes[c])" }
+                return "(" + cells.joined(separator: ",") + ")"
             }
             try connection.query(sql.head + groups.joined(separator: ",") + sql.tail, slice.flatMap { $0 })
             start += Self.batch
@@ -73,11 +90,22 @@ struct DatabaseWriter {
                 "\(record.lastConfigured)"]
     }
 
-    /// The chains of `record` not yet written, or due a new `last_seen`, in identity order.
-    private static func chainRows(_ record: TargetRecord) -> [[String?]] {
-        zip(record.chains, record.rows).filter { !$0.1.persisted || $0.1.touchDue }.map(\.0)
+    /// The chains of `record` that `include` selects by their row bookkeeping, in identity order.
+    private static func chains(_ record: TargetRecord, _ include: (TargetRecord.ChainRow) -> Bool) -> [StoredChain] {
+        zip(record.chains, record.rows).filter { include($0.1) }.map(\.0)
             .sorted { ($0.address, $0.chain.leafSHA256, $0.chain.issuerSHA256) < ($1.address, $1.chain.leafSHA256, $1.chain.issuerSHA256) }
-            .map { stored in
+    }
+
+    /// The touched chains of `record`: identity and last seen, typed for the `VALUES` list.
+    private static func touchRows(_ record: TargetRecord) -> [[String?]] {
+        chains(record) { $0.persisted && $0.touchDue }.map { stored in
+            [record.name, stored.address, bytea(stored.chain.leafSHA256), bytea(stored.chain.issuerSHA256), "\(stored.lastSeen)"]
+        }
+    }
+
+    /// The chains of `record` not yet written.
+    private static func newChainRows(_ record: TargetRecord) -> [[String?]] {
+        chains(record) { !$0.persisted }.map { stored in
                 let c = stored.chain
                 return [record.name, stored.address, bytea(c.leafSHA256), bytea(c.issuerSHA256), c.leafSerial, bytea(c.leafSPKISHA256),
                         "\(c.notBefore)", "\(c.notAfter)", c.issuerSubject, bytea(c.issuerSPKISHA256), c.anchorSPKISHA256.map(bytea),
