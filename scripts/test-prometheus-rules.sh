@@ -45,6 +45,8 @@ check "promtool check config contrib/kubernetes/prometheus-scrape.yml" \
     promtool check config contrib/kubernetes/prometheus-scrape.yml
 check "Kubernetes manifests in contrib/kubernetes fit together (shard per ordinal, ports, selectors)" \
     python3 "$LIB/kubernetes_manifests_check.py" contrib/kubernetes
+check "Kubernetes shards × replicas on one PostgreSQL memory (contrib/kubernetes/shared-memory) fit together" \
+    python3 "$LIB/kubernetes_manifests_check.py" contrib/kubernetes/shared-memory contrib/kubernetes
 for f in "$PROM"/pinguard.rules.yml "$PROM"/pinguard.alerts.yml; do
     check "promtool check rules $f" promtool check rules "$f"
 done

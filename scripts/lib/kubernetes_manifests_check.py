@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Check the Kubernetes manifests in contrib/kubernetes fit together.
 
-    kubernetes_manifests_check.py DIR
+    kubernetes_manifests_check.py DIR [DIR...]
 
 Parses every *.yaml in DIR and checks: the StatefulSet's selector matches its
 pod labels; its pods get --shard=$(POD_INDEX)/N with N equal to `replicas`, and
@@ -14,7 +14,12 @@ scrapes that port. The container runs scripts/build-image.sh's image,
 pinguard:VERSION with VERSION that of Sources/.../Version.swift, as IMAGE_UID
 (runAsNonRoot), on a read-only root, without privilege escalation or
 capabilities, with a writable volume at STATE_DIR that is a volumeClaimTemplate
-(kept across rescheduling), and the ConfigMap's state.path lies in it. Every
+(kept across rescheduling), and the ConfigMap's state.path lies in it. When the
+ConfigMap's state is a shared database instead (state.url), there is no state
+volume: the URL is postgresql:// without a password, PGPASSWORD comes from a
+Secret, each pod has one --replica, and the ServiceMonitor labels `replica`
+from the pod name. A manifest of a kind in an earlier DIR wins over one in a
+later DIR (a variant folder, then the shipped one). Every
 "docs/FILE.md, Section" in a manifest's comments names an existing file and one
 of its headings, "README, Section" a heading of README.md, and every path
 under contrib/, scripts/, docs/, dashboards/ or Sources/ exists. Prints one
@@ -38,18 +43,19 @@ VERSION_SWIFT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dir", metavar="DIR")
+    parser.add_argument("dirs", metavar="DIR", nargs="+")
     args = parser.parse_args()
     docs = {}
     references = []
-    for path in sorted(glob.glob(os.path.join(args.dir, "*.yaml")) + glob.glob(os.path.join(args.dir, "*.yml"))):
+    paths = [p for d in args.dirs for p in sorted(glob.glob(os.path.join(d, "*.yaml")) + glob.glob(os.path.join(d, "*.yml")))]
+    for path in paths:
         with open(path, encoding="utf-8") as f:
             text = f.read()
         references += [f"{os.path.basename(path)}: {e}" for e in comment_references(text)]
         if path.endswith(".yaml"):
             for d in yaml.safe_load_all(text):
                 if d:
-                    docs[d["kind"]] = d
+                    docs.setdefault(d["kind"], d)
     errors = list(references)
 
     def need(cond, msg):
@@ -76,18 +82,20 @@ def main():
     need(ref == "metadata.labels['apps.kubernetes.io/pod-index']", f"POD_INDEX must come from the pod-index label, not {ref!r}")
     config = [a.split("=", 1)[1] for a in argv if a.startswith("--config.file=") or a.startswith("--config=")] or [IMAGE_CONFIG]
     mounts = {v["mountPath"]: v["name"] for v in container.get("volumeMounts", [])}
-    check_image_and_security(sts, container, mounts, need)
-    if config:
-        folder, name = os.path.split(config[0])
-        need(folder in mounts, f"{config[0]} is not under a volume mount")
-        need(name in cm["data"], f"{name} is not a key of the ConfigMap")
-        loaded = yaml.safe_load(cm["data"][name])
+    folder, name = os.path.split(config[0])
+    need(folder in mounts, f"{config[0]} is not under a volume mount")
+    need(name in cm["data"], f"{name} is not a key of the ConfigMap")
+    loaded = yaml.safe_load(cm["data"].get(name, "{}"))
+    shared = "url" in (loaded.get("state") or {})
+    check_image_and_security(sts, container, mounts, need, shared)
+    if shared:
+        check_shared_memory(loaded["state"]["url"], argv, env, mon, need)
+    else:
         state = (loaded.get("state") or {}).get("path", "")
         need(os.path.dirname(state) == STATE_DIR,
              f"the ConfigMap's state.path {state!r} should be in {STATE_DIR}, the state volume")
-        policies = loaded.get("policies", [])
-        for p in policies:
-            need(any(glob_match(p, k) for k in cm["data"]), f"policy glob {p} matches no ConfigMap key")
+    for p in loaded.get("policies", []):
+        need(any(glob_match(p, k) for k in cm["data"]), f"policy glob {p} matches no ConfigMap key")
     ports = {p["name"]: p for p in container.get("ports", [])}
     need("metrics" in ports, "the container has no port named metrics")
     need(svc["spec"].get("clusterIP") == "None", "the Service should be headless (one endpoint per replica)")
@@ -100,7 +108,20 @@ def main():
     return report(errors, docs)
 
 
-def check_image_and_security(sts, container, mounts, need):
+def check_shared_memory(url, argv, env, mon, need):
+    """A deployment whose memory is a shared PostgreSQL database (state.url)."""
+    need(re.match(r"postgres(ql)?://", url) is not None, f"state.url {url!r} is not a postgresql:// URL")
+    need(re.match(r"postgres(ql)?://[^/@]*:[^/@]*@", url) is None and "password=" not in url,
+         "state.url holds a password: give it as PGPASSWORD from a Secret")
+    secret = env.get("PGPASSWORD", {}).get("valueFrom", {}).get("secretKeyRef")
+    need(secret is not None, "PGPASSWORD must come from a Secret (secretKeyRef) when state.url is used")
+    need(len([a for a in argv if a.startswith("--replica=")]) == 1, f"each pod needs one --replica=NAME: {argv}")
+    relabel = [r for e in mon["spec"]["endpoints"] for r in e.get("relabelings", [])
+               if r.get("targetLabel") == "replica" and "__meta_kubernetes_pod_name" in r.get("sourceLabels", [])]
+    need(len(relabel) == 1, "the ServiceMonitor should label `replica` from the pod name")
+
+
+def check_image_and_security(sts, container, mounts, need, shared=False):
     with open(VERSION_SWIFT, encoding="utf-8") as f:
         version = re.search(r'static let current = "([^"]+)"', f.read()).group(1)
     need(container.get("image") == f"pinguard:{version}", f"the image should be pinguard:{version} (scripts/build-image.sh), not {container.get('image')!r}")
@@ -114,6 +135,9 @@ def check_image_and_security(sts, container, mounts, need):
     need(not ctx.get("capabilities", {}).get("add"), "no capability may be added")
     volumes = {v["name"]: v for v in sts["spec"]["template"]["spec"].get("volumes", [])}
     volumes.update({t["metadata"]["name"]: t for t in sts["spec"].get("volumeClaimTemplates", [])})
+    if shared:
+        need(STATE_DIR not in mounts, f"with state.url, no volume is needed at {STATE_DIR}")
+        return
     need(STATE_DIR in mounts and mounts[STATE_DIR] in volumes, f"{STATE_DIR} (state.db) needs a volume mount")
     ro = [v for v in container.get("volumeMounts", []) if v["mountPath"] == STATE_DIR and v.get("readOnly")]
     need(not ro, f"the volume at {STATE_DIR} must be writable")

@@ -9,7 +9,7 @@ public enum RenewalInfoID {
     /// The identifier of a certificate with Authority Key Identifier `keyIdentifierHex` and serial
     /// `serialHex` (hex, any case, as `ChainCertificate` holds them); nil when either is missing or not hex.
     public static func make(keyIdentifierHex: String, serialHex: String) -> String? {
-        guard let keyID = bytes(hex: keyIdentifierHex), !keyID.isEmpty, let serial = serialDER(hex: serialHex) else { return nil }
+        guard let keyID = Hex.bytes(keyIdentifierHex), !keyID.isEmpty, let serial = serialDER(hex: serialHex) else { return nil }
         return base64url(keyID) + "." + base64url(serial)
     }
 
@@ -22,35 +22,11 @@ public enum RenewalInfoID {
     /// The DER content bytes of a positive INTEGER with magnitude `hex`: no redundant leading zero, one
     /// zero byte added when the first byte's high bit is set.
     static func serialDER(hex: String) -> [UInt8]? {
-        guard var value = bytes(hex: hex.count % 2 == 1 ? "0" + hex : hex) else { return nil }
+        guard var value = Hex.bytes(hex.count % 2 == 1 ? "0" + hex : hex) else { return nil }
         while value.count > 1 && value[0] == 0 && value[1] & 0x80 == 0 { value.removeFirst() }
         if value.isEmpty { return nil }
         if value[0] & 0x80 != 0 { value.insert(0, at: 0) }
         return value
-    }
-
-    /// Bytes of a hex string (even length, any case); nil for anything else.
-    static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count / 2)
-        var i = 0
-        while i < digits.count {
-            guard let high = nibble(digits[i]), let low = nibble(digits[i + 1]) else { return nil }
-            out.append(high << 4 | low)
-            i += 2
-        }
-        return out
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: return c - 0x30
-        case 0x41...0x46: return c - 0x41 + 10
-        case 0x61...0x66: return c - 0x61 + 10
-        default: return nil
-        }
     }
 
     /// Unpadded base64url (RFC 4648 §5).

@@ -13,7 +13,9 @@ import PinGuardState
 /// Faults lose nothing good: a file that is corrupt, foreign or of a newer schema is never touched (the
 /// memory runs in memory, `state_unavailable`); a file that cannot be written now (read-only, full disk)
 /// keeps the round's changes in memory and is retried every round (`state_recovered` once it works). Only
-/// a file another pinguard holds is an error at start (two instances must not share one file).
+/// a file another pinguard holds is an error at start (two instances must not share one file). A shared
+/// database (`state.url`) must be usable at start, or the start fails; lost later, it is said once and the
+/// round's changes wait in memory until it is back.
 public final class ChainMemory: Sendable {
     struct State {
         var store: StateStore

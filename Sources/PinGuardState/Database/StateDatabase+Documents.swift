@@ -37,35 +37,11 @@ extension StateDatabase {
     }
 
     /// `bytes` as bytea input: `\x` and two hex digits per byte.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = [0x5C, 0x78]
-        out.reserveCapacity(2 + bytes.count * 2)
-        for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 15)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func hex(_ bytes: [UInt8]) -> String { "\\x" + Hex.encode(bytes) }
 
     /// The bytes of bytea output `\x...`; nil for anything else.
     static func bytes(_ text: String) -> [UInt8]? {
-        let units = Array(text.utf8)
-        guard units.count >= 2, units.count % 2 == 0, units[0] == 0x5C, units[1] == 0x78 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(units.count / 2 - 1)
-        var index = 2
-        while index < units.count {
-            guard let high = nibble(units[index]), let low = nibble(units[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-            index += 2
-        }
-        return out
-    }
-
-    private static func nibble(_ unit: UInt8) -> UInt8? {
-        switch unit {
-        case 0x30...0x39: unit - 0x30
-        case 0x61...0x66: unit - 0x61 + 10
-        case 0x41...0x46: unit - 0x41 + 10
-        default: nil
-        }
+        guard text.hasPrefix("\\x") else { return nil }
+        return Hex.bytes(text.dropFirst(2))
     }
 }
