@@ -1,7 +1,7 @@
 import COpenSSL
 
 /// Builds and signs X.509 v3 certificates with OpenSSL for the demo and test PKIs (what `openssl req -x509`
-/// and `openssl ca` do): subject `O=ORGANIZATION, CN=...`, basic constraints, key usage, subject key
+/// and `openssl ca` do): subject `O=ORGANIZATION, CN=...`, basic constraints (with a path length when given), key usage, subject key
 /// identifier, and an optional extended key usage, subject alternative name, authority key identifier and CRL
 /// distribution point.
 enum CertificateBuilder {
@@ -10,7 +10,7 @@ enum CertificateBuilder {
     static func make(key: OpaquePointer, issuerKey: OpaquePointer, issuer: OpaquePointer?, commonName: String,
                      subjectAltName: String?, isCA: Bool, notBefore: Int, notAfter: Int, serial: Int,
                      organization: String? = "pinguard demo", extendedKeyUsage: String? = nil,
-                     authorityKeyID: Bool = false, crlDistributionPoint: String? = nil) -> OpaquePointer? {
+                     authorityKeyID: Bool = false, crlDistributionPoint: String? = nil, pathLength: Int? = nil) -> OpaquePointer? {
         guard let x = X509_new() else { return nil }
         X509_set_version(x, 2)
         ASN1_INTEGER_set(X509_get_serialNumber(x), serial)
@@ -24,7 +24,7 @@ enum CertificateBuilder {
         var ctx = X509V3_CTX()
         X509V3_set_ctx(&ctx, issuer ?? x, x, nil, nil, 0)
         var extensions: [(Int32, String)] = [
-            (NID_basic_constraints, isCA ? "critical,CA:TRUE" : "critical,CA:FALSE"),
+            (NID_basic_constraints, isCA ? "critical,CA:TRUE" + (pathLength.map { ",pathlen:\($0)" } ?? "") : "critical,CA:FALSE"),
             (NID_key_usage, isCA ? "critical,keyCertSign,cRLSign" : "critical,digitalSignature,keyEncipherment"),
             (NID_subject_key_identifier, "hash"),
         ]

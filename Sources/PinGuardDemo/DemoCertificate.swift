@@ -29,17 +29,20 @@ public final class DemoCertificate: @unchecked Sendable {
     ///   - extendedKeyUsage: e.g. `serverAuth`, none when nil.
     ///   - authorityKeyID: whether an issued certificate names its issuer's key identifier (RFC 5280 §4.2.1.1).
     ///   - crlDistributionPoint: the URI of a CRL distribution point, none when nil.
+    ///   - pathLength: a CA's `pathLenConstraint` (how many intermediates may follow it), none when nil.
     public static func issue(commonName: String, dnsName: String?, key: DemoKey, issuer: DemoCertificate?, isCA: Bool,
                              validFrom: TimeInterval, validUntil: TimeInterval, serial: Int, organization: String? = "pinguard demo",
                              extendedKeyUsage: String? = nil, subjectAltName: String? = nil,
-                             authorityKeyID: Bool = false, crlDistributionPoint: String? = nil) throws(ProbeError) -> DemoCertificate {
+                             authorityKeyID: Bool = false, crlDistributionPoint: String? = nil,
+                             pathLength: Int? = nil) throws(ProbeError) -> DemoCertificate {
         OpenSSLErrorQueue.clear()
         let signer = issuer?.key ?? key
         guard let x = CertificateBuilder.make(key: key.pointer, issuerKey: signer.pointer, issuer: issuer?.pointer, commonName: commonName,
                                               subjectAltName: subjectAltName ?? dnsName.map { "DNS:\($0)" }, isCA: isCA,
                                               notBefore: Int(validFrom), notAfter: Int(validUntil), serial: serial,
                                               organization: organization, extendedKeyUsage: extendedKeyUsage,
-                                              authorityKeyID: authorityKeyID, crlDistributionPoint: crlDistributionPoint) else {
+                                              authorityKeyID: authorityKeyID, crlDistributionPoint: crlDistributionPoint,
+                                              pathLength: pathLength) else {
             throw ProbeError.openSSL("issuing \(commonName)")
         }
         return DemoCertificate(pointer: x, key: key)

@@ -56,7 +56,12 @@ public struct GenerationMovePKI: Sendable {
 
     /// The paths `judge` gives for `certificates` (default: what the server sends) now, for `host`.
     public func paths(_ judge: ClientPathJudge, _ certificates: [DemoCertificate]? = nil, host: String = Self.host) throws -> ClientPaths {
-        let chain = certificates ?? served
+        try Self.paths(judge, certificates ?? served, host: host)
+    }
+
+    /// The paths `judge` gives for `chain` as served now, for `host` (nil: no name check, as a client whose
+    /// hostname verifier accepts any name).
+    public static func paths(_ judge: ClientPathJudge, _ chain: [DemoCertificate], host: String?) throws -> ClientPaths {
         let facts = try chain.enumerated().map { i, c in
             try CertificateReader.facts(of: c.pointer, depth: i, source: .served)
         }
