@@ -5,6 +5,7 @@
 #     observed it;
 #   - a renewal served after a reshard from 3 to 4 is recognised as a renewal of the chain the old shards saw
 #     (no target loses its history; `history` reads it back);
+#   - a reload that gives a running instance more targets brings their history from the database;
 #   - a server that cannot be reached at start, a newer schema and a value pinguard never writes stop the start
 #     with the cause named, and change nothing;
 #   - a server that goes away while serving is said once (state_unavailable, pinguard_state_writable 0), probing
@@ -56,6 +57,9 @@ config() {  # config FILE URL [INTERVAL]
     for i in $(seq 0 11); do echo "  - {host: m$i.mem.test, port: $SP, connect: 127.0.0.1, name: m$i}"; done; } > "$1"
 }
 config mem.yml "$PG_URL"
+wait_for() {  # wait_for SECONDS 'TEST'
+  local until=$((SECONDS + $1)); while ((SECONDS < until)); do eval "$2" && return 0; sleep 0.3; done; return 1
+}
 once() {  # once LOG ARGS...: one round of serve
   local log=$1; shift
   "$PG" serve --config mem.yml --once --log-events "$@" > "$log.out" 2> "$log.err"
@@ -94,6 +98,23 @@ check_that "history reads both chains of a target from the database" "grep -q 'r
 for i in 0 1 2 3; do once "again-$i" --shard "$i/4"; done
 check_that "a second round after the reshard reports no renewal again" "! grep -q '\[certificate_renewed\]' again-*.err" "$(grep -h renewed again-*.err)"
 
+# --- A reload that gives an instance more targets brings their history along ----------------------------------
+config half.yml "$PG_URL" 2s
+sed -i '/name: m\([6-9]\|1[01]\)}/d' half.yml
+HP=$(port)
+"$PG" serve --config half.yml --listen "127.0.0.1:$HP" --log-events > half.out 2> half.err & HALF=$!; track $HALF
+renewals() { curl -s "http://127.0.0.1:$HP/metrics" | awk -v t="$1" '$1 == "pinguard_renewals_observed_total{target=\"" t "\"}" { print $2 }'; }
+wait_for 30 '[ "$(renewals m1)" = 1 ]'
+check_that "an instance of six targets knows their renewals from the database" '[ "$(renewals m1)" = 1 ] && [ -z "$(renewals m7)" ]' \
+  "m1 $(renewals m1), m7 $(renewals m7): $(tail -n 3 half.err)"
+cp mem.yml half.yml
+sed -i 's/^interval: 5s/interval: 2s/' half.yml
+kill -HUP $HALF
+wait_for 30 '[ "$(renewals m7)" = 1 ]'
+check_that "a reload adding six targets brings their history: m7's renewal is known" '[ "$(renewals m7)" = 1 ]' "$(tail -n 5 half.err)"
+check_that "... and none of them is taken for a new renewal" '! grep -q "\[certificate_renewed\]" half.err' "$(grep renewed half.err)"
+kill $HALF; wait $HALF 2> /dev/null
+
 # --- What stops a start, naming the cause, and changes nothing -----------------------------------------------------
 DEAD=$(port)
 config dead.yml "postgresql://pinguard@127.0.0.1:$DEAD/pinguard"
@@ -117,9 +138,6 @@ psql_q "UPDATE pinguard_chain SET last_seen = first_seen WHERE last_seen = -5" >
 config live.yml "$PG_URL" 2s
 MP=$(port)
 "$PG" serve --config live.yml --listen "127.0.0.1:$MP" --log-events > live.out 2> live.err & LIVE=$!; track $LIVE
-wait_for() {  # wait_for SECONDS 'TEST'
-  local until=$((SECONDS + $1)); while ((SECONDS < until)); do eval "$2" && return 0; sleep 0.3; done; return 1
-}
 metric() { curl -s "http://127.0.0.1:$MP/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
 wait_for 30 '[ "$(metric pinguard_state_writable)" = 1 ]'
 check_that "serving on the database: pinguard_state_writable 1" '[ "$(metric pinguard_state_writable)" = 1 ]' "$(tail -n 5 live.err)"

@@ -18,7 +18,7 @@ public final class StateStore: @unchecked Sendable {
     public let lastSeenGranularity: Int64
 
     let lock = NSLock()
-    private var memory: StateMemory
+    var memory: StateMemory
     private(set) var connection: SQLiteConnection?
     private var fileLock: StateFileLock?
     /// The shared database, when the memory lives there instead of a file (`path` is then its URL without password).

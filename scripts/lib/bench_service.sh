@@ -90,6 +90,17 @@ bench_service() {
   if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
     curl -s --compressed -o /dev/null -w '    the next scrape with gzip (slices rendered again) %{time_total}s\n' "http://127.0.0.1:$http_port/metrics"
   done
+  # The edits operators make to one set, each judged again by a reload (the set covers every target).
+  cp "$work/cfg/policies/android-app.yml" "$work/android-app.yml.orig"
+  sed -i 's/^        policy:$/        policy:\n          expires: 2027-06-30/' "$work/cfg/policies/android-app.yml"
+  timed_reload "a pin set's expiry given (android-app, 2027-06-30)"
+  sed -i 's/expires: 2027-06-30/expires: 2027-09-30/' "$work/cfg/policies/android-app.yml"
+  timed_reload "that expiry moved (2027-09-30)"
+  sed 's/^name: bench-ios-app$/name: bench-new-app/' "$work/ios-app.yml.orig" > "$work/cfg/policies/new-app.yml"
+  timed_reload "a third set added (new-app, covering every target)"
+  rm -f "$work/cfg/policies/new-app.yml"
+  cp "$work/android-app.yml.orig" "$work/cfg/policies/android-app.yml"
+  timed_reload "back to the two sets as they were"
   grep -E 'VmHWM|VmRSS' "/proc/$serve_pid/status" | sed 's/^/  after the reloads: /'
   probes() { curl -s "http://127.0.0.1:$http_port/metrics" | awk '$1 == "pinguard_probes_total" { printf "%d\n", $2 }'; }
   before=$(probes); sleep 5; after=$(probes)
@@ -125,6 +136,15 @@ bench_service() {
   grep -E 'VmRSS' "/proc/$serve_pid/status" | sed 's/^/  after replacing the configuration with 10 targets: /'
   kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true
 
+}
+
+# timed_reload WHAT: one reload after the edit WHAT, its wall and CPU time.
+timed_reload() {
+  local cpu_before
+  cpu_before=$(awk '{ print $14 + $15 }' "/proc/$serve_pid/stat")
+  curl -s -o /dev/null -X POST -w "  reload after an edit ($1): %{time_total}s (HTTP %{http_code})" "http://127.0.0.1:$http_port/-/reload"
+  awk -v a="$(awk '{ print $14 + $15 }' "/proc/$serve_pid/stat")" -v b="$cpu_before" -v hz="$(getconf CLK_TCK)" \
+    'BEGIN { printf ", %.2f s of CPU\n", (a - b) / hz }'
 }
 
 # The state file's size (with its write-ahead log).

@@ -113,11 +113,16 @@ extension ChainMemory {
         }
     }
 
-    /// Takes the targets of a new configuration: forgets the metrics of those gone, and drops from the file
-    /// the targets gone for longer than `retention` seconds (written with the next commit).
+    /// Takes the targets of a new configuration: forgets the metrics of those gone, takes the history of those
+    /// new here from a shared database, and drops from the file the targets gone for longer than `retention`
+    /// seconds (written with the next commit).
     public func configure(targets: Set<String>, now: Date, retention: Double) {
         state.withLockedValue { s in
+            let arrived = targets.subtracting(s.configured)
             s.configured = targets
+            // From a shared database, targets the reload gave this instance (another shard's, or new here) come
+            // with the history other instances wrote; unreadable now, they start without it.
+            if case .database = location, !arrived.isEmpty, (try? s.store.adopt(arrived)) != nil { Self.seed(&s) }
             _ = s.store.prune(configuredTargets: targets, now: Int64(now.timeIntervalSince1970), retention: Int64(retention))
             let before = s.targets.count
             s.targets = s.targets.filter { targets.contains($0.key) }

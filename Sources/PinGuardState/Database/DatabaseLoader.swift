@@ -1,7 +1,8 @@
 import PinGuardCore
 
 /// Reads the shared state database into memory in one read-only transaction: the targets this instance keeps
-/// (its shard's), then their chains in the order they were first written.
+/// (its shard's at start, the targets a reload gave it later), then their chains in the order they were first
+/// written.
 ///
 /// Every value is untrusted input, held to the SQLite file's bounds (`StoredBounds`): a value out of them makes
 /// the database `.corrupt`, refused whole and left untouched, naming the row.
@@ -17,35 +18,41 @@ enum DatabaseLoader {
         FROM pinguard_chain ORDER BY seq
         """
 
-    /// Loads the targets `keep` accepts and their chains.
-    static func load(_ connection: PostgresConnection, lastSeenGranularity: Int64,
-                     keep: (String) -> Bool) throws(PostgresFailure) -> StateMemory {
-        try connection.transaction { () throws(PostgresFailure) -> StateMemory in
+    /// Adds to `memory` the targets `keep` accepts that it does not hold yet, with their chains.
+    static func load(_ connection: PostgresConnection, into memory: inout StateMemory,
+                     keep: (String) -> Bool) throws(PostgresFailure) {
+        var loaded = memory
+        try connection.transaction { () throws(PostgresFailure) in
             try connection.query("SET TRANSACTION READ ONLY, ISOLATION LEVEL REPEATABLE READ")
-            var memory = StateMemory(lastSeenGranularity: lastSeenGranularity)
-            try loadTargets(connection.query(targetColumns), keep: keep, into: &memory)
-            try loadChains(connection.query(chainColumns), into: &memory)
-            return memory
+            let added = try loadTargets(connection.query(targetColumns), keep: keep, into: &loaded)
+            try loadChains(connection.query(chainColumns), of: added, into: &loaded)
         }
+        memory = loaded
     }
 
+    /// Loads the target rows `keep` accepts that `memory` does not hold; returns their names.
     private static func loadTargets(_ rows: PostgresRows, keep: (String) -> Bool,
-                                    into memory: inout StateMemory) throws(PostgresFailure) {
+                                    into memory: inout StateMemory) throws(PostgresFailure) -> Set<String> {
+        var added: Set<String> = []
         for index in 0..<rows.count {
             let row = DatabaseRow(rows: rows, index: index, table: "pinguard_target")
             let name = try row.text(0)
-            guard keep(name) else { continue }
+            guard keep(name), memory[name] == nil else { continue }
+            added.insert(name)
             var record = TargetRecord(id: memory.nextTargetID, name: name, lastConfigured: try row.time(5), needsWrite: false)
             record.summary = RenewalSummary(renewals: Int(try row.count(1)), lastRenewal: try row.optionalTime(2),
                                             lastKeyReused: try row.flag(3), lastIssuerChanged: try row.flag(4))
             memory.insertLoaded(record)
         }
+        return added
     }
 
-    private static func loadChains(_ rows: PostgresRows, into memory: inout StateMemory) throws(PostgresFailure) {
+    private static func loadChains(_ rows: PostgresRows, of targets: Set<String>,
+                                   into memory: inout StateMemory) throws(PostgresFailure) {
         for index in 0..<rows.count {
             let row = DatabaseRow(rows: rows, index: index, table: "pinguard_chain")
-            guard let slot = memory.slot(of: try row.text(0)) else { continue }
+            let target = try row.text(0)
+            guard targets.contains(target), let slot = memory.slot(of: target) else { continue }
             guard let arrival = ChainArrival(column: try row.count(14), keyReused: try row.flag(15),
                                              issuerChanged: try row.flag(16)) else {
                 throw row.malformed("has an unknown arrival")

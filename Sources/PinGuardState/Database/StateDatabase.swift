@@ -35,8 +35,8 @@ final class StateDatabase {
                 throw StateError(.olderSchema, database: display, cause: "schema version \(version) is older than "
                                  + "\(DatabaseSchema.currentVersion); start pinguard serve on it once to migrate it")
             }
-            let memory = version == 0 && readOnly ? StateMemory(lastSeenGranularity: lastSeenGranularity)
-                : try DatabaseLoader.load(connection, lastSeenGranularity: lastSeenGranularity, keep: keep)
+            var memory = StateMemory(lastSeenGranularity: lastSeenGranularity)
+            if version > 0 || !readOnly { try DatabaseLoader.load(connection, into: &memory, keep: keep) }
             return (StateDatabase(url: url, connection: connection), memory)
         } catch let error as StateError {
             throw error
@@ -58,6 +58,16 @@ final class StateDatabase {
         } catch {
             if error.connectionLost { connection = nil }
             throw StateError(error, database: display, doing: "writing")
+        }
+    }
+
+    /// Adds to `memory` what the database holds of `names` that it does not hold yet.
+    func adopt(_ names: Set<String>, into memory: inout StateMemory) throws(StateError) {
+        do {
+            try DatabaseLoader.load(try usable(), into: &memory, keep: { names.contains($0) })
+        } catch {
+            if error.connectionLost { connection = nil }
+            throw StateError(error, database: display, doing: "loading")
         }
     }
 

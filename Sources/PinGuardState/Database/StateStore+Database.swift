@@ -14,6 +14,16 @@ extension StateStore {
                           database: readOnly ? nil : database)
     }
 
+    /// Takes from the shared database the memory of `names` this store does not hold yet (targets a reload moved
+    /// to this instance: a new shard, or new to its configuration), so they keep their history. Does nothing for
+    /// a file or memory store; throws when the database cannot be read now (they then start without it).
+    public func adopt(_ names: Set<String>) throws(StateError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let database, !isClosed else { return }
+        try database.adopt(names, into: &memory)
+    }
+
     /// Checks the database at `url` as `serve` would find it at start, changing nothing: nil when it can be used
     /// (a missing or older schema is created or migrated), else why not.
     public static func check(database url: String) -> StateError? {
