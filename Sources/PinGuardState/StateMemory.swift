@@ -19,8 +19,9 @@ struct StateMemory {
     private(set) var deletedTargetIDs: Set<Int64> = []
     /// Chain rows to delete.
     private(set) var deletedChainIDs: Set<Int64> = []
-    /// The same deletions by name and identity, for the shared database (where rows have no ids of ours).
+    /// The target deletions by name, for the shared database (where rows have no ids of ours).
     private(set) var deletedTargetNames: [String] = []
+    /// The chain deletions by target and identity, for the shared database.
     private(set) var deletedChains: [(target: String, chain: TargetRecord.DroppedChain)] = []
     /// How stale a chain's `last_seen` on disk may get while it is served unchanged.
     let lastSeenGranularity: Int64

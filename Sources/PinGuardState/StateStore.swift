@@ -18,6 +18,7 @@ public final class StateStore: @unchecked Sendable {
     public let lastSeenGranularity: Int64
 
     let lock = NSLock()
+    /// Every target and chain held; guarded by `lock` (a shared database's adoption adds to it).
     var memory: StateMemory
     private(set) var connection: SQLiteConnection?
     private var fileLock: StateFileLock?
