@@ -8,6 +8,7 @@
 #   - a reload that gives a running instance more targets brings their history from the database;
 #   - a server that cannot be reached at start, a newer schema and a value pinguard never writes stop the start
 #     with the cause named, and change nothing;
+#   - a server restarted between rounds goes unnoticed (the connection is made again at once);
 #   - a server that goes away while serving is said once (state_unavailable, pinguard_state_writable 0), probing
 #     goes on, and state_recovered follows when it is back, with what was observed meanwhile written.
 #
@@ -141,6 +142,11 @@ MP=$(port)
 metric() { curl -s "http://127.0.0.1:$MP/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
 wait_for 30 '[ "$(metric pinguard_state_writable)" = 1 ]'
 check_that "serving on the database: pinguard_state_writable 1" '[ "$(metric pinguard_state_writable)" = 1 ]' "$(tail -n 5 live.err)"
+postgres_restart
+probes=$(metric pinguard_probes_total)
+wait_for 30 '[ "$(metric pinguard_probes_total)" -gt "$((probes + 24))" ]'
+check_that "a server restarted between rounds is no outage: the connection is made again at once, nothing said" \
+  '! grep -q "\[state_unavailable\]" live.err && [ "$(metric pinguard_state_writable)" = 1 ]' "$(grep state_ live.err)"
 postgres_stop
 wait_for 30 'grep -q "\[state_unavailable\]" live.err'
 probes=$(metric pinguard_probes_total)

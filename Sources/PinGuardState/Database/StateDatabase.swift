@@ -47,37 +47,38 @@ final class StateDatabase {
         }
     }
 
-    /// Writes `memory`'s pending changes; a deadlock or serialization failure is tried once more at once.
+    /// Writes `memory`'s pending changes.
     func write(_ memory: StateMemory) throws(StateError) {
-        do {
-            do {
-                try DatabaseWriter(connection: try usable()).write(memory)
-            } catch where error.sqlState == "40P01" || error.sqlState == "40001" {
-                try DatabaseWriter(connection: try usable()).write(memory)
-            }
-        } catch {
-            if error.connectionLost { connection = nil }
-            throw StateError(error, database: display, doing: "writing")
-        }
+        try run("writing") { (c) throws(PostgresFailure) in try DatabaseWriter(connection: c).write(memory) }
     }
 
     /// Adds to `memory` what the database holds of `names` that it does not hold yet.
     func adopt(_ names: Set<String>, into memory: inout StateMemory) throws(StateError) {
-        do {
-            try DatabaseLoader.load(try usable(), into: &memory, keep: { names.contains($0) })
-        } catch {
-            if error.connectionLost { connection = nil }
-            throw StateError(error, database: display, doing: "loading")
-        }
+        var adopted = memory
+        try run("loading") { (c) throws(PostgresFailure) in try DatabaseLoader.load(c, into: &adopted, keep: { names.contains($0) }) }
+        memory = adopted
     }
 
     /// Checks that the database answers (connecting again if the connection was lost).
     func ping() throws(StateError) {
+        try run("checking") { (c) throws(PostgresFailure) in try c.query("SELECT 1") }
+    }
+
+    /// Runs `body` on the connection, once more at once on a new connection when the one held was lost (the
+    /// server restarted or failed over since the last round), or on the same one after a deadlock or
+    /// serialization failure; what still fails is `doing` that failed.
+    private func run(_ doing: String, _ body: (PostgresConnection) throws(PostgresFailure) -> Void) throws(StateError) {
+        let held = connection != nil
         do {
-            try usable().query("SELECT 1")
+            do {
+                try body(try usable())
+            } catch where (error.connectionLost && held) || error.sqlState == "40P01" || error.sqlState == "40001" {
+                if error.connectionLost { connection = nil }
+                try body(try usable())
+            }
         } catch {
             if error.connectionLost { connection = nil }
-            throw StateError(error, database: display, doing: "checking")
+            throw StateError(error, database: display, doing: doing)
         }
     }
 
