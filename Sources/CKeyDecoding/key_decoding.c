@@ -147,3 +147,5 @@ void *pg_key_decoding_adopt(void *key) {
     EVP_PKEY_free(k);
     return copy;
 }
+
+int pg_key_decoding_checked_release(void) { return pg_named_curves_checked_release(); }

@@ -43,6 +43,9 @@ package enum KeyDecoding {
     /// The running OpenSSL's release, as it names itself (`3.0.22`).
     package static var openSSLRelease: String { String(cString: OpenSSL_version(Int32(OPENSSL_VERSION_STRING))) }
 
+    /// Whether the running OpenSSL is a release the named-curves decoding was checked against (only there is it used).
+    package static var onCheckedRelease: Bool { pg_key_decoding_checked_release() == 1 }
+
     /// Whether the built-in methods are in force in this process.
     package static var isActive: Bool { pg_key_decoding_registered() == 1 }
 

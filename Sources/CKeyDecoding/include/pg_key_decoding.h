@@ -12,6 +12,10 @@ int pg_key_decoding_registered(void);
  * built for it, as OpenSSL does (0). */
 int pg_key_decoding_named_curves(void);
 
+/* Whether the running OpenSSL is a release whose private layout the named-curves decoding was checked against (1)
+ * or not (0): only there is it used. */
+int pg_key_decoding_checked_release(void);
+
 /* Whether keys of the OpenSSL type `nid` (EVP_PKEY_RSA, EVP_PKEY_EC) are decoded and used through the
  * built-in methods (1) or OpenSSL's providers (0). */
 int pg_key_decoding_is_builtin(int nid);
