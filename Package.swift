@@ -131,7 +131,7 @@ let package = Package(
                                                                 "PinGuardCTTestSupport"]),
         .testTarget(name: "PinGuardDemoTests", dependencies: ["PinGuardDemo", "PinGuardCrypto"]),
         .testTarget(name: "PinGuardCommandsTests", dependencies: ["PinGuardCommands", "PinGuardCore", "PinGuardReaders", "PinGuardState",
-                                                                  "PinGuardARI", "PinGuardDemo", "PinGuardTestSupport"]),
+                                                                  "PinGuardARI", "PinGuardCrypto", "PinGuardDemo", "PinGuardTestSupport"]),
         .testTarget(name: "PinGuardStateTests", dependencies: ["PinGuardState", "PinGuardCore", "CSQLite"]),
         // The built pinguard binary end to end: flags, exit statuses, stdout and stderr against real servers.
         .testTarget(name: "PinGuardCLITests", dependencies: ["PinGuardCore", "PinGuardReaders", "PinGuardDemo", "PinGuardTestSupport", "PinGuardCTTestSupport",

@@ -15,6 +15,7 @@
 #include <openssl/core_names.h>
 #include <openssl/ct.h>
 #include <openssl/ocsp.h>
+#include <openssl/pkcs7.h>
 
 /* Macros Swift cannot import, wrapped as functions. */
 static inline long pg_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
@@ -85,4 +86,17 @@ static inline const ASN1_IA5STRING *pg_GENERAL_NAME_uri(const GENERAL_NAME *n) {
 static inline GENERAL_NAMES *pg_DIST_POINT_NAME_fullname(const DIST_POINT_NAME *n) {
     return n != NULL && n->type == 0 ? n->name.fullname : NULL;
 }
+/* The certificates of a PKCS#7 SignedData ("certs-only" CMS, RFC 5280 4.2.2.1); NULL for another type. */
+static inline STACK_OF(X509) *pg_PKCS7_signed_certificates(PKCS7 *p7) {
+    return (p7 != NULL && PKCS7_type_is_signed(p7) && p7->d.sign != NULL) ? p7->d.sign->cert : NULL;
+}
+
+/* Authority information access: how many descriptions, and the i-th one's URI when its method is caIssuers. */
+static inline int pg_AIA_num(const AUTHORITY_INFO_ACCESS *a) { return sk_ACCESS_DESCRIPTION_num(a); }
+static inline const ASN1_IA5STRING *pg_AIA_ca_issuers_uri(const AUTHORITY_INFO_ACCESS *a, int i) {
+    const ACCESS_DESCRIPTION *d = sk_ACCESS_DESCRIPTION_value(a, i);
+    if (d == NULL || OBJ_obj2nid(d->method) != NID_ad_ca_issuers) return NULL;
+    return pg_GENERAL_NAME_uri(d->location);
+}
+
 #endif

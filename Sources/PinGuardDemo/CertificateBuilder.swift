@@ -2,15 +2,16 @@ import COpenSSL
 
 /// Builds and signs X.509 v3 certificates with OpenSSL for the demo and test PKIs (what `openssl req -x509`
 /// and `openssl ca` do): subject `O=ORGANIZATION, CN=...`, basic constraints (with a path length when given), key usage, subject key
-/// identifier, and an optional extended key usage, subject alternative name, authority key identifier and CRL
-/// distribution point.
+/// identifier, and an optional extended key usage, subject alternative name, authority key identifier, CRL
+/// distribution point and caIssuers URL.
 enum CertificateBuilder {
     /// A certificate for `key` signed by `issuerKey`, issued by `issuer` (self-issued when nil); validity in
     /// seconds relative to now. Nil when OpenSSL refuses (its error queue says why).
     static func make(key: OpaquePointer, issuerKey: OpaquePointer, issuer: OpaquePointer?, commonName: String,
                      subjectAltName: String?, isCA: Bool, notBefore: Int, notAfter: Int, serial: Int,
                      organization: String? = "pinguard demo", extendedKeyUsage: String? = nil,
-                     authorityKeyID: Bool = false, crlDistributionPoint: String? = nil, pathLength: Int? = nil) -> OpaquePointer? {
+                     authorityKeyID: Bool = false, crlDistributionPoint: String? = nil, pathLength: Int? = nil,
+                     caIssuers: String? = nil) -> OpaquePointer? {
         guard let x = X509_new() else { return nil }
         X509_set_version(x, 2)
         ASN1_INTEGER_set(X509_get_serialNumber(x), serial)
@@ -31,6 +32,7 @@ enum CertificateBuilder {
         if let extendedKeyUsage { extensions.append((NID_ext_key_usage, extendedKeyUsage)) }
         if let subjectAltName { extensions.append((NID_subject_alt_name, subjectAltName)) }
         if let crlDistributionPoint { extensions.append((NID_crl_distribution_points, "URI:\(crlDistributionPoint)")) }
+        if let caIssuers { extensions.append((NID_info_access, "caIssuers;URI:\(caIssuers)")) }
         if authorityKeyID, issuer != nil { extensions.append((NID_authority_key_identifier, "keyid:always")) }
         for (nid, value) in extensions {
             guard let e = X509V3_EXT_conf_nid(nil, &ctx, nid, value) else { X509_free(x); return nil }

@@ -30,11 +30,12 @@ public final class DemoCertificate: @unchecked Sendable {
     ///   - authorityKeyID: whether an issued certificate names its issuer's key identifier (RFC 5280 §4.2.1.1).
     ///   - crlDistributionPoint: the URI of a CRL distribution point, none when nil.
     ///   - pathLength: a CA's `pathLenConstraint` (how many intermediates may follow it), none when nil.
+    ///   - caIssuers: the URI where the issuer's certificate can be downloaded (authority information access).
     public static func issue(commonName: String, dnsName: String?, key: DemoKey, issuer: DemoCertificate?, isCA: Bool,
                              validFrom: TimeInterval, validUntil: TimeInterval, serial: Int, organization: String? = "pinguard demo",
                              extendedKeyUsage: String? = nil, subjectAltName: String? = nil,
                              authorityKeyID: Bool = false, crlDistributionPoint: String? = nil,
-                             pathLength: Int? = nil) throws(ProbeError) -> DemoCertificate {
+                             pathLength: Int? = nil, caIssuers: String? = nil) throws(ProbeError) -> DemoCertificate {
         OpenSSLErrorQueue.clear()
         let signer = issuer?.key ?? key
         guard let x = CertificateBuilder.make(key: key.pointer, issuerKey: signer.pointer, issuer: issuer?.pointer, commonName: commonName,
@@ -42,7 +43,7 @@ public final class DemoCertificate: @unchecked Sendable {
                                               notBefore: Int(validFrom), notAfter: Int(validUntil), serial: serial,
                                               organization: organization, extendedKeyUsage: extendedKeyUsage,
                                               authorityKeyID: authorityKeyID, crlDistributionPoint: crlDistributionPoint,
-                                              pathLength: pathLength) else {
+                                              pathLength: pathLength, caIssuers: caIssuers) else {
             throw ProbeError.openSSL("issuing \(commonName)")
         }
         return DemoCertificate(pointer: x, key: key)

@@ -28,10 +28,10 @@ struct FetchURL: Sendable {
             return .failure(Refusal(reason: "\(shown) is not an http or https URL"))
         }
         guard scheme == "https" || scheme == "http" else {
-            return .failure(Refusal(reason: "\(shown): only https (and http for CRLs) is fetched"))
+            return .failure(Refusal(reason: "\(shown): only https (and http for CRLs and CA certificates) is fetched"))
         }
-        guard scheme == "https" || purpose == .crl else {
-            return .failure(Refusal(reason: "\(shown): plain http is refused for \(purpose.rawValue); only CRLs, which are signed, are fetched over http"))
+        guard scheme == "https" || purpose == .crl || purpose == .caIssuers else {
+            return .failure(Refusal(reason: "\(shown): plain http is refused for \(purpose.rawValue); only CRLs and CA certificates, which are signed, are fetched over http"))
         }
         guard parts.percentEncodedUser == nil, parts.percentEncodedPassword == nil else {
             return .failure(Refusal(reason: "\(shown): credentials in a URL are refused"))

@@ -2,6 +2,7 @@ import Foundation
 import PinGuardARI
 import PinGuardCommands
 import PinGuardCore
+import PinGuardCrypto
 import PinGuardDemo
 import PinGuardTestSupport
 import XCTest
@@ -34,6 +35,10 @@ final class ProbeRenewalWindowTests: XCTestCase {
             notice("fetch refused: crl.example resolves to 127.0.0.1, outside fetch.networks")
             return probe
         }
+
+        /// Downloads nothing: the servers here send their whole chains.
+        func issuers(_ issuers: FetchedIssuers, fetch settings: FetchSettings,
+                     notice: @escaping @Sendable (String) -> Void) async throws -> Bool { false }
 
         func renewalInfo(of certificate: WatchedCertificate, fetch settings: FetchSettings, now: Date) async throws -> RenewalInfoAnswer {
             lock.withLock { questions.append(certificate) }

@@ -16,8 +16,9 @@ public struct GenerationMovePKI: Sendable {
     /// The roots' keys.
     public let keys: (x1: DemoKey, x2: DemoKey, ye: DemoKey)
 
-    /// The PKI; `crossSignExpired` makes X2-by-X1 expired a day ago.
-    public init(crossSignExpired: Bool = false) throws {
+    /// The PKI; `crossSignExpired` makes X2-by-X1 expired a day ago; `caIssuers` is the leaf's caIssuers URL (none
+    /// when nil).
+    public init(crossSignExpired: Bool = false, caIssuers: String? = nil) throws {
         let day = 86_400.0
         keys = (try DemoKey(.p256), try DemoKey(.p256), try DemoKey(.p256))
         x1 = try .issue(commonName: "Test Root X1", dnsName: nil, key: keys.x1, issuer: nil, isCA: true,
@@ -33,7 +34,7 @@ public struct GenerationMovePKI: Sendable {
         intermediate = try .issue(commonName: "Test YE1", dnsName: nil, key: try DemoKey(.p256), issuer: ye, isCA: true,
                                   validFrom: -200 * day, validUntil: 900 * day, serial: 6)
         leaf = try .issue(commonName: Self.host, dnsName: Self.host, key: try DemoKey(.p256), issuer: intermediate, isCA: false,
-                          validFrom: -10 * day, validUntil: 80 * day, serial: 7, extendedKeyUsage: "serverAuth")
+                          validFrom: -10 * day, validUntil: 80 * day, serial: 7, extendedKeyUsage: "serverAuth", caIssuers: caIssuers)
     }
 
     /// What the server sends.

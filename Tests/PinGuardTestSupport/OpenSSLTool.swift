@@ -36,6 +36,18 @@ public enum OpenSSLTool {
                      + " | \(path) dgst -sha256 -binary | base64")
     }
 
+    /// A certs-only PKCS#7 (DER) holding `certificates` (PEM), as a CA serves several issuers at one caIssuers URL:
+    /// `openssl crl2pkcs7 -nocrl -certfile FILE -outform DER`.
+    public static func pkcs7(certificates: [String]) throws -> [UInt8] {
+        let dir = try TemporaryDirectory.make("pinguard-pkcs7")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pem = dir.appendingPathComponent("certs.pem"), der = dir.appendingPathComponent("certs.p7b")
+        try certificates.joined().write(to: pem, atomically: true, encoding: .utf8)
+        let r = try CommandRunner.run(path, ["crl2pkcs7", "-nocrl", "-certfile", pem.path, "-outform", "DER", "-out", der.path])
+        guard r.status == 0 else { throw HarnessError("openssl crl2pkcs7: \(r)") }
+        return Array(try Data(contentsOf: der))
+    }
+
     /// Runs a pipeline under `sh -o pipefail`-like checks and returns its trimmed stdout.
     static func pipeline(_ commandLine: String, digestCharacters: Int = 44) throws -> String {
         let r = try CommandRunner.run("/bin/bash", ["-o", "pipefail", "-c", commandLine])

@@ -82,7 +82,9 @@ struct ProbeRun: AsyncCommandRun {
         let sets = try policySets(loaded)
         let (prober, ct) = try proberAndCT(sets: sets, loaded: loaded)
         let target = configuredTarget(sets: sets, loaded: loaded)
-        let probe = try await checked(prober.probeTarget(try request(target)), loaded: loaded)
+        let dial = try request(target)
+        let probe = try await checked(try await withDownloadedIssuers(prober.probeTarget(dial), prober: prober, request: dial,
+                                                                      loaded: loaded), loaded: loaded)
         let result = try await judged(probe, target: target, sets: sets, ct: ct, loaded: loaded)
         let report = ProbeReport(target: result.target.name, result: result)
         out.write(options.json ? report.json() + "\n" : report.text())
@@ -121,6 +123,8 @@ struct ProbeRun: AsyncCommandRun {
             let clientPaths = try CommandClientStores.judge(sets: sets, caFile: caFile,
                                                                      storesFile: options.clientStores ?? loaded?.config.clientStores,
                                                                      loaded: loaded, now: options.now, out: &out)
+            // With lookups, Chrome and Apple take the issuers they would download (`withDownloadedIssuers`).
+            if options.lookups != nil { clientPaths?.fetchIssuers(from: FetchedIssuers()) }
             return (try TLSProber(caFile: caFile, ctLogs: keyring, clientPaths: clientPaths), ct)
         } catch {
             throw out.fail("pinguard: \(error)")

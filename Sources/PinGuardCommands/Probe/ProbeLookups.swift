@@ -1,9 +1,10 @@
 import Foundation
 import PinGuardARI
 import PinGuardCore
+import PinGuardCrypto
 
-/// What `probe` asks beyond the handshake, through the guarded fetcher: the CRLs of the served certificates and
-/// the leaf's renewal window from its CA (RFC 9773). The fetcher runs on NIO, which the commands do not link, so
+/// What `probe` asks beyond the handshake, through the guarded fetcher: the CRLs of the served certificates, the
+/// leaf's renewal window from its CA (RFC 9773) and the issuers Chrome and Apple download from caIssuers URLs. The fetcher runs on NIO, which the commands do not link, so
 /// the `pinguard` executable gives the lookups (PinGuardFetch, PinGuardService); without them `probe` asks
 /// nothing: no revocation is reported and the forecast comes from declarations alone.
 public protocol ProbeLookups: Sendable {
@@ -16,4 +17,9 @@ public protocol ProbeLookups: Sendable {
     /// made from `settings`.
     func revocation(of probe: TargetProbe, fetch settings: FetchSettings,
                     notice: @escaping @Sendable (String) -> Void) async throws -> TargetProbe
+
+    /// Downloads the caIssuers URLs `issuers` wants, as a round's download pass does (nothing kept after the run);
+    /// true when any was recorded. Throws when the fetcher cannot be made from `settings`.
+    func issuers(_ issuers: FetchedIssuers, fetch settings: FetchSettings,
+                 notice: @escaping @Sendable (String) -> Void) async throws -> Bool
 }

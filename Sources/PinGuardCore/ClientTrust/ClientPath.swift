@@ -44,6 +44,9 @@ public struct ClientPaths: Sendable, Equatable {
     /// The dated changes ahead in each client's store that reach a root this chain can reach, with the paths
     /// once each is made.
     public var upcoming: [CTClient: [UpcomingStoreChange]] = [:]
+    /// The caIssuers URLs a client would download for this chain that pinguard has not downloaded yet: the paths
+    /// through them are judged once they are (docs/reference.md, Issuers the clients download).
+    public var pendingIssuers: [String] = []
 
     /// Paths by client, with the versions of each client in use.
     public init(byClient: [CTClient: [ClientPath]] = [:], inUse: [CTClient: ClientVersions] = [:]) {

@@ -10,11 +10,13 @@ public enum FetchPurpose: String, Sendable, CaseIterable {
     case crl
     /// A Certificate Transparency log list or its signature.
     case ctLogList = "ct_log_list"
+    /// A CA certificate from a caIssuers URL (RFC 5280 4.2.2.1), as Chrome and Apple download it.
+    case caIssuers = "ca_issuers"
 
     /// The largest body accepted, bytes.
     public var maxBytes: Int {
         switch self {
-        case .acmeDirectory, .renewalInfo: return 64 * 1024
+        case .acmeDirectory, .renewalInfo, .caIssuers: return 64 * 1024
         case .crl: return 32 * 1024 * 1024
         case .ctLogList: return 4 * 1024 * 1024
         }

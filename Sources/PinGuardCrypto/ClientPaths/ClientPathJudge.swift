@@ -15,12 +15,14 @@ public final class ClientPathJudge: @unchecked Sendable {
     /// Each store once each of its dated changes is made.
     let changed: [(store: ClientStore, change: ClientStoreData.Change, after: ClientStore)]
     private let lock = NSLock()
-    private var remembered: [[UInt8]: (until: Date, findings: ChainFindings)] = [:]
+    private var remembered: [[UInt8]: (until: Date, generation: Int, findings: ChainFindings)] = [:]
     /// Findings that stand for sibling leaves, by the certificates above the leaf (`SiblingLeaf`).
     private var templates: [[UInt8]: (until: Date, findings: ChainFindings)] = [:]
     /// Chains remembered at most; beyond it the memory starts again.
     let capacity: Int
     private var counts = (searches: 0, reused: 0, siblings: 0)
+    /// Where the clients that download missing issuers find them; nil: nothing is downloaded.
+    private var issuers: FetchedIssuers?
 
     /// What the search found for one served chain: by client, each version range's finding, now and after
     /// each change ahead that reaches a root the chain can reach.
@@ -50,6 +52,15 @@ public final class ClientPathJudge: @unchecked Sendable {
         }
     }
 
+    /// Lets Chrome and Apple take issuers downloaded from caIssuers URLs (`FetchedIssuers`), as they do; a search
+    /// made before a download arrived is made again.
+    public func fetchIssuers(from issuers: FetchedIssuers) {
+        lock.withLock { self.issuers = issuers }
+    }
+
+    /// Where the judge finds downloaded issuers, when it does.
+    public var fetchedIssuers: FetchedIssuers? { lock.withLock { issuers } }
+
     /// How many chains were searched, answered from memory, and answered from a sibling leaf's paths.
     public var statistics: (searches: Int, reused: Int, siblings: Int) { lock.withLock { counts } }
 
@@ -60,7 +71,7 @@ public final class ClientPathJudge: @unchecked Sendable {
         guard !served.isEmpty, served.count == servedFacts.count else { return ClientPaths() }
         let found = findings(of: served, at: time)
         let nameError = host.flatMap { Self.nameMismatch(served[0], host: $0) }
-        func chain(_ links: [PathLink], _ store: ClientStore) throws(ProbeError) -> [ChainCertificate] {
+        func chain(_ links: [PathLink], _ store: ClientStore, _ fetched: [FetchedCertificate]) throws(ProbeError) -> [ChainCertificate] {
             var chain: [ChainCertificate] = []
             for (depth, link) in links.enumerated() {
                 switch link {
@@ -70,6 +81,8 @@ public final class ClientPathJudge: @unchecked Sendable {
                     chain.append(c)
                 case .root(let r):
                     chain.append(try facts(store.roots[r], depth, .store))
+                case .fetched(let f):
+                    chain.append(try facts(fetched[f].x509, depth, .fetched))
                 }
             }
             return chain
@@ -78,15 +91,17 @@ public final class ClientPathJudge: @unchecked Sendable {
             var out: [ClientPath] = []
             for (versions, finding) in findings {
                 let error = finding.error ?? nameError
-                var path = ClientPath(versions: versions, chain: try chain(finding.links, store), trusted: error == nil,
-                                      reason: error, hazards: finding.hazards)
+                var path = ClientPath(versions: versions, chain: try chain(finding.links, store, finding.fetched),
+                                      trusted: error == nil, reason: error, hazards: finding.hazards)
                 if error == nil {
-                    for links in finding.alternatives { path.alternatives.append(try chain(links, store)) }
+                    for links in finding.alternatives { path.alternatives.append(try chain(links, store, finding.fetched)) }
                 }
+                for url in finding.wanted where !pending.contains(url) { pending.append(url) }
                 out.append(path)
             }
             return out
         }
+        var pending: [String] = []
         var out = ClientPaths()
         for store in stores {
             let client = store.data.client
@@ -97,13 +112,15 @@ public final class ClientPathJudge: @unchecked Sendable {
                 out.upcoming[client, default: []].append(UpcomingStoreChange(change: u.change, paths: try paths(u.findings, u.store)))
             }
         }
+        out.pendingIssuers = pending
         return out
     }
 
     /// The findings for `served` at `time`, remembered or searched.
     private func findings(of served: [OpaquePointer], at time: Date) -> ChainFindings {
         let key = Self.key(of: served)
-        if let key, let held = lock.withLock({ remembered[key] }), time < held.until {
+        let (issuers, generation) = lock.withLock { (self.issuers, self.issuers?.generation ?? 0) }
+        if let key, let held = lock.withLock({ remembered[key] }), time < held.until, held.generation == generation {
             lock.withLock { counts.reused += 1 }
             return held.findings
         }
@@ -115,28 +132,35 @@ public final class ClientPathJudge: @unchecked Sendable {
             let until = min(template.until, CertificateReader.firstValidityBoundary(of: [served[0]], after: time))
             lock.withLock {
                 counts.siblings += 1
-                if let key { remember(found, until: until, key: key) }
+                if let key { remember(found, until: until, generation: generation, key: key) }
             }
             return found
         }
         var found = ChainFindings()
         // Until the first validity boundary above the leaf, of a reachable root, or a dated change.
         var until = CertificateReader.firstValidityBoundary(of: Array(served.dropFirst()), after: time)
+        // The roots a downloaded issuer leads to count as reachable (Chrome's and Apple's paths through them).
+        let downloaded = issuers?.reachable(from: served) ?? []
+        let named = served + downloaded.flatMap(\.all)
+        until = min(until, CertificateReader.firstValidityBoundary(of: downloaded.flatMap(\.all), after: time))
         for store in stores {
-            let relevant = Self.reachableRoots(of: served, in: store)
+            let relevant = Self.reachableRoots(of: named, in: store)
             until = min(until, CertificateReader.firstValidityBoundary(of: relevant.map { store.roots[$0] }, after: time))
-            found.current[store.data.client] = search(served, in: store, relevant: relevant, at: time, memo: memo)
+            found.current[store.data.client] = search(served, in: store, relevant: relevant, at: time, memo: memo, issuers: issuers)
         }
         for c in changed where c.change.date.map({ $0 > time }) ?? true {
-            let relevant = Self.reachableRoots(of: served, in: c.after)
+            let relevant = Self.reachableRoots(of: named, in: c.after)
             guard relevant.contains(where: { c.after.data.roots[$0].certSHA256 == c.change.certSHA256 }) else { continue }
             if let date = c.change.date { until = min(until, date) }
-            found.upcoming[c.store.data.client, default: []].append((c.change, c.after, search(served, in: c.after, relevant: relevant, at: time, memo: memo)))
+            found.upcoming[c.store.data.client, default: []].append((c.change, c.after, search(served, in: c.after, relevant: relevant, at: time, memo: memo, issuers: issuers)))
         }
         let template = siblingKey != nil && SiblingLeaf.isTemplate(found, served: served, stores: stores)
         lock.withLock {
             counts.searches += 1
-            if let key { remember(found, until: min(until, CertificateReader.firstValidityBoundary(of: [served[0]], after: time)), key: key) }
+            if let key {
+                remember(found, until: min(until, CertificateReader.firstValidityBoundary(of: [served[0]], after: time)),
+                         generation: generation, key: key)
+            }
             if template, let siblingKey {
                 if templates.count >= capacity / 16 { templates.removeAll(keepingCapacity: true) }
                 templates[siblingKey] = (until, found)
@@ -146,18 +170,18 @@ public final class ClientPathJudge: @unchecked Sendable {
     }
 
     /// Keeps `found` for the chain of `key` until `until`, the memory started again when full. Called under the lock.
-    private func remember(_ found: ChainFindings, until: Date, key: [UInt8]) {
+    private func remember(_ found: ChainFindings, until: Date, generation: Int, key: [UInt8]) {
         if remembered.count >= capacity { remembered.removeAll(keepingCapacity: true) }
-        remembered[key] = (until, found)
+        remembered[key] = (until, generation, found)
     }
 
     /// Each version range's finding for `served` in `store`, among the roots `relevant`.
     private func search(_ served: [OpaquePointer], in store: ClientStore, relevant: Set<Int>, at time: Date,
-                        memo: SearchMemo) -> [(ClientVersions?, PathFinding)] {
+                        memo: SearchMemo, issuers: FetchedIssuers?) -> [(ClientVersions?, PathFinding)] {
         guard let strategy = PathStrategy.of(store.data.client) else { return [] }
         return store.segments(relevant: relevant).map { segment in
             var search = PathSearch(strategy: strategy, store: store, present: segment.present, served: served, time: time,
-                                    limits: limits, memo: memo)
+                                    limits: limits, memo: memo, issuers: issuers)
             var finding = search.run()
             finding.hazards = ServedChainHazards.find(served: served, finding: finding, store: store,
                                                        present: segment.present, at: time)

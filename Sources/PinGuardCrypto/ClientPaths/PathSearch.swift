@@ -2,10 +2,12 @@ import COpenSSL
 import Foundation
 import PinGuardCore
 
-/// One link of a built path: a certificate the server sent, or a root of the client's store.
+/// One link of a built path: a certificate the server sent, a root of the client's store, or a certificate the
+/// client downloaded from a caIssuers URL (`PathFinding.fetched`).
 enum PathLink: Sendable, Hashable {
     case served(Int)
     case root(Int)
+    case fetched(Int)
 }
 
 /// What one client's search found in one range of its versions: the chosen path and why it fails, if it does.
@@ -19,6 +21,10 @@ struct PathFinding: Sendable {
     /// The other paths that validate, in the client's order, for a client that checks pins on every
     /// candidate (Apple): the first that the app's pins accept is the one it takes.
     var alternatives: [[PathLink]] = []
+    /// The downloaded certificates that `.fetched` links name.
+    var fetched: [FetchedCertificate] = []
+    /// The caIssuers URLs the client would download on the way that pinguard has not downloaded yet.
+    var wanted: [String] = []
 }
 
 /// The search for the path one client builds from a served chain to an anchor of its store, among the roots
@@ -32,7 +38,7 @@ struct PathSearch {
     private var tried = 0
     private var firstFailure: PathFinding?
     private var longest: [PathLink] = [.served(0)]
-    private var accepted: [PathLink]?
+    private(set) var accepted: [PathLink]?
     private var alternatives: [[PathLink]] = []
     private var done = false
     /// Other validating paths kept at most for a client that checks pins on every candidate.
@@ -40,10 +46,14 @@ struct PathSearch {
 
     let limits: PathLimits
     let memo: SearchMemo
+    /// Where a client that downloads missing issuers finds them (nil: nothing is downloaded).
+    let issuers: FetchedIssuers?
+    var downloads = IssuerDownloadsSeen()
 
     init(strategy: PathStrategy, store: ClientStore, present: Set<Int>, served: [OpaquePointer], time: Date, limits: PathLimits? = nil,
-         memo: SearchMemo = SearchMemo()) {
+         memo: SearchMemo = SearchMemo(), issuers: FetchedIssuers? = nil) {
         self.memo = memo
+        self.issuers = issuers
         self.strategy = strategy
         self.limits = limits ?? strategy.limits
         self.store = store
@@ -55,6 +65,13 @@ struct PathSearch {
     /// The path the client chooses: the first that validates in its order, else the first complete path that
     /// failed (with its error), else the longest partial path (no issuer found).
     mutating func run() -> PathFinding {
+        var finding = choose()
+        finding.fetched = downloads.pool
+        finding.wanted = downloads.wanted
+        return finding
+    }
+
+    private mutating func choose() -> PathFinding {
         if let r = distrustedEntry(served[0]) {
             return PathFinding(links: [.served(0)], error: "\(store.data.roots[r].subject) is distrusted by the \(store.data.client.rawValue) store", hazards: [])
         }
@@ -65,7 +82,7 @@ struct PathSearch {
         let issuer = CertificateReader.name(X509_get_issuer_name(last))
         let reason = tried >= limits.iterations
             ? "gave up after \(tried) candidate issuers (the client's search limit)"
-            : "no path to a root of the \(store.data.client.rawValue) store: nothing it trusts issued \(issuer)"
+            : "no path to a root of the \(store.data.client.rawValue) store: nothing it trusts issued \(issuer)" + downloads.words
         return PathFinding(links: longest, error: reason, hazards: [])
     }
 
@@ -73,6 +90,7 @@ struct PathSearch {
         switch link {
         case .served(let i): served[i]
         case .root(let i): store.roots[i]
+        case .fetched(let i): downloads.pool[i].x509
         }
     }
 
@@ -81,10 +99,19 @@ struct PathSearch {
         if path.count > longest.count { longest = path }
         guard !done, path.count < limits.pathLength else { return nil }
         let child = certificate(path[path.count - 1])
-        for candidate in strategy.order(candidates(issuing: child, excluding: path), child: child, at: time) {
+        let known = strategy.order(candidates(issuing: child, excluding: path), child: child, at: time)
+        // A client that downloads issuers does so once no certificate it has is left to try (docs/client-paths.md).
+        var pending = known[...]
+        var downloaded = false
+        while true {
+            if pending.isEmpty && !downloaded {
+                downloaded = true
+                pending = strategy.order(fetchedCandidates(issuing: child, excluding: path, known: known), child: child, at: time)[...]
+            }
+            guard let candidate = pending.popFirst() else { break }
             guard tried < limits.iterations else { return nil }
             tried += 1
-            let link: PathLink = candidate.root.map { .root($0) } ?? .served(candidate.served ?? 0)
+            let link: PathLink = candidate.root.map { .root($0) } ?? candidate.fetched.map { .fetched($0) } ?? .served(candidate.served ?? 0)
             let next = path + [link]
             if candidate.distrusted {
                 // A distrusted entry ends the path, rejected; it beats a partial path as the reported failure.

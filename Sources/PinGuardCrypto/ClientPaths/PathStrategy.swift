@@ -122,6 +122,8 @@ struct IssuerCandidate {
     var distrusted = false
     /// Its index in the served chain when the server sent it.
     let served: Int?
+    /// Its index among the search's downloaded certificates when the client downloaded it (caIssuers).
+    var fetched: Int? = nil
 
     var notBefore: Date { CertificateReader.time(X509_get0_notBefore(x509)) }
     var notAfter: Date { CertificateReader.time(X509_get0_notAfter(x509)) }

@@ -21,6 +21,7 @@ enum SiblingLeaf {
                         switch link {
                         case .served(let i): i == 0 ? leaf : served[i]
                         case .root(let r): store.roots[r]
+                        case .fetched(let f): finding.fetched[f].x509
                         }
                     }
                     guard case .root(let r) = links.last else { return false }
@@ -68,8 +69,9 @@ enum SiblingLeaf {
         var all: [(ClientStore, PathFinding)] = []
         for store in stores { all += (found.current[store.data.client] ?? []).map { (store, $0.1) } }
         for upcoming in found.upcoming.values { for u in upcoming { all += u.findings.map { (u.store, $0.1) } } }
+        // A path through a downloaded issuer, or one waiting for a download, stands for nothing but its own chain.
         return all.allSatisfy { store, finding in
-            finding.error == nil && ([finding.links] + finding.alternatives).allSatisfy { links in
+            finding.error == nil && finding.fetched.isEmpty && finding.wanted.isEmpty && ([finding.links] + finding.alternatives).allSatisfy { links in
                 links.allSatisfy { link in
                     guard case .root(let r) = link else { return true }
                     return !constrains(store.roots[r])

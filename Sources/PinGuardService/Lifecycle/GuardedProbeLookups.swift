@@ -2,6 +2,7 @@ import Foundation
 import PinGuardARI
 import PinGuardCommands
 import PinGuardCore
+import PinGuardCrypto
 import PinGuardFetch
 
 /// `probe`'s lookups through the guarded fetcher, which runs on NIO: the one piece of `probe` the commands'
@@ -28,5 +29,13 @@ public struct GuardedProbeLookups: ProbeLookups {
         _ = await checker.attach(to: probe)
         await downloads.pass()
         return await checker.attach(to: probe, want: false)
+    }
+
+    /// The wanted caIssuers URLs downloaded as a round's pass downloads them (`IssuerDownloads`).
+    public func issuers(_ issuers: FetchedIssuers, fetch settings: FetchSettings,
+                        notice: @escaping @Sendable (String) -> Void) async throws -> Bool {
+        let fetcher = try GuardedFetcher(settings: settings, notices: RefusalNotices(say: notice))
+        let downloads = IssuerDownloads(issuers: issuers, fetcher: fetcher, store: MemoryDocumentStore(), clock: WallClock())
+        return !(await downloads.pass()).isEmpty
     }
 }

@@ -37,7 +37,7 @@ extension PinGuardRuntime {
 
     /// After a reload: probes at once the targets of the configuration in force that have no result
     /// (new targets, changed endpoints) or that the last full round has not reached (it was cut short),
-    /// instead of a whole new round. Returns nil, probing nothing, when every target was probed since the
+    /// instead of a whole new round; after an issuer download, the targets whose client paths waited for it. Returns nil, probing nothing, when every target was probed since the
     /// last full round started. Its probes start at once (up to `concurrency`), like the first round's: a
     /// new target is reported within seconds. A catch-up that probes all it should finishes a round cut
     /// short: the round counts as complete then (readiness, round duration and timestamp).
@@ -49,7 +49,8 @@ extension PinGuardRuntime {
         let since = state.withLockedValue { $0.roundStart } ?? .distantPast
         let last = store.lastProbed()
         var config = loaded.config
-        config.targets = config.targets.filter { t in last[t.name].map { $0 < since } ?? true }
+        let again = takeProbeAgain()
+        config.targets = config.targets.filter { t in again.contains(t.name) || (last[t.name].map { $0 < since } ?? true) }
         guard !config.targets.isEmpty else { return nil }
         return await probeRound(config, spread: false, roundStart: nil)
     }
@@ -88,6 +89,16 @@ extension PinGuardRuntime {
             notifier.status("\(what): \(outcome.probed.count) targets (\(c.addresses) addresses), \(c.rejects) rejected by a client, \(c.failed) probes failed, \(String(format: "%.2f", outcome.duration))s, state written in \(String(format: "%.3f", Self.seconds(written)))s; next in \(PromDuration.format(loaded.config.interval))")
         }
         return RoundSummary(probed: outcome.probed, store: store, duration: outcome.duration)
+    }
+
+    func reportProgress(_ done: Int, of total: Int) {
+        let now = clock.now
+        let due = state.withLockedValue { s -> Bool in
+            guard now.timeIntervalSince(s.lastStatus) > 0.5 else { return false }
+            s.lastStatus = now
+            return true
+        }
+        if due { notifier.status("round in progress: \(done)/\(total) targets probed") }
     }
 
     static func seconds(_ d: Duration) -> Double {

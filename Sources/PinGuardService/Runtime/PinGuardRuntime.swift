@@ -27,6 +27,8 @@ public final class PinGuardRuntime: Sendable {
     public let revocation: RevocationChecker?
     /// Downloads the CRLs the rounds want, beside them; nil when CRLs are not checked.
     public let crlDownloads: CRLDownloads?
+    /// Downloads the issuers Chrome and Apple would download from caIssuers URLs, for every judge in force.
+    public let issuerDownloads: IssuerDownloads
     /// Every certificate a valid CRL revokes on any target's chain: dropped from every forecast's issuers.
     public let knownRevocations = KnownRevocations()
     /// Every time the runtime reads or waits for.
@@ -42,7 +44,7 @@ public final class PinGuardRuntime: Sendable {
     let reloader: ConfigurationReloader
     /// Keeps the log lists given by URL fresh.
     let logLists: LogListRefresher
-    private let wake = RoundWake()
+    let wake = RoundWake()
     /// `GET /probe` requests in progress.
     let probeRequests = ClientSlots(total: PinGuardRuntime.maxProbeRequests, perClient: PinGuardRuntime.maxProbeRequestsPerClient)
 
@@ -71,6 +73,9 @@ public final class PinGuardRuntime: Sendable {
         self.downloads = downloads
         logLists = LogListRefresher(makeFetcher: { try downloads.fetcher(for: $0).get() }, documents: documents ?? memory.documents)
         let loaded = logLists.inForce(configured, now: clock.now)
+        let issuerDownloads = IssuerDownloads(issuers: FetchedIssuers(), fetcher: downloads, store: documents ?? memory.documents, clock: clock)
+        self.issuerDownloads = issuerDownloads
+        loaded.clientPaths?.fetchIssuers(from: issuerDownloads.issuers)
         if let executor {
             self.executor = executor
         } else {
@@ -188,10 +193,11 @@ public final class PinGuardRuntime: Sendable {
         defer { notifier.notify("READY=1") }
         let path = configuration.path
         let executor = executor
-        let logLists = logLists, clock = clock
+        let logLists = logLists, clock = clock, issuers = issuerDownloads.issuers
         let outcome = await reloader.reload(path: path, prepare: { (read) throws(ConfigError) in
             // The lists fetched from URLs the new configuration still names stay in force.
             let loaded = logLists.inForce(read, now: clock.now)
+            loaded.clientPaths?.fetchIssuers(from: issuers)
             do { try executor.reconfigure(for: loaded.config, clientPaths: loaded.clientPaths) } catch {
                 // A client identity error names its target in the message; anything else is the trust store.
                 let identity = (error as? ProbeError)?.code == .clientIdentity
@@ -274,16 +280,6 @@ public final class PinGuardRuntime: Sendable {
         }
         store.use(judge(loaded))
         send(events)
-    }
-
-    func reportProgress(_ done: Int, of total: Int) {
-        let now = clock.now
-        let due = state.withLockedValue { s -> Bool in
-            guard now.timeIntervalSince(s.lastStatus) > 0.5 else { return false }
-            s.lastStatus = now
-            return true
-        }
-        if due { notifier.status("round in progress: \(done)/\(total) targets probed") }
     }
 
     /// Waits until `due` (one interval after the last round started) or until a reload asks for a
