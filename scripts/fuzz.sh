@@ -10,7 +10,7 @@
 #   scripts/fuzz.sh [--smoke] [SECONDS] [TARGET...]
 #     --smoke      20 s per reader unless SECONDS is given (scripts/fuzz-smoke.sh)
 #     TARGET       config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle defines probe-target
-#                  webconfig ct-log-list sct-list renewal-info crl (default: all)
+#                  webconfig ct-log-list sct-list renewal-info crl ca-issuers (default: all)
 #   FUZZ_JOBS=N    run N readers at once (default 1)
 #   FUZZ_NO_REPRO=1  leave Tests/Fixtures/repro out of the seeds (to fuzz past a known, unfixed crash)
 #   FUZZ_CONFIG=debug|release  the build (default: release, debug for --smoke)
@@ -30,7 +30,7 @@ if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 seconds=3600
 [ $smoke = 1 ] && seconds=20
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
-all_targets=(config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle defines probe-target webconfig ct-log-list sct-list renewal-info crl)
+all_targets=(config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle defines probe-target webconfig ct-log-list sct-list renewal-info crl ca-issuers)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 
@@ -105,7 +105,7 @@ run_one() {
   mkdir -p "$dir/corpus" "$dir/seeds" "$dir/artifacts"
   local i=0
   while read -r f; do [ -f "$f" ] && cp "$f" "$dir/seeds/$i-$(basename "$f")" && i=$((i + 1)); done < <(seeds_for "$t")
-  [ "$t" = pem ] && make_pem_seeds "$dir/seeds"
+  if [ "$t" = pem ] || [ "$t" = ca-issuers ]; then make_pem_seeds "$dir/seeds"; fi
   [ "$t" = bundle ] && make_bundle_seeds "$dir/seeds"
   PINGUARD_FUZZ_TARGET=$t "$binary" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-$input_timeout}" -rss_limit_mb=512 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$dir/artifacts/" "$dir/corpus" "$dir/seeds" > "$dir/log" 2>&1

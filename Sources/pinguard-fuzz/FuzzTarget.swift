@@ -26,6 +26,7 @@ enum FuzzTarget: String, CaseIterable {
     case sctList = "sct-list"
     case crl
     case renewalInfo = "renewal-info"
+    case caIssuers = "ca-issuers"
 
     /// The target named by `PINGUARD_FUZZ_TARGET`; libFuzzer runs one target per process.
     static let selected: FuzzTarget = {
@@ -80,6 +81,9 @@ enum FuzzTarget: String, CaseIterable {
             } catch {
                 Self.checkEcho(error.description)
             }
+        case .caIssuers:
+            // A caIssuers response as downloaded (DER, certs-only PKCS#7 or PEM): read as Chrome and Apple read it.
+            _ = FetchedIssuers().record("http://fuzz.invalid/ca.cer", body: bytes, at: Date())
         case .bundle:
             // A signed pin bundle as downloaded: the blob, its HMAC check, and the payload decoder (fed even when
             // the signature fails, so the decoder is fuzzed too).

@@ -37,7 +37,7 @@ final class ProbeRenewalWindowTests: XCTestCase {
         }
 
         /// Downloads nothing: the servers here send their whole chains.
-        func issuers(_ issuers: FetchedIssuers, fetch settings: FetchSettings,
+        func issuers(_ urls: [String], into issuers: FetchedIssuers, fetch settings: FetchSettings,
                      notice: @escaping @Sendable (String) -> Void) async throws -> Bool { false }
 
         func renewalInfo(of certificate: WatchedCertificate, fetch settings: FetchSettings, now: Date) async throws -> RenewalInfoAnswer {

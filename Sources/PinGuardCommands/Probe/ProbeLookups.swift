@@ -18,8 +18,8 @@ public protocol ProbeLookups: Sendable {
     func revocation(of probe: TargetProbe, fetch settings: FetchSettings,
                     notice: @escaping @Sendable (String) -> Void) async throws -> TargetProbe
 
-    /// Downloads the caIssuers URLs `issuers` wants, as a round's download pass does (nothing kept after the run);
-    /// true when any was recorded. Throws when the fetcher cannot be made from `settings`.
-    func issuers(_ issuers: FetchedIssuers, fetch settings: FetchSettings,
+    /// Downloads the caIssuers `urls` into `issuers`, as a round does (nothing kept after the run); true when any was
+    /// recorded. Throws when the fetcher cannot be made from `settings`.
+    func issuers(_ urls: [String], into issuers: FetchedIssuers, fetch settings: FetchSettings,
                  notice: @escaping @Sendable (String) -> Void) async throws -> Bool
 }

@@ -57,3 +57,12 @@ public struct ClientPaths: Sendable, Equatable {
     /// Whether no client has a path of its own.
     public var isEmpty: Bool { byClient.isEmpty }
 }
+
+extension TargetProbe {
+    /// The caIssuers URLs the client paths of every address wait for, in order, once each.
+    public var pendingIssuers: [String] {
+        var out: [String] = []
+        for url in nodes.flatMap(\.clientPaths.pendingIssuers) where !out.contains(url) { out.append(url) }
+        return out
+    }
+}

@@ -4,10 +4,11 @@ import PinGuardCore
 
 /// The issuers that clients which fetch a missing issuer (Chrome, Apple) would download from a certificate's
 /// Authority Information Access caIssuers URLs, as far as pinguard has downloaded them. A search never waits on
-/// the network: a URL not known yet is wanted (`takeWanted`), downloaded beside the rounds through the guarded
-/// fetcher (PinGuardService/Issuers), and `record`ed; the generation then changes, so the judge searches the
-/// chains again. The reading rules are the clients' (docs/client-paths.md): http URLs only; a body is one DER
-/// certificate, else a certs-only PKCS#7, else the first PEM CERTIFICATE block.
+/// the network: a URL not known yet (or due again) is named in the paths (`ClientPaths.pendingIssuers`); the
+/// service's round downloads it through the guarded fetcher and probes again (PinGuardService/Issuers), and each
+/// recorded URL changes the generation, so the judge searches the chains again. The reading rules are the
+/// clients' (docs/client-paths.md): http URLs only; a body is one DER certificate, else a certs-only PKCS#7,
+/// else the first PEM CERTIFICATE block.
 public final class FetchedIssuers: @unchecked Sendable {
     /// What is known of one URL.
     enum Entry {
@@ -20,46 +21,30 @@ public final class FetchedIssuers: @unchecked Sendable {
     public static let refreshAfter: TimeInterval = 86_400
     public static let retryAfter: TimeInterval = 3_600
 
-    /// URLs known or wanted at most; beyond it a URL is neither kept nor wanted (its certificate stays unfetched).
+    /// URLs known at most; beyond it a new URL is not kept (its certificate stays undownloaded).
     public static let maxURLs = 8_192
     /// Certificates kept from one response at most.
     public static let maxCertificatesPerURL = 16
 
     private let lock = NSLock()
     private var entries: [String: (entry: Entry, at: Date)] = [:]
-    private var wanted: [String] = []
-    private var wantedSet: Set<String> = []
     private var changes = 0
 
-    /// An empty source: everything is wanted when first asked for.
+    /// An empty source.
     public init() {}
 
     /// Changes with every URL recorded: a search made under another generation may be out of date.
     public var generation: Int { lock.withLock { changes } }
 
-    /// What is known of `url` at `time`; nil (and the URL wanted) when nothing is. A known URL is wanted again
-    /// once its certificates are `refreshAfter` old (they stand meanwhile), or its failure `retryAfter`.
-    func lookup(_ url: String, at time: Date) -> Entry? {
+    /// What is known of `url` at `time` (nil: nothing), and whether it is due to be downloaded (again): never
+    /// downloaded, its certificates `refreshAfter` old (they stand meanwhile), or its failure `retryAfter`.
+    func lookup(_ url: String, at time: Date) -> (entry: Entry?, due: Bool) {
         lock.withLock {
-            let known = entries[url]
-            let due: Bool
-            switch known?.entry {
-            case nil: due = entries.count + wantedSet.count < Self.maxURLs
-            case .certificates?: due = time.timeIntervalSince(known!.at) > Self.refreshAfter
-            case .failed?: due = time.timeIntervalSince(known!.at) > Self.retryAfter
+            guard let known = entries[url] else { return (nil, true) }
+            switch known.entry {
+            case .certificates: return (known.entry, time.timeIntervalSince(known.at) > Self.refreshAfter)
+            case .failed: return (known.entry, time.timeIntervalSince(known.at) > Self.retryAfter)
             }
-            if due, wantedSet.insert(url).inserted { wanted.append(url) }
-            return known?.entry
-        }
-    }
-
-    /// Up to `limit` wanted URLs, oldest first, taken from the wanted list.
-    public func takeWanted(limit: Int) -> [String] {
-        lock.withLock {
-            let taken = Array(wanted.prefix(limit))
-            wanted.removeFirst(taken.count)
-            wantedSet.subtract(taken)
-            return taken
         }
     }
 
@@ -68,19 +53,20 @@ public final class FetchedIssuers: @unchecked Sendable {
     public func record(_ url: String, body: [UInt8], at time: Date) -> Bool {
         let read = Self.certificates(in: body)
         guard !read.isEmpty else { return false }
-        lock.withLock {
-            entries[url] = (.certificates(HeldCertificates(read)), time)
-            changes += 1
-        }
+        lock.withLock { keep(url, .certificates(HeldCertificates(read)), at: time) }
         return true
     }
 
     /// Records that `url` could not be downloaded at `time`, for `reason`.
     public func recordFailure(_ url: String, reason: String, at time: Date) {
-        lock.withLock {
-            entries[url] = (.failed(reason), time)
-            changes += 1
-        }
+        lock.withLock { keep(url, .failed(reason), at: time) }
+    }
+
+    /// Keeps `entry` for `url`, unless the source is full and `url` new. Called under the lock.
+    private func keep(_ url: String, _ entry: Entry, at time: Date) {
+        guard entries[url] != nil || entries.count < Self.maxURLs else { return }
+        entries[url] = (entry, time)
+        changes += 1
     }
 
     /// The certificates downloaded from the caIssuers URLs of `certificates` and, in turn, of those, without wanting

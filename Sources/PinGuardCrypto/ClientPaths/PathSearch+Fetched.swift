@@ -6,7 +6,7 @@ import PinGuardCore
 struct IssuerDownloadsSeen {
     /// The downloaded certificates on offer so far, indexed by `PathLink.fetched`.
     var pool: [FetchedCertificate] = []
-    /// URLs asked for and not downloaded yet.
+    /// URLs asked for and not downloaded yet, or due again.
     var wanted: [String] = []
     /// URLs that could not be downloaded, with why.
     var failed: [(url: String, why: String)] = []
@@ -15,7 +15,7 @@ struct IssuerDownloadsSeen {
 
     /// Words to append to a "no path" reason: what the client would download, and what became of it.
     var words: String {
-        if let url = wanted.first {
+        if let url = wanted.first(where: { u in !failed.contains { $0.url == u } }) {
             return "; the client downloads the missing issuer from \(url) (caIssuers), which pinguard has not downloaded yet"
         }
         if let f = failed.first { return "; the client would download the missing issuer from \(f.url) (caIssuers), which failed: \(f.why)" }
@@ -44,7 +44,7 @@ struct FetchedCertificate: Sendable {
 extension PathSearch {
     /// The downloaded certificates that could have issued `child`, from its caIssuers URLs as the client reads them
     /// (`PathStrategy.caIssuersURLs`), leaving out those on `path` and those among `known` (served or in the store).
-    /// A URL not downloaded yet is wanted and offers nothing in this search.
+    /// A URL not downloaded yet offers nothing in this search; it and a URL due again are wanted.
     mutating func fetchedCandidates(issuing child: OpaquePointer, excluding path: [PathLink],
                                     known: [IssuerCandidate]) -> [IssuerCandidate] {
         // Once a path is accepted the client downloads nothing (Apple goes on only when the app's pins reject it,
@@ -59,9 +59,11 @@ extension PathSearch {
         let issuerName = ClientStore.nameDER(X509_get_issuer_name(child))
         var out: [IssuerCandidate] = []
         for url in urls {
-            switch issuers.lookup(url, at: time) {
+            let (entry, due) = issuers.lookup(url, at: time)
+            if due && !downloads.wanted.contains(url) { downloads.wanted.append(url) }
+            switch entry {
             case nil:
-                if !downloads.wanted.contains(url) { downloads.wanted.append(url) }
+                break
             case .failed(let why):
                 downloads.failed.append((url, why))
             case .certificates(let held):

@@ -1,27 +1,30 @@
 import Foundation
+import NIOConcurrencyHelpers
 import PinGuardCore
 import PinGuardCrypto
 
 // Issuers the clients download: Chrome and Apple fetch a missing intermediate from the caIssuers URL of the
-// certificate they cannot chain. The path building that asks for them and the reading rules are
-// PinGuardCrypto/ClientPaths (FetchedIssuers, PathSearch+Fetched); here, the downloads beside the rounds and the
-// probes made again once they arrive (PinGuardRuntime+Issuers). docs/client-paths.md says what each client does.
+// certificate they cannot chain. The path building that names them and the reading rules are
+// PinGuardCrypto/ClientPaths (FetchedIssuers, PathSearch+Fetched); here, the downloads a round makes for the
+// targets whose paths wait for them, and the probe made again with them. docs/client-paths.md says what each
+// client does.
 
-/// The caIssuers downloads, beside the rounds: each pass takes the URLs the searches wanted, at most `maxPerPass`,
-/// `parallel` at a time, through the guarded fetcher; from the stored copy while it is fresh; a download that
-/// fails falls back on the last good copy. A cancelled pass (shutdown) abandons its fetches and records nothing
-/// for them.
+/// The caIssuers downloads of the service: the URLs a probe's paths wait for (`ClientPaths.pendingIssuers`), each
+/// downloaded once however many probes wait for it at the same time, through the guarded fetcher; from the stored
+/// copy while it is fresh; a download that fails falls back on the last good copy. Cancellation (shutdown)
+/// abandons the downloads and records nothing for them.
 public final class IssuerDownloads: Sendable {
-    /// The most downloads one pass starts.
-    public static let maxPerPass = 64
-    /// The most downloads in flight at once.
-    public static let parallel = 4
+    /// The most URLs downloaded for one probe (Chrome's 5 per certificate, a few certificates up).
+    public static let maxPerProbe = 16
+    /// How many times one target is probed again after downloads, each reaching one issuer further up.
+    public static let maxDepth = 4
 
-    /// What the searches know and want.
+    /// What the searches know.
     public let issuers: FetchedIssuers
     private let fetcher: any DocumentFetching
     private let store: any FetchedDocumentStore
     private let clock: any ServiceClock
+    private let inFlight = NIOLockedValueBox<[String: Task<Bool, Never>]>([:])
 
     /// Downloads through `fetcher` into `issuers`, keeping the responses that hold certificates in `store`.
     public init(issuers: FetchedIssuers, fetcher: any DocumentFetching, store: any FetchedDocumentStore, clock: any ServiceClock) {
@@ -31,35 +34,45 @@ public final class IssuerDownloads: Sendable {
         self.clock = clock
     }
 
-    /// One pass over the wanted URLs; returns those it recorded (certificates or a failure).
-    @discardableResult
-    public func pass(limit: Int = IssuerDownloads.maxPerPass) async -> Set<String> {
-        let due = issuers.takeWanted(limit: limit)
-        guard !due.isEmpty else { return [] }
-        return await withTaskGroup(of: String?.self) { group in
-            var next = 0
-            func start() {
-                let url = due[next]
-                next += 1
-                group.addTask { await self.download(url) ? url : nil }
-            }
-            while next < min(Self.parallel, due.count) { start() }
-            var done: Set<String> = []
-            for await url in group {
-                if let url { done.insert(url) }
-                if Task.isCancelled {
-                    group.cancelAll()
-                } else if next < due.count {
-                    start()
+    /// `first`, probed again by `again` after downloading the URLs its paths wait for, until none is left or
+    /// nothing more could be recorded (at most `maxDepth` times).
+    public func resolving(_ first: TargetProbe, again: () async -> TargetProbe?) async -> TargetProbe {
+        var probe = first
+        for _ in 0..<Self.maxDepth {
+            let urls = probe.pendingIssuers
+            guard !urls.isEmpty, await download(urls), !Task.isCancelled, let next = await again() else { break }
+            probe = next
+        }
+        return probe
+    }
+
+    /// Downloads `urls` (at most `maxPerProbe`), joining a download of the same URL already under way; true when
+    /// any was recorded (certificates or a failure).
+    public func download(_ urls: [String]) async -> Bool {
+        let tasks = urls.prefix(Self.maxPerProbe).map { url in
+            inFlight.withLockedValue { running -> Task<Bool, Never> in
+                if let task = running[url] { return task }
+                let task = Task {
+                    let recorded = await self.record(url)
+                    self.inFlight.withLockedValue { _ = $0.removeValue(forKey: url) }
+                    return recorded
                 }
+                running[url] = task
+                return task
             }
-            return done
+        }
+        return await withTaskCancellationHandler {
+            var any = false
+            for task in tasks where await task.value { any = true }
+            return any
+        } onCancel: {
+            tasks.forEach { $0.cancel() }
         }
     }
 
     /// Records `url`'s certificates: the stored copy while fresh, else a download, else the last good copy, else
-    /// the failure. False when abandoned (cancelled): the URL is wanted again at its next lookup.
-    func download(_ url: String) async -> Bool {
+    /// the failure. False when abandoned (cancelled).
+    func record(_ url: String) async -> Bool {
         guard !Task.isCancelled else { return false }
         let now = clock.now
         let stored = store.document(url: url)

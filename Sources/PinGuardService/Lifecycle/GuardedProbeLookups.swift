@@ -31,11 +31,11 @@ public struct GuardedProbeLookups: ProbeLookups {
         return await checker.attach(to: probe, want: false)
     }
 
-    /// The wanted caIssuers URLs downloaded as a round's pass downloads them (`IssuerDownloads`).
-    public func issuers(_ issuers: FetchedIssuers, fetch settings: FetchSettings,
+    /// The caIssuers `urls` downloaded as a round downloads them (`IssuerDownloads`).
+    public func issuers(_ urls: [String], into issuers: FetchedIssuers, fetch settings: FetchSettings,
                         notice: @escaping @Sendable (String) -> Void) async throws -> Bool {
         let fetcher = try GuardedFetcher(settings: settings, notices: RefusalNotices(say: notice))
         let downloads = IssuerDownloads(issuers: issuers, fetcher: fetcher, store: MemoryDocumentStore(), clock: WallClock())
-        return !(await downloads.pass()).isEmpty
+        return await downloads.download(urls)
     }
 }

@@ -44,7 +44,7 @@ public enum ServeCommand {
     /// rejects or the service failed, 2 for a configuration error.
     public static func run(_ options: Options) async -> Int32 {
         StandardError.configure(options.log)
-        if let notice = KeyDecoding.install().notice { say("pinguard: \(notice)") }
+        if let notice = KeyDecoding.install().notice { StandardError.write("pinguard: \(notice)", level: .info) }
         guard let config = options.config else { return await runDemo(options) }
         return await ServeRunner.run(options.runner(configPath: config, echoEvents: options.logEvents))
     }

@@ -16,11 +16,6 @@ extension ServeRunner {
         let runtime = service.runtime
         await runtime.refreshDueLogLists()
         let round = await runtime.runRound(spread: false)
-        // The issuers Chrome and Apple would download, fetched now and the targets that waited for them probed again.
-        for _ in 0..<PinGuardRuntime.maxIssuerDepth {
-            guard !(await runtime.downloadIssuers()).isEmpty else { break }
-            _ = await runtime.catchUp()
-        }
         // The CRLs the round named, fetched now and judged with: a single round has no next one to wait for.
         await runtime.downloadRevocationLists()
         let results = round.results
@@ -60,7 +55,7 @@ extension ServeRunner {
         let runtime = service.runtime
         return [server, ProbeScheduler(runtime: runtime), ReloadOnHangup(runtime: runtime),
                 TargetFileWatcher(runtime: runtime), RenewalInfoScheduler(runtime: runtime), RevocationScheduler(runtime: runtime),
-                IssuerScheduler(runtime: runtime), LogListRefresh(runtime: runtime), WatchdogPinger(notifier: service.notifier)]
+                LogListRefresh(runtime: runtime), WatchdogPinger(notifier: service.notifier)]
     }
 
     /// Runs `services` in one group that shuts down gracefully on SIGTERM and SIGINT; 1 when it failed, else 0.

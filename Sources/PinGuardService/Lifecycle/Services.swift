@@ -43,19 +43,6 @@ public struct RevocationScheduler: Service {
     }
 }
 
-/// Downloads the issuers clients download from caIssuers URLs, beside the rounds; shutdown abandons them.
-public struct IssuerScheduler: Service {
-    let runtime: PinGuardRuntime
-
-    /// Creates the scheduler.
-    public init(runtime: PinGuardRuntime) { self.runtime = runtime }
-
-    /// Downloads until shutdown.
-    public func run() async throws {
-        await cancelWhenGracefulShutdown { await runtime.watchIssuers() }
-    }
-}
-
 /// Reloads the configuration on SIGHUP.
 public struct ReloadOnHangup: Service {
     let runtime: PinGuardRuntime

@@ -12,6 +12,9 @@ struct ProbeRound {
     let executor: any ProbeExecutor
     /// Attaches the revocation state of each chain's certificates before it is judged; nil: not checked.
     let revocation: RevocationChecker?
+    /// Downloads the issuers Chrome and Apple would download, for the probes whose paths wait for them; the target is
+    /// then probed again before it is judged (nil: none is downloaded).
+    let issuers: IssuerDownloads?
     let store: ResultStore
     /// Remembers each recorded result's chains (renewals, rollbacks).
     let memory: ChainMemory
@@ -56,14 +59,15 @@ struct ProbeRound {
         var counts = (rejects: 0, failed: 0, addresses: 0)
         // Decisions on every core as probes finish; the forecast once the memory has observed the result, so a
         // renewal seen in this round is what the forecast of this round knows.
-        let executor = executor, revocation = revocation, deciding = Judge(sets: judge.sets, ct: judge.ct), clock = clock, timeout = config.timeout
+        let executor = executor, revocation = revocation, issuers = issuers, deciding = Judge(sets: judge.sets, ct: judge.ct), clock = clock, timeout = config.timeout
         await withTaskGroup(of: TargetResult?.self) { group in
             var next = 0
             func launch() {
                 let target = targets[next]
                 next += 1
                 group.addTask {
-                    guard let probed = await executor.probe(target, timeout: timeout) else { return nil }
+                    guard var probed = await executor.probe(target, timeout: timeout) else { return nil }
+                    if let issuers { probed = await issuers.resolving(probed) { await executor.probe(target, timeout: timeout) } }
                     let probe = await revocation?.attach(to: probed) ?? probed
                     return deciding.judge(probe, target: target, now: clock.now)
                 }

@@ -37,7 +37,7 @@ extension PinGuardRuntime {
 
     /// After a reload: probes at once the targets of the configuration in force that have no result
     /// (new targets, changed endpoints) or that the last full round has not reached (it was cut short),
-    /// instead of a whole new round; after an issuer download, the targets whose client paths waited for it. Returns nil, probing nothing, when every target was probed since the
+    /// instead of a whole new round. Returns nil, probing nothing, when every target was probed since the
     /// last full round started. Its probes start at once (up to `concurrency`), like the first round's: a
     /// new target is reported within seconds. A catch-up that probes all it should finishes a round cut
     /// short: the round counts as complete then (readiness, round duration and timestamp).
@@ -49,8 +49,7 @@ extension PinGuardRuntime {
         let since = state.withLockedValue { $0.roundStart } ?? .distantPast
         let last = store.lastProbed()
         var config = loaded.config
-        let again = takeProbeAgain()
-        config.targets = config.targets.filter { t in again.contains(t.name) || (last[t.name].map { $0 < since } ?? true) }
+        config.targets = config.targets.filter { t in last[t.name].map { $0 < since } ?? true }
         guard !config.targets.isEmpty else { return nil }
         return await probeRound(config, spread: false, roundStart: nil)
     }
@@ -60,7 +59,7 @@ extension PinGuardRuntime {
         let loaded = configuration
         let round = ProbeRound(
             config: config, judge: judge(loaded), generation: store.generation, executor: executor,
-            revocation: revocation, store: store, memory: memory,
+            revocation: revocation, issuers: issuerDownloads, store: store, memory: memory,
             clock: clock, emit: { [journal] events in for e in events { journal.send(e) } },
             progress: { done, total in self.reportProgress(done, of: total) })
         let outcome = await round.run(spread: spread)

@@ -29,7 +29,5 @@ extension PinGuardRuntime {
         var lastStatus = Date.distantPast
         /// The CRL distribution points as the cache reported them after the last round.
         var crls: [CRLStatus] = []
-        /// Targets to probe at the next catch-up: their client paths waited for an issuer now downloaded.
-        var probeAgain: Set<String> = []
     }
 }

@@ -44,7 +44,7 @@ public final class PinGuardRuntime: Sendable {
     let reloader: ConfigurationReloader
     /// Keeps the log lists given by URL fresh.
     let logLists: LogListRefresher
-    let wake = RoundWake()
+    private let wake = RoundWake()
     /// `GET /probe` requests in progress.
     let probeRequests = ClientSlots(total: PinGuardRuntime.maxProbeRequests, perClient: PinGuardRuntime.maxProbeRequestsPerClient)
 

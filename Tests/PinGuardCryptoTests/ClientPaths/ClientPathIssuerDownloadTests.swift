@@ -34,7 +34,6 @@ final class ClientPathIssuerDownloadTests: XCTestCase {
         XCTAssertFalse(android.trusted)
         XCTAssertFalse(android.reason?.contains("caIssuers") ?? true, "Android downloads nothing: \(android.reason ?? "")")
 
-        XCTAssertEqual(issuers.takeWanted(limit: 10), [Self.url])
         XCTAssertTrue(issuers.record(Self.url, body: pki.intermediate.der, at: Date()))
         let after = try pki.paths(judge, [pki.leaf])
         XCTAssertEqual(after.pendingIssuers, [])
@@ -53,8 +52,7 @@ final class ClientPathIssuerDownloadTests: XCTestCase {
         let judge = ClientPathJudge(stores: try stores(pki))
         judge.fetchIssuers(from: issuers)
         let paths = try pki.paths(judge, [pki.leaf, pki.intermediate])
-        XCTAssertEqual(paths.pendingIssuers, [])
-        XCTAssertEqual(issuers.takeWanted(limit: 10), [], "a client with the issuer at hand fetches nothing")
+        XCTAssertEqual(paths.pendingIssuers, [], "a client with the issuer at hand fetches nothing")
         XCTAssertTrue(paths.byClient.values.allSatisfy { $0.allSatisfy(\.trusted) })
     }
 
@@ -68,6 +66,19 @@ final class ClientPathIssuerDownloadTests: XCTestCase {
         let chrome = try XCTUnwrap(try pki.paths(judge, [pki.leaf]).byClient[.chrome]?.first)
         XCTAssertFalse(chrome.trusted)
         XCTAssertTrue(chrome.reason?.contains("which failed: HTTP status 404") ?? false, chrome.reason ?? "")
+    }
+
+    func testDownloadedCertificatesAreDueAgainAfterADayAndAFailureAfterAnHour() throws {
+        let pki = try GenerationMovePKI(caIssuers: Self.url)
+        let issuers = FetchedIssuers()
+        let judge = ClientPathJudge(stores: try stores(pki))
+        judge.fetchIssuers(from: issuers)
+        XCTAssertTrue(issuers.record(Self.url, body: pki.intermediate.der, at: Date().addingTimeInterval(-FetchedIssuers.refreshAfter - 60)))
+        let stale = try pki.paths(judge, [pki.leaf])
+        XCTAssertTrue(stale.byClient[.chrome]?.first?.trusted ?? false, "the day-old download still stands")
+        XCTAssertEqual(stale.pendingIssuers, [Self.url], "and is due again")
+        issuers.recordFailure(Self.url, reason: "HTTP status 503", at: Date().addingTimeInterval(-60))
+        XCTAssertEqual(try pki.paths(judge, [pki.leaf]).pendingIssuers, [], "a failure a minute old is not tried again")
     }
 
     func testAnOfflineJudgementSaysWhatTheClientWouldDownload() throws {
