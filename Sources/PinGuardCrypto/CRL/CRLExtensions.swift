@@ -59,15 +59,18 @@ enum CRLExtensions {
         guard let names else { return [] }
         var out: [String] = []
         for i in 0..<max(pg_sk_GENERAL_NAME_num(names), 0) {
-            guard let uri = pg_GENERAL_NAME_uri(pg_sk_GENERAL_NAME_value(names, i)),
-                  let data = ASN1_STRING_get0_data(uri) else { continue }
-            let length = Int(ASN1_STRING_length(uri))
-            guard length > 0, length <= 2048 else { continue }
-            let bytes = UnsafeBufferPointer(start: data, count: length)
-            guard bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else { continue }
-            out.append(String(decoding: bytes, as: UTF8.self))
+            if let uri = printableURI(pg_GENERAL_NAME_uri(pg_sk_GENERAL_NAME_value(names, i))) { out.append(uri) }
         }
         return out
+    }
+
+    /// A URI's text, when it is 1 to 2,048 bytes of printable ASCII without spaces (a certificate's URIs are
+    /// untrusted input); nil otherwise.
+    static func printableURI(_ uri: UnsafePointer<ASN1_STRING>?) -> String? {
+        guard let uri, let data = ASN1_STRING_get0_data(uri) else { return nil }
+        let bytes = UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(uri)))
+        guard !bytes.isEmpty, bytes.count <= 2048, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The dotted form of an object identifier.

@@ -131,10 +131,7 @@ public final class FetchedIssuers: @unchecked Sendable {
         defer { AUTHORITY_INFO_ACCESS_free(access) }
         var out: [String] = []
         for i in 0..<max(pg_AIA_num(access), 0) {
-            guard let uri = pg_AIA_ca_issuers_uri(access, i), let data = ASN1_STRING_get0_data(uri) else { continue }
-            let bytes = UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(uri)))
-            guard !bytes.isEmpty, bytes.count <= 2048, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else { continue }
-            out.append(String(decoding: bytes, as: UTF8.self))
+            if let uri = CRLExtensions.printableURI(pg_AIA_ca_issuers_uri(access, i)) { out.append(uri) }
         }
         return out
     }
