@@ -39,6 +39,8 @@ for var data in try ClientTrustStores.bundled(path: ProcessInfo.processInfo.envi
     stores.append(try ClientStore(data))
 }
 let judge = ClientPathJudge(stores: stores)
+// As in serve: Chrome and Apple may take downloaded issuers (none is needed here: the intermediate is served).
+judge.fetchIssuers(from: FetchedIssuers())
 // The facts of the store's certificates as a prober reads them: once, from its cache.
 let factsCache = CertificateFactsCache()
 
@@ -46,7 +48,7 @@ let leafKey = try DemoKey(.p256)
 let leaves: [DemoCertificate] = try (0..<targets).map { i in
     try DemoCertificate.issue(commonName: "t\(i).bench.test", dnsName: "t\(i).bench.test", key: leafKey, issuer: intermediate,
                                             isCA: false, validFrom: -10 * day, validUntil: 80 * day, serial: 100 + i,
-                              extendedKeyUsage: "serverAuth")
+                              extendedKeyUsage: "serverAuth", caIssuers: "http://int.bench.test/int.cer")
 }
 let rssBefore = residentMB()
 /// The paths of target `i`'s chain as a probe judges them.

@@ -4,9 +4,10 @@ import PinGuardCore
 import PinGuardCrypto
 
 /// What `probe` asks beyond the handshake, through the guarded fetcher: the CRLs of the served certificates, the
-/// leaf's renewal window from its CA (RFC 9773) and the issuers Chrome and Apple download from caIssuers URLs. The fetcher runs on NIO, which the commands do not link, so
-/// the `pinguard` executable gives the lookups (PinGuardFetch, PinGuardService); without them `probe` asks
-/// nothing: no revocation is reported and the forecast comes from declarations alone.
+/// leaf's renewal window from its CA (RFC 9773) and the issuers Chrome and Apple download from caIssuers URLs. The
+/// fetcher runs on NIO, which the commands do not link, so the `pinguard` executable gives the lookups
+/// (PinGuardFetch, PinGuardService); without them `probe` asks nothing: no revocation is reported, the forecast
+/// comes from declarations alone, and no issuer is downloaded.
 public protocol ProbeLookups: Sendable {
     /// The CA's answer for `certificate`, asked once with `settings` (nothing kept after the run); throws when
     /// the fetcher cannot be made from `settings`.

@@ -76,7 +76,10 @@ public final class IssuerDownloads: Sendable {
         guard !Task.isCancelled else { return false }
         let now = clock.now
         let stored = store.document(url: url)
-        if let stored, stored.freshUntil > now.timeIntervalSince1970, issuers.record(url, body: stored.body, at: now) { return true }
+        // A fresh stored copy counts from when it was downloaded (never later than now: the store is read back as
+        // untrusted input).
+        if let stored, stored.freshUntil > now.timeIntervalSince1970,
+           issuers.record(url, body: stored.body, at: min(now, Date(timeIntervalSince1970: stored.fetchedAt))) { return true }
         let outcome = await fetcher.fetch(FetchRequest(url: url, purpose: .caIssuers))
         if Task.isCancelled { return false }
         let failure: String
