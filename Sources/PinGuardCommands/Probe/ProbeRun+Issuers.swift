@@ -9,28 +9,19 @@ import PinGuardProbe
 /// of the service does (PinGuardCrypto/ClientPaths, FetchedIssuers; PinGuardService/Issuers).
 extension ProbeRun {
     /// `probe`, probed again after downloading the caIssuers URLs its client paths wait for, through the lookups
-    /// with the configuration's `fetch` settings; each time can reach one issuer further up, at most `maxIssuerDepth`
-    /// times (the service's `IssuerDownloads.maxDepth`).
+    /// with the configuration's `fetch` settings (`TargetProbe.resolvingIssuers`, as a round does).
     mutating func withDownloadedIssuers(_ first: TargetProbe, prober: TLSProber, request: ProbeRequest,
                                         loaded: LoadedConfiguration?) async throws(CommandStop) -> TargetProbe {
         guard let lookups = options.lookups, let issuers = prober.clientPaths?.fetchedIssuers else { return first }
-        var probe = first
+        let settings = loaded?.config.fetch ?? FetchSettings()
         let notices = NoticeLines()
         defer { for line in notices.lines { out.error("pinguard: \(line)") } }
-        for _ in 0..<Self.maxIssuerDepth where !probe.pendingIssuers.isEmpty {
-            let recorded: Bool
-            do {
-                recorded = try await lookups.issuers(probe.pendingIssuers, into: issuers, fetch: loaded?.config.fetch ?? FetchSettings(),
-                                                     notice: { notices.add($0) })
-            } catch {
-                throw out.fail("pinguard: fetch.ca_file: \(error)")
-            }
-            guard recorded else { break }
-            probe = prober.probeTarget(request)
+        do {
+            return try await first.resolvingIssuers(download: { urls in
+                try await lookups.issuers(urls, into: issuers, fetch: settings, notice: { notices.add($0) })
+            }, again: { prober.probeTarget(request) })
+        } catch {
+            throw out.fail("pinguard: fetch.ca_file: \(error)")
         }
-        return probe
     }
-
-    /// Times one run probes again after downloads.
-    static let maxIssuerDepth = 4
 }

@@ -59,10 +59,27 @@ public struct ClientPaths: Sendable, Equatable {
 }
 
 extension TargetProbe {
+    /// How many times one target is probed again after downloads, each reaching one issuer further up.
+    public static let maxIssuerDepth = 4
+
     /// The caIssuers URLs the client paths of every address wait for, in order, once each.
     public var pendingIssuers: [String] {
         var out: [String] = []
         for url in nodes.flatMap(\.clientPaths.pendingIssuers) where !out.contains(url) { out.append(url) }
         return out
+    }
+
+    /// This probe, probed again by `again` after `download` recorded the URLs its paths wait for, until none is
+    /// left, nothing more was recorded, or the task is cancelled (at most `maxIssuerDepth` times): what a round of
+    /// the service and `pinguard probe` both do.
+    public func resolvingIssuers<Failure: Error>(download: ([String]) async throws(Failure) -> Bool,
+                                                 again: () async -> TargetProbe?) async throws(Failure) -> TargetProbe {
+        var probe = self
+        for _ in 0..<Self.maxIssuerDepth {
+            let urls = probe.pendingIssuers
+            guard !urls.isEmpty, try await download(urls), !Task.isCancelled, let next = await again() else { break }
+            probe = next
+        }
+        return probe
     }
 }

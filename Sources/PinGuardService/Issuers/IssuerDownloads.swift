@@ -16,8 +16,6 @@ import PinGuardCrypto
 public final class IssuerDownloads: Sendable {
     /// The most URLs downloaded for one probe (Chrome's 5 per certificate, a few certificates up).
     public static let maxPerProbe = 16
-    /// How many times one target is probed again after downloads, each reaching one issuer further up.
-    public static let maxDepth = 4
 
     /// What the searches know.
     public let issuers: FetchedIssuers
@@ -32,18 +30,6 @@ public final class IssuerDownloads: Sendable {
         self.fetcher = fetcher
         self.store = store
         self.clock = clock
-    }
-
-    /// `first`, probed again by `again` after downloading the URLs its paths wait for, until none is left or
-    /// nothing more could be recorded (at most `maxDepth` times).
-    public func resolving(_ first: TargetProbe, again: () async -> TargetProbe?) async -> TargetProbe {
-        var probe = first
-        for _ in 0..<Self.maxDepth {
-            let urls = probe.pendingIssuers
-            guard !urls.isEmpty, await download(urls), !Task.isCancelled, let next = await again() else { break }
-            probe = next
-        }
-        return probe
     }
 
     /// Downloads `urls` (at most `maxPerProbe`), joining a download of the same URL already under way; true when

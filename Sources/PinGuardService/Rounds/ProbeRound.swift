@@ -67,7 +67,11 @@ struct ProbeRound {
                 next += 1
                 group.addTask {
                     guard var probed = await executor.probe(target, timeout: timeout) else { return nil }
-                    if let issuers { probed = await issuers.resolving(probed) { await executor.probe(target, timeout: timeout) } }
+                    if let issuers {
+                        probed = await probed.resolvingIssuers(download: { await issuers.download($0) }) {
+                            await executor.probe(target, timeout: timeout)
+                        }
+                    }
                     let probe = await revocation?.attach(to: probed) ?? probed
                     return deciding.judge(probe, target: target, now: clock.now)
                 }
