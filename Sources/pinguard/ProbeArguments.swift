@@ -80,9 +80,7 @@ struct ProbeArguments: AsyncParsableCommand {
         guard (1...Target.maxAddressesLimit).contains(maxAddresses) else {
             throw ValidationError("--max-addresses must be 1...\(Target.maxAddressesLimit)")
         }
-        if let acmeDirectory, acmeDirectory != RenewalSettings.noDirectory, !acmeDirectory.hasPrefix("https://") {
-            throw ValidationError("--acme-directory \(EchoedInput.quoted(acmeDirectory)) is not an https URL or none")
-        }
+        if let refusal = FlagChoices.acmeDirectoryRefusal(acmeDirectory) { throw ValidationError(refusal) }
     }
 
     func run() async throws {

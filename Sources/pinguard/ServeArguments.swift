@@ -71,25 +71,15 @@ struct ServeArguments: AsyncParsableCommand {
         try options.take(shard: shard, replica: replica, vantage: vantage, logLevel: logLevel, logFormat: logFormat)
     }
 
-    /// The `--web.*` options, or a one-line error naming the bad one.
-    func endpointOptions() throws -> HTTPEndpointOptions {
-        var o = HTTPEndpointOptions()
-        o.enableLifecycle = enableLifecycle
-        o.webConfigFile = webConfigFile
-        for (name, text, keyPath) in [("--web.read-header-timeout", readHeaderTimeout, \HTTPEndpointOptions.readHeaderTimeout),
-                                      ("--web.write-timeout", writeTimeout, \HTTPEndpointOptions.writeTimeout)] {
-            guard let seconds = PromDuration.parse(text), seconds > 0 else {
-                printError("pinguard: \(name) \"\(text)\" is not a duration (use e.g. 500ms, 10s, 1m)")
-                throw Exit.configuration
-            }
-            o[keyPath: keyPath] = seconds
-        }
-        guard maxConnectionsPerClient >= 0 else {
-            printError("pinguard: --web.max-connections-per-client \(maxConnectionsPerClient) is negative (0 means no cap)")
+    /// The `--web.*` options into `options`, or a one-line error naming the bad one and exit status 2.
+    func takeEndpointFlags(into options: inout ServeCommand.Options) throws {
+        do {
+            try options.takeEndpoint(enableLifecycle: enableLifecycle, webConfigFile: webConfigFile, readHeaderTimeout: readHeaderTimeout,
+                                     writeTimeout: writeTimeout, maxConnectionsPerClient: maxConnectionsPerClient)
+        } catch {
+            printError("pinguard: \(error.description)")
             throw Exit.configuration
         }
-        o.maxConnectionsPerClient = maxConnectionsPerClient
-        return o
     }
 
     func run() async throws {
@@ -98,7 +88,7 @@ struct ServeArguments: AsyncParsableCommand {
         options.once = once
         options.logEvents = logEvents
         try takeFlags(into: &options)
-        options.endpoint = try endpointOptions()
+        try takeEndpointFlags(into: &options)
         let status = await ServeCommand.run(options)
         // The service has shut down and written its state; a probe abandoned on a silent peer may still sit in
         // OpenSSL on its own thread. Exiting without the libraries' exit handlers (OpenSSL's cleanup among them)

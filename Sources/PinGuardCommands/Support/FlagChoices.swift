@@ -1,7 +1,7 @@
 import PinGuardCore
 
-/// What the flags come to where more than one flag decides: the client identity `probe` sends, and
-/// the bound on a repeated option. The executable maps flags here and turns a refusal into a usage error.
+/// What the flags come to where more than one flag decides: the client identity `probe` sends, the ACME directory
+/// it asks, and the bound on a repeated option. The executable maps flags here and turns a refusal into a usage error.
 public enum FlagChoices {
     /// The identity the `--client-*` options name, read as the service reads `client_cert` / `client_pkcs12`; a
     /// refusal says which options do not go together.
@@ -16,6 +16,12 @@ public enum FlagChoices {
             return key == nil ? .success(nil) : .failure(Refusal("--client-key needs --client-cert"))
         }
         return .success(.pem(certificate: cert, key: key ?? cert))
+    }
+
+    /// Why `--acme-directory VALUE` is refused (neither an https URL nor `none`); nil when it is taken or not given.
+    public static func acmeDirectoryRefusal(_ value: String?) -> String? {
+        guard let value, value != RenewalSettings.noDirectory, !value.hasPrefix("https://") else { return nil }
+        return "--acme-directory \(EchoedInput.quoted(value)) is not an https URL or none"
     }
 
     /// Why an option repeated more than `limit` times among `arguments` (the program name excluded) is refused,

@@ -28,4 +28,25 @@ extension ServeCommand.Options {
         }
         instance = InstanceLabels(replica: replica ?? "", vantage: vantage ?? "")
     }
+
+    /// Takes the `--web.*` flags as given on the command line; throws the first that is not valid, naming the flag,
+    /// the value and what it takes.
+    public mutating func takeEndpoint(enableLifecycle: Bool, webConfigFile: String?, readHeaderTimeout: String,
+                                      writeTimeout: String, maxConnectionsPerClient: Int) throws(FlagError) {
+        var o = HTTPEndpointOptions()
+        o.enableLifecycle = enableLifecycle
+        o.webConfigFile = webConfigFile
+        for (name, text, keyPath) in [("--web.read-header-timeout", readHeaderTimeout, \HTTPEndpointOptions.readHeaderTimeout),
+                                      ("--web.write-timeout", writeTimeout, \HTTPEndpointOptions.writeTimeout)] {
+            guard let seconds = PromDuration.parse(text), seconds > 0 else {
+                throw FlagError(description: "\(name) \"\(text)\" is not a duration (use e.g. 500ms, 10s, 1m)")
+            }
+            o[keyPath: keyPath] = seconds
+        }
+        guard maxConnectionsPerClient >= 0 else {
+            throw FlagError(description: "--web.max-connections-per-client \(maxConnectionsPerClient) is negative (0 means no cap)")
+        }
+        o.maxConnectionsPerClient = maxConnectionsPerClient
+        endpoint = o
+    }
 }
