@@ -4,7 +4,8 @@
 # installs what the tests need, builds, runs the Swift test suites (unit tests, probes against real
 # TLS servers, the service against a private journald) and the script suites (promtool rules and
 # dashboard, systemd unit and journal catalog, the man pages, a real Prometheus scraping a real pinguard, and a short
-# libFuzzer run of every reader).
+# libFuzzer run of every reader). The script suites and the fuzzing run in two background lanes beside the Swift
+# tests; their outputs follow the Swift tests', each with its seconds.
 # Ends with one line "N passed, M failed"; exits non-zero when anything failed.
 #
 #   scripts/test.sh          everything
@@ -39,19 +40,26 @@ passed=0
 failed=0
 failures=()
 log=$(mktemp /tmp/pinguard-test.XXXXXX)
-trap 'rm -f "$log"' EXIT
+lanes=$(mktemp -d /tmp/pinguard-lanes.XXXXXX)
+trap 'rm -rf "$log" "$lanes"' EXIT
 
-# A script suite prints "N passed, M failed" as its last line.
-suite() {
-  local name=$1; shift
-  echo "== $name"
-  "$@" 2>&1 | tee "$log"
-  local rc=${PIPESTATUS[0]}
-  local line p f
-  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+# Counts a finished suite: its output ends with "N passed, M failed"; a missing line or a non-zero exit is a failure.
+count() {
+  local name=$1 rc=$2 output=$3 line p f
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$output" | tail -1)
   p=$(echo "$line" | awk '{print $1}'); f=$(echo "$line" | awk '{print $3}')
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
   if [ "$rc" -ne 0 ] || [ -z "$line" ]; then failures+=("$name (exit $rc)"); [ "${f:-0}" -eq 0 ] && failed=$((failed + 1)); fi
+}
+
+# In a background lane: runs one suite with its output, exit status and seconds in files named after KEY.
+lane_suite() {
+  local key=$1 name=$2; shift 2
+  local began=$SECONDS
+  echo "$name" > "$lanes/$key.name"
+  "$@" > "$lanes/$key.out" 2>&1
+  echo $? > "$lanes/$key.rc"
+  echo $((SECONDS - began)) > "$lanes/$key.secs"
 }
 
 echo "== swift build"
@@ -65,6 +73,29 @@ if [ -n "$fast" ]; then
     grep -rlE 'runPinguard|CLI\.run|PinguardCLI\.binary|ServeProcess\(|ServiceWorld[.(]|RunningService\.' Tests --include='*Tests.swift' --exclude-dir=PinGuardCLITests \
       | xargs sed -nE 's/^final class ([A-Za-z0-9_]+): XCTestCase.*/\1/p') | sort -u)
   skip=(--skip "^PinGuardCLITests\." --skip "^[A-Za-z]+\.($(echo $out_of_process | tr ' ' '|'))/")
+fi
+
+# Beside the Swift tests, two lanes run in the background (most of their time is waiting for Prometheus, journald
+# or a server, or one core of fuzzing): the script suites one after another, and the fuzz build with a short
+# bounded run of every reader. Their outputs are printed, in order, once everything has ended.
+if [ -z "$fast" ]; then
+  bin="$(swift build --show-bin-path)/pinguard"
+  (
+    lane_suite 10 "prometheus rules and dashboard" bash scripts/test-prometheus-rules.sh
+    lane_suite 11 "systemd unit and journal catalog" env PINGUARD="$bin" bash scripts/test-systemd-unit.sh
+    lane_suite 12 "man pages generated from docs/reference.md" bash scripts/test-man-pages.sh "$bin"
+    lane_suite 13 "real prometheus end to end" env PINGUARD="$bin" bash scripts/test-prometheus-e2e.sh
+    lane_suite 14 "alerts reach people once: pinguard, Prometheus, Alertmanager, webhook" env PINGUARD="$bin" bash scripts/test-alert-delivery.sh
+    lane_suite 15 "shards, replicas and vantage points: several pinguard, one Prometheus" env PINGUARD="$bin" bash scripts/test-fleet.sh
+    lane_suite 16 "one memory in PostgreSQL: shards, replicas, a reshard, the server lost and back" env PINGUARD="$bin" bash scripts/test-shared-state.sh
+    lane_suite 17 "status page in headless chromium" env PINGUARD="$bin" bash scripts/test-status-page.sh
+    lane_suite 18 "renewals by a real ACME CA (pebble, certbot, nginx)" env PINGUARD="$bin" bash scripts/test-renewals.sh
+  ) &
+  # Every reader under libFuzzer for a short bounded time (scripts/fuzz.sh runs them for an hour each). An input's
+  # time bound is wide here, as the readers share two cores with the other lanes.
+  (
+    lane_suite 20 "fuzzing every reader, ${PINGUARD_FUZZ_SECONDS:-8} s each" env FUZZ_TIMEOUT=30 bash scripts/fuzz-smoke.sh "${PINGUARD_FUZZ_SECONDS:-8}"
+  ) &
 fi
 
 echo "== swift test${fast:+ (in-process tests only)}"
@@ -82,18 +113,13 @@ if [ -n "$fast" ]; then
   [ "$failed" -eq 0 ]; exit $?
 fi
 
-suite "prometheus rules and dashboard" bash scripts/test-prometheus-rules.sh
-suite "systemd unit and journal catalog" bash scripts/test-systemd-unit.sh
-suite "man pages generated from docs/reference.md" bash scripts/test-man-pages.sh "$(swift build --show-bin-path)/pinguard"
-[ -f scripts/test-prometheus-e2e.sh ] && suite "real prometheus end to end" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-prometheus-e2e.sh
-suite "alerts reach people once: pinguard, Prometheus, Alertmanager, webhook" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-alert-delivery.sh
-suite "shards, replicas and vantage points: several pinguard, one Prometheus" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-fleet.sh
-suite "one memory in PostgreSQL: shards, replicas, a reshard, the server lost and back" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-shared-state.sh
-suite "status page in headless chromium" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-status-page.sh
-suite "renewals by a real ACME CA (pebble, certbot, nginx)" env PINGUARD="$(swift build --show-bin-path)/pinguard" bash scripts/test-renewals.sh
-# Every reader under libFuzzer for a short bounded time (scripts/fuzz.sh runs them for an hour each): 17 readers
-# at 14 s keep the total near four minutes.
-suite "fuzzing every reader, ${PINGUARD_FUZZ_SECONDS:-14} s each" bash scripts/fuzz-smoke.sh "${PINGUARD_FUZZ_SECONDS:-14}"
+wait
+echo
+for key in $(ls "$lanes" | sed -n 's/\.name$//p' | sort); do
+  echo "== $(cat "$lanes/$key.name") ($(cat "$lanes/$key.secs" 2>/dev/null || echo "?") s)"
+  cat "$lanes/$key.out"
+  count "$(cat "$lanes/$key.name")" "$(cat "$lanes/$key.rc" 2>/dev/null || echo 1)" "$lanes/$key.out"
+done
 
 echo
 for f in "${failures[@]}"; do echo "FAILED: $f"; done
