@@ -15,7 +15,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Judgement only, pure Swift: policy model, evaluation, memory rules, metrics and events from results.
@@ -58,8 +57,9 @@ let package = Package(
         // fetch.networks, sizes capped while streaming, HTTPS verified.
         .target(name: "PinGuardFetch", dependencies: [
             "PinGuardCore", "PinGuardProbe", "PinGuardFiles",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // ACME Renewal Information (RFC 9773): each served leaf's renewal window from its CA, checked on its own

@@ -1,77 +1,103 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
+import NIOPosix
 import NIOSSL
 import PinGuardCore
 
-/// One GET to one checked address: a client of its own whose DNS override pins the host to that address
-/// (the certificate is still verified for the host), no redirects followed, the body capped while it streams.
+/// One GET to one checked address, on swift-nio's own HTTP/1.1 handlers: the connection goes to that address and
+/// nowhere else (no name is resolved here, so nothing can rebind it), the certificate is verified for the URL's
+/// host (also the SNI name and the `Host` header), no redirect is followed, the body is capped while it streams, and
+/// everything ends by the fetch's deadline or when the task is cancelled.
+///
+/// The other halves: `ResponseCollector` (the response as it arrives), `GuardedFetcher` (the rules around a hop).
 struct FetchExchange {
     var url: FetchURL
     var address: String
     var purpose: FetchPurpose
     /// When the whole fetch must be over.
     var deadline: NIODeadline
-    var tls: TLSConfiguration
+    /// The verified TLS context for `https`.
+    var tls: NIOSSLContext
 
     /// A body larger than the purpose allows.
     struct Oversize: Error {}
 
-    /// Makes the request; the client is shut down before returning.
+    /// The deadline came before the response ended.
+    struct Late: Error, CustomStringConvertible {
+        var description: String { "no complete response by the deadline" }
+    }
+
+    /// Makes the request; the connection is closed before returning.
     func run() async -> FetchOutcome {
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration())
-        let outcome: FetchOutcome
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        let promise = eventLoop.makePromise(of: ResponseCollector.Response.self)
+        let timer = eventLoop.scheduleTask(deadline: deadline) { promise.fail(Late()) }
+        promise.futureResult.whenComplete { _ in timer.cancel() }
         do {
-            outcome = try await exchange(client)
+            let socket = try SocketAddress(ipAddress: address, port: url.port)
+            connect(socket, on: eventLoop, answering: promise)
+            let response = try await withTaskCancellationHandler {
+                try await promise.futureResult.get()
+            } onCancel: {
+                promise.fail(CancellationError())
+            }
+            return .fetched(FetchedDocument(url: url.text, status: Int(response.head.status.code), headers: Self.headers(response.head),
+                                            body: response.body, fetchedAt: Date().timeIntervalSince1970))
         } catch is Oversize {
-            outcome = .refused(oversize)
+            return .refused("\(url.text): the body is larger than the \(purpose.maxBytes)-byte cap for \(purpose.rawValue)")
         } catch {
-            outcome = .failed("\(url.text): \(Self.describe(error))")
+            return .failed("\(url.text): \(Self.describe(error))")
         }
-        try? await client.shutdown()
-        return outcome
     }
 
-    private var oversize: String {
-        "\(url.text): the body is larger than the \(purpose.maxBytes)-byte cap for \(purpose.rawValue)"
-    }
-
-    private func exchange(_ client: HTTPClient) async throws -> FetchOutcome {
-        var request = HTTPClientRequest(url: url.requestText)
-        request.method = .GET
-        request.headers.add(name: "User-Agent", value: "pinguard")
-        let response = try await client.execute(request, deadline: deadline)
-        let length = response.headers.first(name: "content-length").flatMap(Int.init)
-        if let length, length > purpose.maxBytes { throw Oversize() }
-        var body: [UInt8] = []
-        // A said length is reserved at once: growing by doubling would hold up to twice the body meanwhile.
-        if let length, length > 0 { body.reserveCapacity(length) }
-        for try await chunk in response.body {
-            guard body.count + chunk.readableBytes <= purpose.maxBytes else { throw Oversize() }
-            body += chunk.readableBytesView
-        }
-        var headers: [String: String] = [:]
-        for (name, value) in response.headers where headers[name.lowercased()] == nil { headers[name.lowercased()] = value }
-        return .fetched(FetchedDocument(url: url.text, status: Int(response.status.code), headers: headers, body: body,
-                                        fetchedAt: Date().timeIntervalSince1970))
-    }
-
-    private func configuration() -> HTTPClient.Configuration {
+    /// Connects, sends the request once connected and closes the channel when `promise` completes either way.
+    private func connect(_ socket: SocketAddress, on eventLoop: any EventLoop, answering promise: EventLoopPromise<ResponseCollector.Response>) {
+        let sni = url.host.contains(":") || url.host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : url.host
+        let (https, tls, maxBytes) = (url.scheme == "https", tls, purpose.maxBytes)
         let left = max(deadline - .now(), .milliseconds(1))
-        var c = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
-                                         timeout: .init(connect: left, read: left),
-                                         decompression: .disabled)
-        c.dnsOverride = [url.host: address]
-        c.httpVersion = .http1Only
-        // One attempt: a refused connection or a failed TLS verification is an outcome now, not a retry
-        // loop until the deadline; the caller's schedule decides when to try again.
-        c.connectionPool.retryConnectionEstablishment = false
-        return c
+        ClientBootstrap(group: eventLoop)
+            .connectTimeout(left)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    if https { try pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: sni)) }
+                    try pipeline.addHTTPClientHandlers()
+                    try pipeline.addHandler(ResponseCollector(maxBytes: maxBytes, promise: promise))
+                }
+            }
+            .connect(to: socket)
+            .whenComplete { [head = requestHead] result in
+                switch result {
+                case .failure(let error): promise.fail(error)
+                case .success(let channel):
+                    promise.futureResult.whenComplete { _ in channel.close(promise: nil) }
+                    channel.write(HTTPClientRequestPart.head(head), promise: nil)
+                    channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+                }
+            }
+    }
+
+    /// GET of the URL's path and query, naming the canonical host; the connection closes after the response.
+    private var requestHead: HTTPRequestHead {
+        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: url.target)
+        head.headers.add(name: "Host", value: url.authority)
+        head.headers.add(name: "User-Agent", value: "pinguard")
+        head.headers.add(name: "Connection", value: "close")
+        return head
+    }
+
+    /// The response's headers by lower-case name, the first of each name.
+    static func headers(_ head: HTTPResponseHead) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in head.headers where headers[name.lowercased()] == nil { headers[name.lowercased()] = value }
+        return headers
     }
 
     /// An error's text, with TLS verification failures said plainly.
     static func describe(_ error: Error) -> String {
         if let ssl = error as? NIOSSLError { return "TLS: \(ssl)" }
+        if let ssl = error as? NIOSSLExtraError { return "TLS: \(ssl)" }
         return "\(error)"
     }
 }

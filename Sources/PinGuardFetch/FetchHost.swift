@@ -1,14 +1,14 @@
 import Foundation
 import PinGuardCore
 
-/// The one spelling of a URL's host that the fetcher resolves, checks and hands the HTTP client.
+/// The one spelling of a URL's host that the fetcher resolves, checks, verifies the certificate for and names in
+/// its request.
 ///
 /// A URL's host may be written many ways that name one host: upper case, percent-encoded, in Unicode, with a
-/// trailing dot. The fetcher must resolve, check and connect under exactly one of them, or the HTTP client
-/// (which looks its address pin up by the name as it parses it) misses the pin and resolves the name again
-/// itself, past the check. So the host is decoded and folded once here (percent-decoding, lower case, NFC,
-/// IDNA's `xn--` form per label, one trailing dot dropped), then held to `HostName`'s rule: the result is a
-/// host name of ASCII labels or an address literal, and anything else is refused.
+/// trailing dot. The fetcher must resolve, check, verify and ask under exactly one of them. So the host is
+/// decoded and folded once here (percent-decoding, lower case, NFC, IDNA's `xn--` form per label, one trailing
+/// dot dropped), then held to `HostName`'s rule: the result is a host name of ASCII labels or an address literal,
+/// and anything else is refused.
 enum FetchHost {
     /// The canonical host of `raw` (a URL's host as written, an IPv6 literal with or without its brackets), or why it is refused.
     static func canonical(_ raw: String) -> Result<String, HostNameError> {
@@ -26,11 +26,5 @@ enum FetchHost {
             labels.append("xn--" + encoded)
         }
         return HostName.validate(labels.joined(separator: "."))
-    }
-
-    /// The host the HTTP client will read from `text`, as it reads it (`URL.host`, IPv6 brackets trimmed).
-    static func asTheClientReadsIt(_ text: String) -> String? {
-        guard let host = URL(string: text)?.host, !host.isEmpty else { return nil }
-        return host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     }
 }

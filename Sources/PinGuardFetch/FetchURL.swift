@@ -11,9 +11,10 @@ struct FetchURL: Sendable {
     var host: String
     /// The port, explicit or the scheme's default.
     var port: Int
-    /// The URL handed to the HTTP client: `text` rebuilt around the canonical host, so that the name the client
-    /// reads is the name whose checked address it is given.
-    var requestText: String
+    /// The request target: the path (`/` when empty) and the query, percent-encoded as written.
+    var target: String
+    /// The `Host` header: the canonical host (an IPv6 literal in brackets), with the port when not the scheme's default.
+    var authority: String
 
     /// A URL the fetcher would not ask for, and why.
     struct Refusal: Error {
@@ -42,14 +43,14 @@ struct FetchURL: Sendable {
         case .failure(let problem): return .failure(Refusal(reason: "\(shown): the host is refused: \(problem)"))
         }
         let port = parts.port ?? (scheme == "https" ? 443 : 80)
-        let authority = host.contains(":") ? "[\(host)]" : host
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let authority = port == (scheme == "https" ? 443 : 80) ? bracketed : "\(bracketed):\(port)"
         let query = parts.percentEncodedQuery.map { "?" + $0 } ?? ""
         let path = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
-        let request = "\(scheme)://\(authority):\(port)\(path)\(query)"
-        guard FetchHost.asTheClientReadsIt(request) == host else {
-            return .failure(Refusal(reason: "\(shown): the HTTP client would read another host than the one checked"))
+        guard (path + query).utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            return .failure(Refusal(reason: "\(shown): a space or control byte in the path or query"))
         }
-        return .success(FetchURL(text: text, scheme: scheme, host: host, port: port, requestText: request))
+        return .success(FetchURL(text: text, scheme: scheme, host: host, port: port, target: path + query, authority: authority))
     }
 
     /// The host of `text`, for saying a refusal once per host; the text itself when it has none.

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOSSL
@@ -8,8 +7,8 @@ import PinGuardFiles
 /// The one way pinguard downloads anything (ACME renewal information, CRLs, CT log lists).
 ///
 /// Every hop resolves its host here, checks every resolved address with `FetchSettings.permits` and only
-/// then connects, to an address it checked (the client's DNS override pins the name to that address, so a
-/// second lookup cannot rebind it). Redirects are followed by hand, at most `maxRedirects`, each hop checked
+/// then connects, to an address it checked (`FetchExchange` dials that address itself, so no second lookup
+/// can rebind it). Redirects are followed by hand, at most `maxRedirects`, each hop checked
 /// again. Bodies are capped by `FetchPurpose.maxBytes` while they stream; HTTPS is verified against the
 /// system store or `fetch.ca_file`; plain http is allowed for CRLs only (they are signed, and RFC 5280
 /// distribution points are http). The whole fetch, redirects included, gets `FetchSettings.timeout`.
@@ -22,10 +21,11 @@ public struct GuardedFetcher: DocumentFetching {
 
     /// The rules every fetch follows.
     public let settings: FetchSettings
-    let tls: TLSConfiguration
+    let tls: NIOSSLContext
     let notices: RefusalNotices?
 
-    /// A fetcher for `settings`; throws when `fetch.ca_file` cannot be read or holds no certificate.
+    /// A fetcher for `settings`; throws when `fetch.ca_file` cannot be read or holds no certificate, or the TLS
+    /// context cannot be made.
     /// `notices`, when given, hears each refusal once per host.
     public init(settings: FetchSettings, notices: RefusalNotices? = nil) throws(FetchSetupError) {
         self.settings = settings
@@ -33,13 +33,15 @@ public struct GuardedFetcher: DocumentFetching {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.minimumTLSVersion = .tlsv12
         if let caFile = settings.caFile { tls.trustRoots = .certificates(try Self.certificates(caFile)) }
-        self.tls = tls
+        do { self.tls = try NIOSSLContext(configuration: tls) } catch {
+            throw FetchSetupError("the TLS context for downloads: \(error)")
+        }
     }
 
     /// Makes one fetch; never throws: a refusal or failure is an outcome with its reason.
     ///
     /// The whole fetch, redirects included, has one deadline, which each step is given (the resolver's wait, the
-    /// client's connect and request deadlines): no timer task races the fetch, so nothing outlives it.
+    /// exchange's connect and response deadlines): no timer task races the fetch, so nothing outlives it.
     public func fetch(_ request: FetchRequest) async -> FetchOutcome {
         let deadline = NIODeadline.now() + .milliseconds(Int64(max(settings.timeout, 0.001) * 1000))
         var outcome = await follow(request, deadline: deadline)

@@ -4,8 +4,7 @@ import PinGuardFetchTestSupport
 import XCTest
 
 /// One host, one address: every spelling of a host (case, percent-encoding, Unicode, a trailing dot) is folded
-/// to one name before it is resolved and checked, and the HTTP client is handed that same name, so its address
-/// pin always applies and it never resolves a name of its own.
+/// to one name before it is resolved and checked, and the request names that same host.
 final class FetchHostSpellingTests: XCTestCase {
     /// Spellings of the loopback name and of guarded addresses, each with the canonical host it must come to.
     static let spellings: [(String, String)] = [
@@ -17,15 +16,15 @@ final class FetchHostSpellingTests: XCTestCase {
         ("b%C3%BCcher.example", "xn--bcher-kva.example"), ("M\u{00FC}nchen.example.", "xn--mnchen-3ya.example"),
     ]
 
-    func testEverySpellingComesToOneCanonicalHostThatTheHTTPClientReadsAsIs() {
+    func testEverySpellingComesToOneCanonicalHostThatTheRequestNames() {
         for (spelling, canonical) in Self.spellings {
             for purpose in FetchPurpose.allCases {
                 guard case .success(let url) = FetchURL.parse("https://\(spelling):8443/a/b%20c?x=1", purpose: purpose) else {
                     return XCTFail("\(spelling) refused for \(purpose)")
                 }
                 XCTAssertEqual(url.host, canonical, spelling)
-                XCTAssertEqual(FetchHost.asTheClientReadsIt(url.requestText), url.host, "\(spelling): the client's name is the pinned name")
-                XCTAssertTrue(url.requestText.hasSuffix(":8443/a/b%20c?x=1"), url.requestText)
+                XCTAssertEqual(url.authority, (canonical.contains(":") ? "[\(canonical)]" : canonical) + ":8443", "\(spelling): the Host header names the checked host")
+                XCTAssertEqual(url.target, "/a/b%20c?x=1")
             }
         }
     }

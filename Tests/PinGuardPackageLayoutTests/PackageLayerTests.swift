@@ -105,7 +105,7 @@ final class PackageLayerTests: XCTestCase {
         }
         XCTAssertTrue(reached.isSuperset(of: ["PinGuardState", "PinGuardConfig", "PinGuardProbe"]), "\(reached.sorted())")
         for name in reached {
-            XCTAssertFalse(name.hasPrefix("NIO") || ["PinGuardService", "PinGuardFetch", "AsyncHTTPClient"].contains(name),
+            XCTAssertFalse(name.hasPrefix("NIO") || ["PinGuardService", "PinGuardFetch"].contains(name),
                            "PinGuardCommands reaches \(name)")
         }
     }
