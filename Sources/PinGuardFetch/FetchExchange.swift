@@ -98,6 +98,9 @@ struct FetchExchange {
     static func describe(_ error: Error) -> String {
         if let ssl = error as? NIOSSLError { return "TLS: \(ssl)" }
         if let ssl = error as? NIOSSLExtraError { return "TLS: \(ssl)" }
+        if case .headerOverflow? = error as? HTTPParserError { return "the response's headers are over the 80 KiB limit" }
+        if case .invalidEOFState? = error as? HTTPParserError { return ResponseCollector.EndedEarly().description }
+        if let http = error as? HTTPParserError { return "not an HTTP/1.1 response (\(http))" }
         return "\(error)"
     }
 }
