@@ -1,28 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PinGuardCore
+import PinGuardFiles
 
 /// Fetched documents (ACME renewal information, CRLs, log lists) in the state file's `fetched_document`
 /// table, so a restart does not fetch again what is still fresh. Each `keep` is its own small transaction;
 /// the table stays within `FetchedDocumentBounds` (the least recently fetched rows go first). A row read
 /// back is untrusted: one that fails `FetchedDocumentBounds.isSound` is ignored, as if never kept. A store
-/// without a writable file (read-only, in memory, closed) keeps nothing and finds nothing.
+/// without a writable file keeps nothing; a read-only one finds what the file holds, an in-memory or closed one
+/// nothing.
 extension StateStore: FetchedDocumentStore {
-    /// The last good copy of `url` in the file, if any.
+    /// The last good copy of `url` in the file, if any. A read-only store (which holds no connection) reads it
+    /// through a connection of its own for the lookup, so `plan` and `lint` find what `serve` kept.
     public func document(url: String) -> CachedDocument? {
         lock.lock()
         defer { lock.unlock() }
         if let database { return isClosed ? nil : database.document(url: url) }
-        guard let connection = documentConnection else { return nil }
-        do {
-            let s = try connection.cached("SELECT body, fetched_at, fresh_until FROM fetched_document WHERE url = ?1")
-            defer { s.reset() }
-            try s.bind(url, at: 1)
-            guard try s.step(), s.byteCount(0) <= FetchedDocumentBounds.maxTotalBytes,
-                  let fetchedAt = s.number(1), let freshUntil = s.number(2) else { return nil }
-            let found = CachedDocument(url: url, body: s.blob(0), fetchedAt: fetchedAt, freshUntil: freshUntil)
-            return FetchedDocumentBounds.isSound(found, for: url) ? found : nil
-        } catch {
-            return nil
-        }
+        if let connection = documentConnection { return try? Self.document(url: url, in: connection) }
+        // As at open: an immutable connection leaves nothing beside a file no writer has open.
+        let quiet = path.map { access($0 + "-wal", F_OK) != 0 && access($0 + "-journal", F_OK) != 0 } ?? false
+        guard isReadOnly, !isClosed, let path, (try? RegularFile.check(path)) != nil,
+              let reader = try? SQLiteConnection(path: path, readOnly: true, immutable: quiet) else { return nil }
+        return try? Self.document(url: url, in: reader)
+    }
+
+    /// The row of `url` in `connection`'s table, when sound.
+    private static func document(url: String, in connection: SQLiteConnection) throws(SQLiteFailure) -> CachedDocument? {
+        let s = try connection.cached("SELECT body, fetched_at, fresh_until FROM fetched_document WHERE url = ?1")
+        defer { s.reset() }
+        try s.bind(url, at: 1)
+        guard try s.step(), s.byteCount(0) <= FetchedDocumentBounds.maxTotalBytes,
+              let fetchedAt = s.number(1), let freshUntil = s.number(2) else { return nil }
+        let found = CachedDocument(url: url, body: s.blob(0), fetchedAt: fetchedAt, freshUntil: freshUntil)
+        return FetchedDocumentBounds.isSound(found, for: url) ? found : nil
     }
 
     /// Keeps `document` in the file, replacing an older copy of the same URL, then trims the table to its

@@ -70,6 +70,7 @@ struct LintArguments: ParsableCommand {
         options.chains = chain
         options.res = res
         options.docsURL = docsURL
+        options.environment = ProcessInfo.processInfo.environment
         try LintCommand.run(options).emit()
     }
 }

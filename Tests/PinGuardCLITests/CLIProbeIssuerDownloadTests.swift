@@ -5,7 +5,8 @@ import XCTest
 
 /// A server that sends its leaf alone: Chrome downloads the intermediate from the leaf's caIssuers URL and trusts
 /// the chain. `pinguard probe` downloads it from a real loopback server through the guarded fetcher when
-/// `fetch.networks` allows, and says why Chrome rejects when the download fails.
+/// `fetch.networks` allows, and says why Chrome rejects when the download fails; `plan` and `lint --chain` download
+/// nothing but judge with the copy `serve` downloaded and kept in the state store.
 final class CLIProbeIssuerDownloadTests: XCTestCase {
     var authority: AuthorityServer!
     var server: TLSServer!
@@ -56,5 +57,37 @@ final class CLIProbeIssuerDownloadTests: XCTestCase {
         XCTAssertTrue(reason.contains(authority.url("/ye1.cer")) && reason.contains("which failed"), reason)
         XCTAssertTrue(run.stderr.contains("fetch.networks"), run.stderr)
         XCTAssertEqual(authority.totalRequests, 0, "loopback is never asked without fetch.networks")
+    }
+
+    func testPlanAndLintJudgeWithTheIssuerServeKeptAndDownloadNothing() throws {
+        try """
+        trust: {client_stores: stores.json}
+        fetch: {networks: [127.0.0.0/8], timeout: 10s}
+        state: {path: state.db}
+        policies: [web.yml]
+        targets:
+          - {host: \(GenerationMovePKI.host), port: \(server.port), connect: 127.0.0.1}
+        journal: {enabled: false}
+        """.write(toFile: "\(folder!)/served.yml", atomically: true, encoding: .utf8)
+        let plan = { () throws -> [String: Any] in
+            let run = try PinguardCLI.run(["plan", "--chain", "\(self.folder!)/leaf.pem", "--host", GenerationMovePKI.host, "--format", "json",
+                                           "--config", "\(self.folder!)/served.yml"])
+            let verdict = try ClientPathsCLITests.evaluation(run.stdout, key: "verdicts")
+            return try XCTUnwrap((verdict["paths"] as? [[String: Any]])?.first, run.stdout + run.stderr)
+        }
+        let lint = { try PinguardCLI.run(["lint", "--config", "\(self.folder!)/served.yml", "--chain", "\(self.folder!)/leaf.pem"]) }
+        let before = try plan()
+        XCTAssertEqual(before["verdict"] as? String, "reject", "\(before)")
+        XCTAssertTrue((before["trust_error"] as? String ?? "").contains("which this offline judgement does not"), "\(before)")
+        XCTAssertTrue(try lint().stdout.contains("client-path-rejected"), "lint before serve kept the issuer")
+
+        let once = try PinguardCLI.run(["serve", "--once", "--config", "\(folder!)/served.yml"])
+        XCTAssertEqual(authority.requests("/ye1.cer"), 1, once.stderr)
+        let after = try plan()
+        XCTAssertEqual(after["verdict"] as? String, "accept", "\(after)")
+        XCTAssertEqual((after["chain"] as? [String])?.count, 3, "leaf, the intermediate serve downloaded, the root: \(after)")
+        let linted = try lint()
+        XCTAssertFalse(linted.stdout.contains("client-path-rejected"), linted.stdout)
+        XCTAssertEqual(authority.requests("/ye1.cer"), 1, "plan and lint download nothing")
     }
 }

@@ -64,7 +64,7 @@ final class StateDocumentStoreTests: XCTestCase {
         XCTAssertEqual(try RawSQLite(path).query("SELECT count(*) FROM fetched_document"), ["\(limit)"])
     }
 
-    func testReadOnlyAndInMemoryStoresKeepNothing() throws {
+    func testReadOnlyStoresFindWhatTheWriterKeptAndKeepNothingWhileInMemoryStoresNeither() throws {
         let path = try makeDirectory() + "/state.db"
         let writer = try StateStore.open(path: path, readOnly: false)
         writer.keep(crl)
@@ -72,6 +72,9 @@ final class StateDocumentStoreTests: XCTestCase {
         let reader = try StateStore.open(path: path, readOnly: true)
         reader.keep(CachedDocument(url: "https://a.example/", body: [], fetchedAt: 1, freshUntil: 2))
         XCTAssertNil(reader.document(url: "https://a.example/"))
+        XCTAssertEqual(reader.document(url: crl.url), crl, "a read-only store finds what the writer kept")
+        reader.close()
+        XCTAssertNil(reader.document(url: crl.url), "a closed store finds nothing")
         let memory = StateStore.inMemory()
         memory.keep(crl)
         XCTAssertNil(memory.document(url: crl.url))

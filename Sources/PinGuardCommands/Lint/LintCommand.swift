@@ -34,6 +34,8 @@ public enum LintCommand {
         public var toolVersion: String
         /// The time pin-set expiries are judged at.
         public var now: Date
+        /// The environment `--config`'s state store is found in, as `serve` finds it (`$STATE_DIRECTORY`).
+        public var environment: [String: String] = [:]
 
         /// Options auditing `files` at `now`, everything else as the command line's defaults.
         public init(files: [String], toolVersion: String, now: Date) {
@@ -69,12 +71,20 @@ struct LintRun: CommandRun {
                                      catalog: catalog) + findings
         sets += nativeSets
         var judge: ClientPathJudge??
+        // The caIssuers copies `serve` kept stand in for the downloads Chrome and Apple make.
+        let state = options.chains.isEmpty ? nil : loaded.flatMap { StoredIssuers.openState($0, environment: options.environment, keep: { _ in false }) }
+        defer { state?.close() }
+        var issuers: FetchedIssuers?
         for path in options.chains {
             findings += RawKeyPinCheck.findings(sets, chain: try readChain(path), chainFile: path)
             // Built once a chain was read: a broken chain file is said alone.
-            if judge == nil { judge = .some(try clientPathJudge(sets)) }
+            if judge == nil {
+                judge = .some(try clientPathJudge(sets))
+                issuers = StoredIssuers.attach(to: judge ?? nil, documents: state)
+            }
             if let made = judge, let made {
-                findings += ClientPathLintCheck.findings(sets, chain: try clientPaths(path, judge: made), chainFile: path,
+                findings += ClientPathLintCheck.findings(sets, chain: try clientPaths(path, judge: made, documents: state, issuers: issuers),
+                                                         chainFile: path,
                                                          trustGiven: loaded?.config.caFile != nil || loaded?.config.clientStores != nil)
             }
         }
@@ -151,10 +161,14 @@ struct LintRun: CommandRun {
         }
     }
 
-    /// The chain of a `--chain` file with the paths each client builds from it at `now`.
-    mutating func clientPaths(_ path: String, judge: ClientPathJudge) throws(CommandStop) -> ProbeFacts {
+    /// The chain of a `--chain` file with the paths each client builds from it at `now`, with the caIssuers copies
+    /// of `documents` (`StoredIssuers`).
+    mutating func clientPaths(_ path: String, judge: ClientPathJudge, documents: (any FetchedDocumentStore)?,
+                              issuers: FetchedIssuers?) throws(CommandStop) -> ProbeFacts {
         let data = try InputFile.bytes(path, limit: InputFile.certificateLimit, out: &out)
-        do { return try CandidateChainVerifier.clientPaths([(data, path)], judge: judge, at: options.now) } catch {
+        let now = options.now
+        let judged = { () throws(ProbeError) -> ProbeFacts in try CandidateChainVerifier.clientPaths([(data, path)], judge: judge, at: now) }
+        do { return try StoredIssuers.judged(try judged(), documents: documents, issuers: issuers, at: now, again: judged) } catch {
             throw out.fail("pinguard: \(error.message)")
         }
     }

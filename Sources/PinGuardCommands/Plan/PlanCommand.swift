@@ -85,10 +85,14 @@ struct PlanRun: CommandRun {
 
     mutating func perform() throws(CommandStop) -> Int32 {
         let setting = try loadSetting()
-        let candidates = try readCandidates(setting)
+        let state = openState()
+        defer { state?.close() }
+        // The stored caIssuers copies stand in for the downloads a probe would make.
+        let issuers = StoredIssuers.attach(to: setting.clientPaths, documents: state)
+        let candidates = try readCandidates(setting, documents: state, issuers: issuers)
         // The one judgement, with the forecast of the candidate's own next renewal once it is served.
         let judge = Judge(sets: setting.sets, ct: setting.ct, renewals: setting.outlook)
-        let served = servedToday()
+        let served = servedToday(state)
         let (verdicts, forecasts) = RotationPlan.judged(candidates, by: judge, at: time, servedToday: served)
         let unpinned = RotationPlan.unpinnedHosts(candidates, verdicts: verdicts)
         switch options.format {
@@ -126,8 +130,10 @@ struct PlanRun: CommandRun {
         }
     }
 
-    /// The candidate per host: the chain verified for it at `time`, or the key with `--chain` as its issuers.
-    mutating func readCandidates(_ setting: Setting) throws(CommandStop) -> [ProbeFacts] {
+    /// The candidate per host: the chain verified for it at `time` (with the caIssuers copies in `documents`), or the
+    /// key with `--chain` as its issuers.
+    mutating func readCandidates(_ setting: Setting, documents: (any FetchedDocumentStore)?,
+                                 issuers: FetchedIssuers?) throws(CommandStop) -> [ProbeFacts] {
         var files: [(bytes: [UInt8], name: String)] = []
         for path in options.chains {
             files.append((try InputFile.bytes(path, limit: InputFile.certificateLimit, out: &out), path))
@@ -140,9 +146,13 @@ struct PlanRun: CommandRun {
                 out.error("pinguard: \(key): \(spki.kind) with SPKI \(spki.pin); trust assumed (no CA has signed it yet), lifetime assumed 397 days")
                 return options.hosts.map { RotationPlan.keyCandidate(host: $0.lowercased(), spkiSHA256: spki.pin, issuers: issuers, at: time) }
             }
+            let at = time
             return try options.hosts.map { host throws(ProbeError) in
-                try CandidateChainVerifier.verify(files, host: host.lowercased(), caFile: setting.caFile, at: time,
-                                                  ctLogs: setting.keyring, clientPaths: setting.clientPaths)
+                let verify = { () throws(ProbeError) -> ProbeFacts in
+                    try CandidateChainVerifier.verify(files, host: host.lowercased(), caFile: setting.caFile, at: at,
+                                                      ctLogs: setting.keyring, clientPaths: setting.clientPaths)
+                }
+                return try StoredIssuers.judged(try verify(), documents: documents, issuers: issuers, at: at, again: verify)
             }
         } catch let stop as CommandStop {
             throw stop

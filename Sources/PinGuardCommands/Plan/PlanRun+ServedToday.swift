@@ -4,23 +4,22 @@ import PinGuardCore
 import PinGuardState
 
 extension PlanRun {
-    /// With `--config` and its state file: per host, the key and certificate hashes of the chains its targets
-    /// serve now (leaf, issuer, anchor), read without disturbing a running `serve`; empty otherwise.
-    mutating func servedToday() -> [String: Set<String>] {
-        guard let config = options.config, let loaded = try? ConfigurationLoader.load(path: config) else { return [:] }
+    /// `--config`'s state store (a file or a database), opened read-only without disturbing a running `serve`, with
+    /// the targets of the hosts planned for; nil without `--config` or a store.
+    mutating func openState() -> StateStore? {
+        guard let config = options.config, let loaded = try? ConfigurationLoader.load(path: config) else { return nil }
         let location = StateLocation.resolve(loaded.config, environment: options.environment)
         if let hint = location.serviceHint {
             out.error("pinguard: \(config) names no state file, so served chains do not count against reserve pins; \(hint)")
         }
         let hosts = Set(loaded.config.targets.filter { options.hosts.contains($0.host) }.map(\.name))
-        let opened: StateStore?
-        switch location {
-        case .file(let path): opened = FileManager.default.fileExists(atPath: path) ? try? StateStore.open(path: path, readOnly: true) : nil
-        case .database(let url): opened = try? StateStore.open(database: url, readOnly: true, keep: { hosts.contains($0) })
-        case .memoryOnly: opened = nil
-        }
-        guard let store = opened else { return [:] }
-        defer { store.close() }
+        return StoredIssuers.openState(loaded, environment: options.environment, keep: { hosts.contains($0) })
+    }
+
+    /// Per host, the key and certificate hashes of the chains its targets serve now (leaf, issuer, anchor), from
+    /// `store`; empty without one.
+    func servedToday(_ store: StateStore?) -> [String: Set<String>] {
+        guard let config = options.config, let loaded = try? ConfigurationLoader.load(path: config), let store else { return [:] }
         var served: [String: Set<String>] = [:]
         for target in loaded.config.targets where options.hosts.contains(target.host) {
             let history = store.history(target: target.name)
