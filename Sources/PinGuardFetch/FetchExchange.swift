@@ -30,13 +30,16 @@ struct FetchExchange {
 
     /// Makes the request; the connection is closed before returning.
     func run() async -> FetchOutcome {
+        let socket: SocketAddress
+        do { socket = try SocketAddress(ipAddress: address, port: url.port) } catch {
+            return .failed("\(url.text): \(Self.describe(error))")
+        }
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         let promise = eventLoop.makePromise(of: ResponseCollector.Response.self)
         let timer = eventLoop.scheduleTask(deadline: deadline) { promise.fail(Late()) }
         promise.futureResult.whenComplete { _ in timer.cancel() }
+        connect(socket, on: eventLoop, answering: promise)
         do {
-            let socket = try SocketAddress(ipAddress: address, port: url.port)
-            connect(socket, on: eventLoop, answering: promise)
             let response = try await withTaskCancellationHandler {
                 try await promise.futureResult.get()
             } onCancel: {
