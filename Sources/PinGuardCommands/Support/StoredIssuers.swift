@@ -37,7 +37,9 @@ enum StoredIssuers {
         var facts = facts
         for _ in 0..<TargetProbe.maxIssuerDepth {
             let copies = facts.clientPaths.pendingIssuers.compactMap { url in documents.document(url: url).map { (url, $0.body) } }
-            guard copies.contains(where: { issuers.record($0.0, body: $0.1, at: time) }) else { break }
+            // Every copy is recorded, none left for later: the search takes them all at once, as after a round.
+            let recorded = copies.filter { issuers.record($0.0, body: $0.1, at: time) }
+            guard !recorded.isEmpty else { break }
             facts = try again()
         }
         return facts
