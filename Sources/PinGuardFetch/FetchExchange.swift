@@ -56,7 +56,8 @@ struct FetchExchange {
 
     /// Connects, sends the request once connected and closes the channel when `promise` completes either way.
     private func connect(_ socket: SocketAddress, on eventLoop: any EventLoop, answering promise: EventLoopPromise<ResponseCollector.Response>) {
-        let sni = url.host.contains(":") || url.host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : url.host
+        // An address literal is no SNI name; the certificate is then checked against the address dialled.
+        let sni = IPNetwork.addressBytes(url.host) == nil ? url.host : nil
         let (https, tls, maxBytes) = (url.scheme == "https", tls, purpose.maxBytes)
         let left = max(deadline - .now(), .milliseconds(1))
         ClientBootstrap(group: eventLoop)

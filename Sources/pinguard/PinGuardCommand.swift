@@ -65,11 +65,10 @@ func splitHostPort(_ text: String, defaultPort: Int = 443) throws(ValidationErro
     }
 }
 
-/// Parses a duration option.
+/// A duration option's seconds (`FlagChoices.duration`), or a usage error.
 func parseDuration(_ text: String, option: String, max: Double = 3_600) throws(ValidationError) -> Double {
-    guard let v = PromDuration.parse(text), v > 0 else {
-        throw ValidationError("\(option) \(EchoedInput.quoted(text)) is not a duration (use e.g. 500ms, 10s, 1m)")
+    switch FlagChoices.duration(text, option: option, max: max) {
+    case .success(let seconds): return seconds
+    case .failure(let refusal): throw ValidationError(refusal.description)
     }
-    guard v <= max else { throw ValidationError("\(option) \(EchoedInput.quoted(text)) is longer than the maximum of \(PromDuration.format(max))") }
-    return v
 }

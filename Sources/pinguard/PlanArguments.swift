@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PinGuardCommands
-import PinGuardCore
 import PinGuardService
 
 extension PlanCommand.Format: ExpressibleByArgument {}
@@ -52,13 +51,7 @@ struct PlanArguments: ParsableCommand {
         if chains.isEmpty && key == nil { throw ValidationError("give the candidate chain with --chain FILE, or its key with --key FILE") }
         if hosts.isEmpty { throw ValidationError("give at least one --host NAME the candidate will serve") }
         if policyFiles.policies.isEmpty == (config == nil) { throw ValidationError("give policy files (--policy) or --config, not both or neither") }
-        if let at, Self.date(at) == nil { throw ValidationError("--at \"\(at)\" is not a date (use YYYY-MM-DD or RFC 3339)") }
-    }
-
-    /// `YYYY-MM-DD` is the start of that UTC day (pin-set expiry dates mean its end); else RFC 3339.
-    static func date(_ text: String) -> Date? {
-        if text.count == 10, let endOfDay = PinSetExpiry.parse(text) { return endOfDay.addingTimeInterval(-86_400) }
-        return RFC3339.parse(text)
+        if let at, FlagChoices.date(at) == nil { throw ValidationError("--at \"\(at)\" is not a date (use YYYY-MM-DD or RFC 3339)") }
     }
 
     func run() throws {
@@ -70,7 +63,7 @@ struct PlanArguments: ParsableCommand {
         options.config = config
         options.caFile = caFile
         options.clientStores = clientStores
-        options.at = at.flatMap(Self.date)
+        options.at = at.flatMap(FlagChoices.date)
         options.format = json ? .json : format
         options.environment = ProcessInfo.processInfo.environment
         try PlanCommand.run(options).emit()

@@ -74,6 +74,8 @@ struct PlanRun: CommandRun {
         var ct: CTSettings
         var keyring: CTLogKeyring?
         var clientPaths: ClientPathJudge?
+        /// `--config` as loaded, read once for the judgement and the state store.
+        var loaded: LoadedConfiguration?
     }
 
     let options: PlanCommand.Options
@@ -85,14 +87,14 @@ struct PlanRun: CommandRun {
 
     mutating func perform() throws(CommandStop) -> Int32 {
         let setting = try loadSetting()
-        let state = openState()
+        let state = openState(setting.loaded)
         defer { state?.close() }
         // The stored caIssuers copies stand in for the downloads a probe would make.
         let issuers = StoredIssuers.attach(to: setting.clientPaths, documents: state)
         let candidates = try readCandidates(setting, documents: state, issuers: issuers)
         // The one judgement, with the forecast of the candidate's own next renewal once it is served.
         let judge = Judge(sets: setting.sets, ct: setting.ct, renewals: setting.outlook)
-        let served = servedToday(state)
+        let served = servedToday(state, loaded: setting.loaded)
         let (verdicts, forecasts) = RotationPlan.judged(candidates, by: judge, at: time, servedToday: served)
         let unpinned = RotationPlan.unpinnedHosts(candidates, verdicts: verdicts)
         switch options.format {
@@ -124,7 +126,7 @@ struct PlanRun: CommandRun {
             let clientPaths = try CommandClientStores.judge(sets: sets, caFile: caFile,
                                                                      storesFile: options.clientStores ?? loaded?.config.clientStores,
                                                                      loaded: loaded, now: options.now, out: &out)
-            return Setting(sets: sets, caFile: caFile, outlook: outlook, ct: ct, keyring: keyring, clientPaths: clientPaths)
+            return Setting(sets: sets, caFile: caFile, outlook: outlook, ct: ct, keyring: keyring, clientPaths: clientPaths, loaded: loaded)
         } catch {
             throw out.fail("pinguard: \(error)")
         }

@@ -6,8 +6,8 @@ import PinGuardState
 extension PlanRun {
     /// `--config`'s state store (a file or a database), opened read-only without disturbing a running `serve`, with
     /// the targets of the hosts planned for; nil without `--config` or a store.
-    mutating func openState() -> StateStore? {
-        guard let config = options.config, let loaded = try? ConfigurationLoader.load(path: config) else { return nil }
+    mutating func openState(_ loaded: LoadedConfiguration?) -> StateStore? {
+        guard let config = options.config, let loaded else { return nil }
         let location = StateLocation.resolve(loaded.config, environment: options.environment)
         if let hint = location.serviceHint {
             out.error("pinguard: \(config) names no state file, so served chains do not count against reserve pins; \(hint)")
@@ -18,8 +18,8 @@ extension PlanRun {
 
     /// Per host, the key and certificate hashes of the chains its targets serve now (leaf, issuer, anchor), from
     /// `store`; empty without one.
-    func servedToday(_ store: StateStore?) -> [String: Set<String>] {
-        guard let config = options.config, let loaded = try? ConfigurationLoader.load(path: config), let store else { return [:] }
+    func servedToday(_ store: StateStore?, loaded: LoadedConfiguration?) -> [String: Set<String>] {
+        guard let loaded, let store else { return [:] }
         var served: [String: Set<String>] = [:]
         for target in loaded.config.targets where options.hosts.contains(target.host) {
             let history = store.history(target: target.name)

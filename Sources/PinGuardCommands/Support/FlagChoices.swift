@@ -1,7 +1,9 @@
+import Foundation
 import PinGuardCore
 
-/// What the flags come to where more than one flag decides: the client identity `probe` sends, the ACME directory
-/// it asks, and the bound on a repeated option. The executable maps flags here and turns a refusal into a usage error.
+/// What the flags come to where a rule decides: the client identity `probe` sends, the ACME directory it asks, a
+/// duration, a date, and the bound on a repeated option. The executable maps flags here and turns a refusal into a
+/// usage error.
 public enum FlagChoices {
     /// The identity the `--client-*` options name, read as the service reads `client_cert` / `client_pkcs12`; a
     /// refusal says which options do not go together.
@@ -22,6 +24,23 @@ public enum FlagChoices {
     public static func acmeDirectoryRefusal(_ value: String?) -> String? {
         guard let value, value != RenewalSettings.noDirectory, !value.hasPrefix("https://") else { return nil }
         return "--acme-directory \(EchoedInput.quoted(value)) is not an https URL or none"
+    }
+
+    /// The seconds of a duration option (`500ms`, `10s`, `1m`), at most `max`; a refusal names the option.
+    public static func duration(_ text: String, option: String, max: Double = 3_600) -> Result<Double, Refusal> {
+        guard let v = PromDuration.parse(text), v > 0 else {
+            return .failure(Refusal("\(option) \(EchoedInput.quoted(text)) is not a duration (use e.g. 500ms, 10s, 1m)"))
+        }
+        guard v <= max else {
+            return .failure(Refusal("\(option) \(EchoedInput.quoted(text)) is longer than the maximum of \(PromDuration.format(max))"))
+        }
+        return .success(v)
+    }
+
+    /// A date option: `YYYY-MM-DD` is the start of that UTC day (pin-set expiry dates mean its end); else RFC 3339.
+    public static func date(_ text: String) -> Date? {
+        if text.count == 10, let endOfDay = PinSetExpiry.parse(text) { return endOfDay.addingTimeInterval(-86_400) }
+        return RFC3339.parse(text)
     }
 
     /// Why an option repeated more than `limit` times among `arguments` (the program name excluded) is refused,
