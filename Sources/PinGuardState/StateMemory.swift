@@ -82,9 +82,10 @@ struct StateMemory {
     mutating func prune(configured: Set<String>, now: Int64, retention: Int64) -> [String] {
         var removed: [String] = []
         for slot in slots.indices {
-            // Read the two fields in place: copying each record (its chains) would cost a reload of 100,000
-            // targets a retain and release per chain.
-            guard let name = slots[slot]?.name, let lastConfigured = slots[slot]?.lastConfigured else { continue }
+            // Read the two fields in place, through the buffer: an element read from the array itself is copied
+            // whole, which costs a reload of 100,000 targets a retain and release per chain of each.
+            guard let (name, lastConfigured) = slots.withUnsafeBufferPointer({ b in b[slot].map { ($0.name, $0.lastConfigured) } })
+            else { continue }
             if configured.contains(name) {
                 guard now - lastConfigured >= lastSeenGranularity else { continue }
                 slots[slot]!.lastConfigured = now

@@ -65,7 +65,14 @@ bench_service() {
   done
   grep -E 'VmHWM' "/proc/$serve_pid/status" | sed 's/^/  after the gzip scrapes: /'
   for i in 1 2 3; do
+    # PERF_RELOAD_UNCHANGED=FILE: the first of these under `perf record -g`.
+    perf_pid=""
+    if [ -n "${PERF_RELOAD_UNCHANGED:-}" ] && [ "$i" = 1 ]; then
+      perf record -q -g -F "${PERF_FREQ:-999}" -p "$serve_pid" -o "$PERF_RELOAD_UNCHANGED" 2>/dev/null & perf_pid=$!
+      sleep 1
+    fi
     curl -s -o /dev/null -X POST -w '  reload (POST /-/reload), nothing changed: results kept %{time_total}s (HTTP %{http_code})\n' "http://127.0.0.1:$http_port/-/reload"
+    if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
   done
   # A policy edit (a backup pin added, then removed): every result is judged again by the new policies.
   cp "$work/cfg/policies/ios-app.yml" "$work/ios-app.yml.orig"
@@ -77,17 +84,17 @@ bench_service() {
     fi
     # PERF_RELOAD=FILE: the policy-edit reload number PERF_RELOAD_AT (default 1; 2 takes the backup pin away again)
     # under `perf record -g` (for `perf report -i FILE`).
-  perf_pid=""
-  if [ -n "${PERF_RELOAD:-}" ] && [ "$i" = "${PERF_RELOAD_AT:-1}" ]; then
-    perf record -q -g -F 999 -p "$serve_pid" -o "$PERF_RELOAD" 2>/dev/null & perf_pid=$!
-    sleep 1
-  fi
-  cpu_before=$(awk '{ print $14 + $15 }' "/proc/$serve_pid/stat")
-  edit=$([ $((i % 2)) -eq 1 ] && echo "a backup pin added" || echo "the backup pin removed again: every target has no reserve, an event each")
-  curl -s -o /dev/null -X POST -w "  reload (POST /-/reload) after a policy edit ($edit): every result judged again %{time_total}s (HTTP %{http_code})" "http://127.0.0.1:$http_port/-/reload"
-  awk -v a="$(awk '{ print $14 + $15 }' "/proc/$serve_pid/stat")" -v b="$cpu_before" -v hz="$(getconf CLK_TCK)" \
-    'BEGIN { printf ", %.2f s of CPU\n", (a - b) / hz }'
-  if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
+    perf_pid=""
+    if [ -n "${PERF_RELOAD:-}" ] && [ "$i" = "${PERF_RELOAD_AT:-1}" ]; then
+      perf record -q -g -F "${PERF_FREQ:-999}" -p "$serve_pid" -o "$PERF_RELOAD" 2>/dev/null & perf_pid=$!
+      sleep 1
+    fi
+    cpu_before=$(awk '{ print $14 + $15 }' "/proc/$serve_pid/stat")
+    edit=$([ $((i % 2)) -eq 1 ] && echo "a backup pin added" || echo "the backup pin removed again: every target has no reserve, an event each")
+    curl -s -o /dev/null -X POST -w "  reload (POST /-/reload) after a policy edit ($edit): every result judged again %{time_total}s (HTTP %{http_code})" "http://127.0.0.1:$http_port/-/reload"
+    awk -v a="$(awk '{ print $14 + $15 }' "/proc/$serve_pid/stat")" -v b="$cpu_before" -v hz="$(getconf CLK_TCK)" \
+      'BEGIN { printf ", %.2f s of CPU\n", (a - b) / hz }'
+    if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
     curl -s --compressed -o /dev/null -w '    the next scrape with gzip (slices rendered again) %{time_total}s\n' "http://127.0.0.1:$http_port/metrics"
   done
   # The edits operators make to one set, each judged again by a reload (the set covers every target).

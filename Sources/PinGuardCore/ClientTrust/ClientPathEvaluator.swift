@@ -10,17 +10,23 @@ public enum ClientPathEvaluator {
     /// judged that client's paths, else on the probe's one verified chain (`Evaluator.evaluate`).
     public static func evaluate(_ facts: ProbeFacts, policySet: PolicySet, environment: String, named: Bool,
                                 now: Date) -> Evaluation? {
-        let judge = { (paths: [ClientPath]) -> [(Evaluation, VersionVerdict)]? in
-            judged(paths, facts: facts, set: policySet, environment: environment, named: named, now: now)
+        // One lookup of the host's policy for every decision below.
+        let selected = Evaluator.selection(policySet, environment: environment, host: facts.host)
+        if selected == nil && !named { return nil }
+        // A plain function, not a closure: a closure would hold a copy of the facts (every field retained).
+        func judge(_ paths: [ClientPath]) -> [(Evaluation, VersionVerdict)]? {
+            judged(paths, facts: facts, set: policySet, selected: selected, environment: environment, named: named, now: now)
         }
         let wanted = versions(of: facts, for: policySet)
         let ranges = restrict(facts.clientPaths.byClient[policySet.client] ?? [], to: wanted)
         guard policySet.client != .none, !ranges.isEmpty else {
-            return Evaluator.evaluate(facts, policySet: policySet, environment: environment, named: named, now: now)
+            return Evaluator.evaluate(facts, on: Evaluator.Trust(facts), selected: selected, policySet: policySet,
+                                      environment: environment, named: named, now: now)
         }
-        guard let today = judge(ranges) else { return nil }
-        var worst = today.map(\.0).max { WorstCase.rank($0) < WorstCase.rank($1) }
-        worst?.paths = merged(today.map(\.1))
+        guard let today = judge(ranges), let w = today.indices.max(by: { WorstCase.rank(today[$0].0) < WorstCase.rank(today[$1].0) })
+        else { return nil }
+        var worst = today[w].0
+        worst.paths = merged(today.map(\.1))
         var breaks: [ClientUpdateBreak] = []
         for u in facts.clientPaths.upcoming[policySet.client] ?? [] {
             let reached = u.change.versions.flatMap { v in wanted.flatMap { v.intersection($0) } ?? v } ?? wanted
@@ -29,12 +35,14 @@ public enum ClientPathEvaluator {
             }
         }
         if let upper = wanted?.upper, policySet.clientVersions?.upper == nil {
+            // Only paths of versions of their own: one that holds for every version was judged above.
             let later = restrict(facts.clientPaths.byClient[policySet.client] ?? [], to: ClientVersions(lower: upper + 1, upper: nil))
-            for (e, v) in judge(later) ?? [] where e.verdict == .reject && v.versions != nil {
+                .filter { $0.versions != nil }
+            for (e, v) in later.isEmpty ? [] : judge(later) ?? [] where e.verdict == .reject && v.versions != nil {
                 breaks.append(ClientUpdateBreak(client: policySet.client, change: nil, verdict: v))
             }
         }
-        worst?.clientUpdates = breaks
+        if !breaks.isEmpty { worst.clientUpdates = breaks }
         return worst
     }
 
@@ -43,9 +51,10 @@ public enum ClientPathEvaluator {
         set.clientVersions ?? facts.clientPaths.inUse[set.client]
     }
 
-    /// `paths` within `wanted` (all of them when nil); a path without versions holds for every version.
+    /// `paths` within `wanted` (all of them when nil); a path without versions holds for every version. The
+    /// array itself when every path lies within `wanted`, as most do.
     static func restrict(_ paths: [ClientPath], to wanted: ClientVersions?) -> [ClientPath] {
-        guard let wanted else { return paths }
+        guard let wanted, paths.contains(where: { $0.versions.map { $0.intersection(wanted) != $0 } ?? false }) else { return paths }
         return paths.compactMap { path in
             guard let versions = path.versions else { return path }
             guard let shared = versions.intersection(wanted) else { return nil }
@@ -55,33 +64,30 @@ public enum ClientPathEvaluator {
         }
     }
 
-    /// Each path's decision, the facts' verified chain and trust replaced by the path's.
-    static func judged(_ paths: [ClientPath], facts: ProbeFacts, set: PolicySet, environment: String, named: Bool,
-                       now: Date) -> [(Evaluation, VersionVerdict)]? {
-        func decide(_ path: ClientPath) -> Evaluation? {
-            var f = facts
-            f.verifiedChain = path.trusted ? path.chain : []
-            f.trusted = path.trusted
-            f.trustError = path.reason
-            return Evaluator.evaluate(f, policySet: set, environment: environment, named: named, now: now)
-        }
+    /// Each path's decision, the facts' verified chain and trust replaced by the path's; `selected` is the set's
+    /// policy for the host.
+    static func judged(_ paths: [ClientPath], facts: ProbeFacts, set: PolicySet, selected: Evaluator.Selection,
+                       environment: String, named: Bool, now: Date) -> [(Evaluation, VersionVerdict)]? {
         var out: [(Evaluation, VersionVerdict)] = []
-        for candidates in paths {
+        out.reserveCapacity(paths.count)
+        for path in paths {
             // A client that checks pins on every candidate takes the first path they accept.
-            var chosen: (path: ClientPath, evaluation: Evaluation)?
-            for chain in [candidates.chain] + candidates.alternatives {
-                var path = candidates
-                path.chain = chain
-                guard let e = decide(path) else { return nil }
-                if chosen.map({ $0.evaluation.verdict == .reject && e.verdict != .reject }) ?? true { chosen = (path, e) }
+            var chosen: (chain: Int, evaluation: Evaluation)?
+            for k in 0...path.alternatives.count {
+                let chain = k == 0 ? path.chain : path.alternatives[k - 1]
+                let trust = Evaluator.Trust(chain: path.trusted && !chain.isEmpty ? chain : facts.servedChain, trusted: path.trusted)
+                guard let e = Evaluator.evaluate(facts, on: trust, selected: selected, policySet: set, environment: environment,
+                                                 named: named, now: now) else { return nil }
+                if chosen.map({ $0.evaluation.verdict == .reject && e.verdict != .reject }) ?? true { chosen = (k, e) }
                 if e.verdict != .reject { break }
             }
             guard let pick = chosen else { return nil }
-            let (path, e) = (pick.path, pick.evaluation)
-            var v = VersionVerdict(versions: path.versions, chain: path.chain.map(\.certSHA256), anchor: path.anchor,
-                                   anchorSubject: path.trusted ? path.chain.last?.subject : nil, verdict: e.verdict,
+            let chain = pick.chain == 0 ? path.chain : path.alternatives[pick.chain - 1]
+            let e = pick.evaluation
+            var v = VersionVerdict(versions: path.versions, chain: chain.map(\.certSHA256), anchor: path.trusted ? chain.last?.certSHA256 : nil,
+                                   anchorSubject: path.trusted ? chain.last?.subject : nil, verdict: e.verdict,
                                    reason: e.reason, trustError: path.reason)
-            v.anchorSPKI = path.trusted ? path.chain.last?.spkiSHA256 : nil
+            v.anchorSPKI = path.trusted ? chain.last?.spkiSHA256 : nil
             v.versionName = facts.clientPaths.versionNames[set.client] ?? ""
             v.hazards = path.hazards
             out.append((e, v))

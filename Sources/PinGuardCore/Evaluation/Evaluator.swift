@@ -15,20 +15,46 @@ public enum Evaluator {
     ///     shared arrays of matched pins).
     public static func evaluate(_ facts: ProbeFacts, policySet: PolicySet, environment: String, named: Bool,
                                 now: Date, detailed: Bool = true) -> Evaluation? {
-        let selected = policySet.environments[environment]?.policy(for: facts.host)
+        evaluate(facts, on: Trust(facts), selected: selection(policySet, environment: environment, host: facts.host),
+                 policySet: policySet, environment: environment, named: named, now: now, detailed: detailed)
+    }
+
+    /// The policy `policySet` has for `host` in `environment`, with the pattern that chose it (nil when none):
+    /// what every decision of one set on one host starts from, looked up once by a caller that makes several.
+    static func selection(_ policySet: PolicySet, environment: String, host: String) -> Selection {
+        policySet.environments[environment]?.policy(for: host)
+    }
+
+    /// A host's policy in a set and the pattern that chose it.
+    typealias Selection = (policy: HostPolicy, pattern: String)?
+
+    /// The chain a decision is made on and whether the client trusts it: the probe's own (`Trust(facts)`), or
+    /// one client's path, without a copy of the probe's facts.
+    struct Trust {
+        var chain: [ChainCertificate]
+        var trusted: Bool
+
+        init(_ facts: ProbeFacts) { (chain, trusted) = (facts.evaluatedChain, facts.trusted) }
+        init(chain: [ChainCertificate], trusted: Bool) { (self.chain, self.trusted) = (chain, trusted) }
+    }
+
+    /// `evaluate(_:policySet:environment:named:now:detailed:)` on `trust`'s chain, with the set's policy for
+    /// the host already `selected`.
+    static func evaluate(_ facts: ProbeFacts, on trust: Trust, selected: Selection, policySet: PolicySet,
+                         environment: String, named: Bool, now: Date, detailed: Bool = true) -> Evaluation? {
         if selected == nil && !named { return nil }
         var e = Evaluation(policySet: policySet.name, environment: environment, pattern: selected?.pattern,
                            verdict: .none, reason: .probeFailed, policy: selected?.policy, matchedPins: [],
                            reservePins: [], pinHorizon: nil, earliestExpiry: nil, daysToPinBreakage: nil,
                            daysToExpiry: nil)
         guard facts.success else { return e }
-        let chain = facts.evaluatedChain
-        let trustVerdict: Verdict = facts.trusted ? .accept : .reject
+        let chain = trust.chain
+        let trustVerdict: Verdict = trust.trusted ? .accept : .reject
         e.earliestExpiry = chain.lazy.map(\.notAfter).min()
         e.daysToExpiry = e.earliestExpiry.map { $0.timeIntervalSince(now) / secondsPerDay }
 
         // The clients check CT as part of trust, before any pin is looked at.
-        e.ct = policySet.ctPolicy(under: selected?.policy).flatMap { facts.trusted ? facts.ct.judgement($0) : nil }
+        e.ct = policySet.ctPolicy(under: selected?.policy).flatMap { trust.trusted ? facts.ct.judgement($0) : nil }
         e.ctClient = e.ct == nil ? nil : policySet.client
         let ctFails = e.ct.map { !$0.compliant } ?? false
         guard let policy = selected?.policy else {
@@ -55,7 +81,7 @@ public enum Evaluator {
             e.reason = .pinSetExpired
             return e
         }
-        if policy.requireSystemTrust && !facts.trusted {
+        if policy.requireSystemTrust && !trust.trusted {
             switch policy.failStrategy {
             case .strict: e.verdict = .reject; e.reason = .systemTrustFailed
             case .permissive: e.verdict = .accept; e.reason = .systemTrustFailedPermissive
@@ -70,7 +96,7 @@ public enum Evaluator {
         if accepts(policy, matched: e.matchedPins) {
             e.verdict = .accept
             e.reason = .pinMatch
-        } else if policy.allowSystemTrustFallback && facts.trusted {
+        } else if policy.allowSystemTrustFallback && trust.trusted {
             e.verdict = .accept
             e.reason = .pinMismatchAllowedByFallback
         } else if policy.failStrategy == .permissive {

@@ -13,16 +13,30 @@ public enum TargetEvaluation {
     public static func evaluate(_ facts: ProbeFacts, environment: String, namedSets: [String]?,
                                 sets: [PolicySet], now: Date,
                                 reuse: (previous: [Evaluation], unchanged: Set<String>)? = nil) -> [Evaluation] {
-        func judge(_ set: PolicySet, named: Bool) -> Evaluation? {
-            if let reuse, reuse.unchanged.contains(set.name) {
-                return reuse.previous.first { $0.policySet == set.name }?.measured(at: now)
-            }
-            return ClientPathEvaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: now)
-        }
+        // Plain loops, no closure: a closure would hold a copy of the facts (every field retained) per target.
+        var out: [Evaluation] = []
         if let namedSets {
-            let byName = Dictionary(sets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-            return namedSets.compactMap { name in byName[name].flatMap { judge($0, named: true) } }
+            out.reserveCapacity(namedSets.count)
+            for name in namedSets {
+                guard let k = sets.firstIndex(where: { $0.name == name }),
+                      let e = judge(facts, sets[k], named: true, environment: environment, now: now, reuse: reuse) else { continue }
+                out.append(e)
+            }
+            return out
         }
-        return sets.compactMap { judge($0, named: false) }
+        out.reserveCapacity(sets.count)
+        for k in sets.indices {
+            if let e = judge(facts, sets[k], named: false, environment: environment, now: now, reuse: reuse) { out.append(e) }
+        }
+        return out
+    }
+
+    /// One set's decision: the earlier one, measured at `now`, when `reuse` names the set unchanged.
+    static func judge(_ facts: ProbeFacts, _ set: PolicySet, named: Bool, environment: String, now: Date,
+                      reuse: (previous: [Evaluation], unchanged: Set<String>)?) -> Evaluation? {
+        if let reuse, reuse.unchanged.contains(set.name) {
+            return reuse.previous.first { $0.policySet == set.name }?.measured(at: now)
+        }
+        return ClientPathEvaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: now)
     }
 }

@@ -58,12 +58,13 @@ public struct TargetResult: Sendable {
         evaluations = []  // the worst case may share a node's array: let go of it so that one is written in place
         for k in nodes.indices {
             // Through the buffer, the node's facts are lent to the judging, not copied.
-            let judged = nodes.withUnsafeBufferPointer { n in
+            var judged = nodes.withUnsafeBufferPointer { n in
                 TargetEvaluation.evaluate(n[k].facts, environment: target.environment, namedSets: target.policySets, sets: sets,
                                           now: now, reuse: reusable ? (n[k].evaluations, unchanged) : nil)
             }
             if judged.count == nodes[k].evaluations.count {
-                for j in judged.indices { nodes[k].evaluations[j] = judged[j] }
+                // Moved in, not copied: a copy would retain and release every field of each decision.
+                for j in judged.indices { swap(&nodes[k].evaluations[j], &judged[j]) }
             } else {
                 nodes[k].evaluations = judged
             }

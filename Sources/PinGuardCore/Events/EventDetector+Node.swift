@@ -64,10 +64,12 @@ extension EventDetector {
             return
         }
         m.uncovered = false
-        for (k, e) in node.evaluations.enumerated() {
-            let found = m.set(e.policySet, e.environment, hint: k)
-            let now = SetMemory(e, warningDays: warningWindow(node.facts))
-            Self.reportSetChanges(e, of: t, who: who, now: now, old: found.map { m.sets[$0] }, fields: fields, into: &out)
+        let warningDays = warningWindow(node.facts)
+        // By index, each decision read in place: iterating would copy every one (each field retained and released).
+        for k in node.evaluations.indices {
+            let found = m.set(node.evaluations[k].policySet, node.evaluations[k].environment, hint: k)
+            let now = SetMemory(node.evaluations[k], warningDays: warningDays)
+            Self.reportSetChanges(node.evaluations[k], of: t, who: who, now: now, old: found.map { m.sets[$0] }, fields: fields, into: &out)
             if let found { m.sets[found] = now } else { m.sets.append(now) }
         }
         // Forgetting is rare (a set went away): nothing is rebuilt otherwise.

@@ -56,10 +56,11 @@ extension EventDetector {
     /// Each address on its own, against its own memory; the memory of addresses no longer resolved goes.
     func reportNodes(_ result: TargetResult, base: EventFields, memory m: inout TargetMemory, into out: inout [JournalEntry]) {
         let t = result.target
-        for (k, node) in result.nodes.enumerated() {
-            let address = node.address
+        // By index, each address's result read in place: iterating would copy every one.
+        for k in result.nodes.indices {
+            let address = result.nodes[k].address
             let i = m.node(address, hint: k)
-            out += observe(node, of: t, base: base.at(address),
+            out += observe(result.nodes[k], of: t, base: base.at(address),
                            who: result.nodes.count > 1 ? "\(t.name) (\(address))" : t.name, memory: &m.nodes[i])
         }
         // Forgetting is rare (an address went away): nothing is rebuilt otherwise.

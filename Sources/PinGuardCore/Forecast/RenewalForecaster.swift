@@ -22,42 +22,42 @@ public enum RenewalForecaster {
         guard let leaf = facts.evaluatedChain.first, !outlook.issuers.isEmpty else { return [] }
         let candidates = outlook.issuers.map { nextChain(after: leaf, under: $0, outlook: outlook, served: facts.evaluatedChain) }
         var out: [SetForecast] = []
+        let named = namedSets != nil
         for set in applicable(sets, namedSets: namedSets) {
-            let named = namedSets != nil
-            let judged = judge(facts, set: set, candidates: candidates, outlook: outlook, environment: environment, named: named,
-                               pinsTodaysKey: pinsLeaf(facts, set: set, environment: environment, named: named))
+            let selected = Evaluator.selection(set, environment: environment, host: facts.host)
+            if selected == nil && !named { continue }
+            let judged = judge(facts, set: set, selected: selected, candidates: candidates, outlook: outlook, environment: environment,
+                               named: named, pinsTodaysKey: (selected?.policy.pins ?? []).contains { Evaluator.hashMatches($0, leaf) })
             guard judged.count > 0 else { continue }
             let ratio = Double(judged.rejectedBy.count) / Double(judged.count)
             var f = SetForecast(policySet: set.name, environment: environment, rejectRatio: ratio,
                                 breakage: ratio > 0 ? outlook.nextRenewal : nil, uncoveredIssuers: judged.rejectedBy,
                                 keyUnpinned: judged.keyUnpinned)
-            if ratio > 0 { f.safeKeys = safeKeys(facts, set: set, outlook: outlook, environment: environment, named: named) }
+            if ratio > 0 {
+                f.safeKeys = safeKeys(facts, set: set, selected: selected, outlook: outlook, environment: environment, named: named)
+            }
             out.append(f)
         }
         return out
     }
 
-    /// Whether a pin of `set` matches today's leaf key: only then can the next key be why it rejects.
-    static func pinsLeaf(_ facts: ProbeFacts, set: PolicySet, environment: String, named: Bool) -> Bool {
-        guard let leaf = facts.evaluatedChain.first else { return false }
-        let today = Evaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: facts.finishedAt,
-                                       detailed: false)
-        return (today?.policy?.pins ?? []).contains { Evaluator.hashMatches($0, leaf) }
-    }
-
     /// What one set concludes of the candidate next chains: the issuers under which it rejects, whether the next
     /// key is a reason (`pinsTodaysKey`, and the next key is none of its pins), and how many candidates it
     /// judged. An app that pins only CAs of today's chain never rejects for the key.
-    static func judge(_ facts: ProbeFacts, set: PolicySet, candidates: [[ChainCertificate]], outlook: RenewalOutlook,
-                      environment: String, named: Bool, pinsTodaysKey: Bool) -> (rejectedBy: [String], keyUnpinned: Bool, count: Int) {
+    static func judge(_ facts: ProbeFacts, set: PolicySet, selected: Evaluator.Selection, candidates: [[ChainCertificate]],
+                      outlook: RenewalOutlook, environment: String, named: Bool,
+                      pinsTodaysKey: Bool) -> (rejectedBy: [String], keyUnpinned: Bool, count: Int) {
         var rejectedBy: [String] = []
         var keyUnpinned = false
         var count = 0
+        // A served chain, trusted, with no SCTs: what a candidate is judged as (its own chain given apart).
+        let next = ProbeFacts(host: facts.host, port: facts.port, servedChain: facts.evaluatedChain, trusted: true,
+                              finishedAt: outlook.nextRenewal)
         for (option, chain) in zip(outlook.issuers, candidates) {
-            let next = ProbeFacts(host: facts.host, port: facts.port, servedChain: chain, verifiedChain: chain, trusted: true,
-                                  finishedAt: outlook.nextRenewal)
-            guard let e = Evaluator.evaluate(next, policySet: set, environment: environment, named: named,
-                                             now: outlook.nextRenewal, detailed: false), e.verdict != .none else { continue }
+            guard !chain.isEmpty,
+                  let e = Evaluator.evaluate(next, on: Evaluator.Trust(chain: chain, trusted: true), selected: selected, policySet: set,
+                                             environment: environment, named: named, now: outlook.nextRenewal, detailed: false),
+                  e.verdict != .none else { continue }
             count += 1
             if e.verdict == .reject { rejectedBy.append(option.name) }
             if pinsTodaysKey, e.verdict == .reject, let pins = e.policy?.pins, !pins.contains(where: { Evaluator.hashMatches($0, chain[0]) }) {
@@ -69,20 +69,19 @@ public enum RenewalForecaster {
 
     /// The next keys under which `set` accepts every plausible next chain: the current key kept, and each SPKI pin
     /// of the set that names no certificate served today (a pinned backup key to move to).
-    static func safeKeys(_ facts: ProbeFacts, set: PolicySet, outlook: RenewalOutlook, environment: String,
-                         named: Bool) -> SafeKeys {
+    static func safeKeys(_ facts: ProbeFacts, set: PolicySet, selected: Evaluator.Selection, outlook: RenewalOutlook,
+                         environment: String, named: Bool) -> SafeKeys {
         guard let leaf = facts.evaluatedChain.first, outlook.key != .reuse || outlook.stagedLeaf != nil else { return SafeKeys() }
         func accepted(with key: String) -> Bool {
             var o = outlook
             o.stagedLeaf = nil
             let candidates = o.issuers.map { nextChain(after: leaf, under: $0, outlook: o, key: key, served: facts.evaluatedChain) }
             // Only the rejections count here, not their cause.
-            let judged = judge(facts, set: set, candidates: candidates, outlook: o, environment: environment, named: named,
-                               pinsTodaysKey: false)
+            let judged = judge(facts, set: set, selected: selected, candidates: candidates, outlook: o, environment: environment,
+                               named: named, pinsTodaysKey: false)
             return judged.count > 0 && judged.rejectedBy.isEmpty
         }
-        let policy = Evaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: facts.finishedAt,
-                                        detailed: false)?.policy
+        let policy = selected?.policy
         let served = Set(facts.evaluatedChain.map(\.spkiSHA256))
         // A CA's key (of today's chain or of an issuer the CA may use) is no key an operator can serve.
         let caKeys = served.union(outlook.issuers.flatMap { $0.chain.map(\.spkiSHA256) })

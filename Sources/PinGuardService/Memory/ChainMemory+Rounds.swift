@@ -124,9 +124,10 @@ extension ChainMemory {
             // with the history other instances wrote; unreadable now, they start without it.
             if case .database = location, !arrived.isEmpty, (try? s.store.adopt(arrived)) != nil { Self.seed(&s) }
             _ = s.store.prune(configuredTargets: targets, now: Int64(now.timeIntervalSince1970), retention: Int64(retention))
-            let before = s.targets.count
-            s.targets = s.targets.filter { targets.contains($0.key) }
-            if s.targets.count != before { s.version += 1; s.facts = nil }
+            // Only what went is removed: a reload that keeps every target rebuilds nothing.
+            let gone = s.targets.keys.filter { !targets.contains($0) }
+            for name in gone { s.targets[name] = nil }
+            if !gone.isEmpty { s.version += 1; s.facts = nil }
         }
     }
 

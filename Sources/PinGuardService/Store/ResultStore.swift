@@ -83,8 +83,14 @@ public final class ResultStore: Sendable {
         /// Takes the targets of a configuration: every slice gets a new version.
         mutating func take(_ config: ServiceConfig) {
             targets = config.targets
-            order = config.targets.map(\.name)
-            position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            let names = config.targets.map(\.name)
+            // The same targets in the same order (most reloads) keep their index; only a change hashes every name.
+            if names != order {
+                position = [:]
+                position.reserveCapacity(names.count)
+                for (p, name) in names.enumerated() where position[name] == nil { position[name] = p }
+            }
+            order = names
             clock += 1
             previousVersions = sliceVersions
             sliceVersions = Array(repeating: clock, count: (order.count + ResultStore.sliceSize - 1) / ResultStore.sliceSize)
@@ -173,8 +179,10 @@ public final class ResultStore: Sendable {
         state.withLockedValue { s in
             var last: [String: Date] = [:]
             last.reserveCapacity(s.results.count)
-            // By index: each result is read in place, not copied.
-            for i in s.results.indices where s.results[i] != nil { last[s.results[i]!.target.name] = s.results[i]!.finishedAt }
+            // Through the buffer: each result is read in place (an element read from the array itself is copied whole).
+            s.results.withUnsafeBufferPointer { b in
+                for i in b.indices { if let name = b[i]?.target.name, let at = b[i]?.finishedAt { last[name] = at } }
+            }
             return last
         }
     }
@@ -264,7 +272,8 @@ public final class ResultStore: Sendable {
             var work: [Rejudge] = []
             var dropped: [Int] = []
             for p in s.targets.indices {
-                guard let q = oldPosition[s.targets[p].name], let old = oldResults[q]?.target else { continue }
+                // The target read through the buffer: an element read from the array itself is copied whole.
+                guard let q = oldPosition[s.targets[p].name], let old = oldResults.withUnsafeBufferPointer({ $0[q]?.target }) else { continue }
                 if !s.targets[p].probesSameEndpoint(as: old) {
                     dropped.append(p)
                 } else if !rejudgeAll && old == s.targets[p] {
