@@ -71,4 +71,40 @@ final class ResultStoreReloadTests: XCTestCase {
         let moved = store.record(TargetResult.evaluate(facts(5, port: 8443), target: t5, sets: edited, now: later), generation: 1, now: later)
         XCTAssertTrue(moved.contains { $0.event == .pinMismatch }, "\(moved.map(\.event))")
     }
+
+    /// "app" with a rule of t3's own (the CA pinned) before the rule every other target takes (`shared`).
+    func hostRules(_ shared: [Pin], client: CTClient = .none) -> [PolicySet] {
+        var app = PolicySet(name: "app", environments: ["prod": PolicyEnvironment(rules: [
+            PatternRule(pattern: .exact("t3.example"), policy: HostPolicy(pins: [Pin(type: .ca, hash: caKey)])),
+            PatternRule(pattern: .anyDepth("example"), policy: HostPolicy(pins: shared))])])
+        app.client = client
+        return [app]
+    }
+
+    func testAnEditOfOneHostsRuleJudgesAgainOnlyTheTargetsItSelects() throws {
+        let sets = hostRules([Pin(type: .ca, hash: caKey)])
+        let store = ResultStore(config: config(Array(0..<count)), sets: sets)
+        for i in 0..<count {
+            let t = Target(host: "t\(i).example", name: "t\(i)")
+            var result = TargetResult.evaluate(facts(i), target: t, sets: sets, now: now)
+            // A mark no judgement gives (the backup pin is in no policy yet): it stays only on a decision kept.
+            result.nodes[0].evaluations[0].reservePins = [backup]
+            _ = store.record(result, generation: 0, now: now)
+        }
+        let later = now.addingTimeInterval(86_400)
+        let edited = hostRules([Pin(type: .ca, hash: caKey), backup])
+        _ = store.apply(config: config(Array(0..<count)), sets: edited, now: later)
+        let kept = try XCTUnwrap(store.result(named: "t3"))
+        XCTAssertEqual(kept.nodes[0].evaluations[0].reservePins, [backup], "t3's rule is unchanged: its decision is kept, mark and all")
+        for r in store.results where r.target.name != "t3" {
+            XCTAssertEqual(r.evaluations, TargetResult.evaluate(r.probe, target: r.target, sets: edited, now: later).evaluations, r.target.name)
+        }
+
+        // The set's client changed too: every decision reads it, so t3 is judged again as well.
+        let otherClient = hostRules([Pin(type: .ca, hash: caKey), backup], client: .jvm)
+        _ = store.apply(config: config(Array(0..<count)), sets: otherClient, now: later)
+        let t3 = try XCTUnwrap(store.result(named: "t3"))
+        XCTAssertEqual(t3.evaluations, TargetResult.evaluate(t3.probe, target: t3.target, sets: otherClient, now: later).evaluations)
+        XCTAssertEqual(t3.evaluations[0].reservePins, [], "judged again: the mark is gone")
+    }
 }

@@ -40,7 +40,8 @@ bench_nginx() {
 }
 
 # bench_policies WORK PINGUARD: the two policy sets the benchmarks judge every target with (the leaf key
-# pinned, the intermediate as backup), in WORK/cfg/policies.
+# pinned, the intermediate as backup), in WORK/cfg/policies; t1 has a rule of its own (the same pins), which
+# the service bench edits as an operator edits one host's policy.
 bench_policies() {
   local work=$1 pinguard=$2 pki=$1/pki
   local intermediate_pin leaf_pin
@@ -53,6 +54,11 @@ name: bench-$app
 environments:
   prod:
     policies:
+      - pattern: "t1.bench.pinguard.test"
+        policy:
+          pins:
+            - {type: spki, hash: "$leaf_pin", scope: leaf}
+            - {type: ca, hash: "$intermediate_pin", role: backup}
       - pattern: "**.bench.pinguard.test"
         policy:
           pins:

@@ -108,6 +108,11 @@ bench_service() {
   rm -f "$work/cfg/policies/new-app.yml"
   cp "$work/android-app.yml.orig" "$work/cfg/policies/android-app.yml"
   timed_reload "back to the two sets as they were"
+  # One host's policy edited (t1's own rule, the first in the file): only that host's target is judged again.
+  sed -i "0,/^          pins:\$/s##          pins:\n            - {type: spki, hash: \"$(openssl rand -base64 32)\", role: backup}#" "$work/cfg/policies/ios-app.yml"
+  timed_reload "a backup pin added to one host's policy (ios-app, t1's rule: one target)"
+  cp "$work/ios-app.yml.orig" "$work/cfg/policies/ios-app.yml"
+  timed_reload "that backup pin removed again"
   grep -E 'VmHWM|VmRSS' "/proc/$serve_pid/status" | sed 's/^/  after the reloads: /'
   probes() { curl -s "http://127.0.0.1:$http_port/metrics" | awk '$1 == "pinguard_probes_total" { printf "%d\n", $2 }'; }
   before=$(probes); sleep 5; after=$(probes)

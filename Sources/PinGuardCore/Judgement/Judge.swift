@@ -52,13 +52,26 @@ public struct Judge: Sendable {
         // A set's decisions and forecast are kept only while the target is judged in the same environment by
         // the same named sets, and the SCTs were not judged again.
         let sameTarget = target.environment == result.target.environment && target.policySets == result.target.policySets
-        let kept = what.ctChanged || !sameTarget ? [] : what.unchanged
+        let kept = what.ctChanged || !sameTarget ? [] : what.unchanged.union(samePolicy(result, among: what.alike))
         result.rejudge(for: target, sets: sets, unchanged: kept, now: now)
         if remake {
             forecast(&result)
         } else if what.policiesChanged {
             result.reforecast(sets: sets, keeping: kept)
         }
+    }
+
+    /// The sets named in `names` whose policy for the result's host is the one its decisions were made under
+    /// (the same rule, or none in both): an edit of another host's policy changed nothing they read.
+    func samePolicy(_ result: TargetResult, among names: Set<String>) -> Set<String> {
+        guard !names.isEmpty, let node = result.nodes.first else { return [] }
+        var same = Set<String>()
+        for set in sets where names.contains(set.name) {
+            let now = Evaluator.selection(set, environment: result.target.environment, host: node.facts.host)
+            let before = node.evaluations.first { $0.policySet == set.name }
+            if before?.policy == now?.policy && before?.pattern == now?.pattern { same.insert(set.name) }
+        }
+        return same
     }
 
     /// Forecasts `result`'s next renewal from `renewals`' outlook (none without a source).
@@ -88,12 +101,16 @@ public struct Rejudging: Sendable, Equatable {
     public var outlookChanged: Bool
     /// Whether the CT settings (log lists, public roots) changed.
     public var ctChanged: Bool
+    /// Sets whose edits are all in their host policies (`PolicySet.judgesHostsLike`): a target whose host has
+    /// the same policy in them as before keeps their decisions too.
+    public var alike: Set<String>
 
     /// A description of a reload.
-    public init(unchanged: Set<String>, policiesChanged: Bool, outlookChanged: Bool, ctChanged: Bool) {
+    public init(unchanged: Set<String>, policiesChanged: Bool, outlookChanged: Bool, ctChanged: Bool, alike: Set<String> = []) {
         self.unchanged = unchanged
         self.policiesChanged = policiesChanged
         self.outlookChanged = outlookChanged
         self.ctChanged = ctChanged
+        self.alike = alike
     }
 }

@@ -46,6 +46,14 @@ public struct PolicySet: Sendable, Equatable {
         }
     }
 
+    /// Whether `other` judges a host by the same policy as this set does whenever both select the same one:
+    /// the same name, client, client versions and CT requirement (what a decision reads of a set besides its
+    /// host's policy).
+    public func judgesHostsLike(_ other: PolicySet) -> Bool {
+        name == other.name && client == other.client && clientVersions == other.clientVersions
+            && certificateTransparency == other.certificateTransparency
+    }
+
     /// Whether this set has a policy (a rule or a default) for `host` in `environment`.
     public func covers(host: String, environment: String) -> Bool {
         environments[environment]?.policy(for: host) != nil
