@@ -63,7 +63,7 @@ public struct Judge: Sendable {
 
     /// The sets named in `names` whose policy for the result's host is the one its decisions were made under
     /// (the same rule, or none in both): an edit of another host's policy changed nothing they read.
-    func samePolicy(_ result: TargetResult, among names: Set<String>) -> Set<String> {
+    public func samePolicy(_ result: TargetResult, among names: Set<String>) -> Set<String> {
         guard !names.isEmpty, let node = result.nodes.first else { return [] }
         var same = Set<String>()
         for set in sets where names.contains(set.name) {

@@ -25,11 +25,17 @@ extension ResultStore {
         let sets = judge.sets
         let (events, replaced) = state.withLockedValue { s -> ([JournalEntry], [TargetResult?]) in
             let policiesChanged = sets != s.sets
-            let rejudgeAll = policiesChanged || outlookChanged || ctChanged
-                || Double(config.expiryWarningDays) != s.detector.warningDays
+            let othersChanged = outlookChanged || ctChanged || Double(config.expiryWarningDays) != s.detector.warningDays
+            let rejudgeAll = policiesChanged || othersChanged
             // Sets whose policies are the same before and after: their decisions are kept.
             let before = Dictionary(s.sets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
             let unchanged = Set(sets.filter { before[$0.name] == $0 }.map(\.name))
+            // Sets edited only in their host policies: a target whose host's policy is the same keeps their decisions.
+            let alike = Set(sets.filter { set in before[set.name].map { $0 != set && $0.judgesHostsLike(set) } ?? false }.map(\.name))
+            // When nothing else changed, a target whose host has the same policy in each of them keeps its result as
+            // it is, as when no policy changed: an edit of one host's policy touches no other target.
+            let edited = Set(sets.map(\.name)).subtracting(unchanged)
+            let hostEditsOnly = !othersChanged && !edited.isEmpty && edited.isSubset(of: alike) && sets.map(\.name) == s.sets.map(\.name)
             let oldOrder = s.order, oldPosition = s.position
             // Held once here, so that results and memories move to their new positions instead of being copied.
             var oldResults = s.results, oldMemories = s.memories
@@ -50,7 +56,8 @@ extension ResultStore {
                 guard let q = oldPosition[s.targets[p].name], let old = oldResults.withUnsafeBufferPointer({ $0[q]?.target }) else { continue }
                 if !s.targets[p].probesSameEndpoint(as: old) {
                     dropped.append(p)
-                } else if !rejudgeAll && old == s.targets[p] {
+                } else if old == s.targets[p] && (!rejudgeAll || hostEditsOnly && oldResults.withUnsafeBufferPointer({ b in
+                    b[q].map { judge.samePolicy($0, among: edited) == edited } ?? false })) {
                     results[p] = oldResults[q].take()
                     swap(&memories[p], &oldMemories[q])
                 } else {
@@ -60,8 +67,6 @@ extension ResultStore {
             s.keepVersions(of: oldOrder)
             for p in dropped { s.touch(p) }
             for w in work { s.touch(w.position) }
-            // Sets edited only in their host policies: a target whose host's policy is the same keeps their decisions.
-            let alike = Set(sets.filter { set in before[set.name].map { $0 != set && $0.judgesHostsLike(set) } ?? false }.map(\.name))
             let what = Rejudging(unchanged: unchanged, policiesChanged: policiesChanged, outlookChanged: outlookChanged, ctChanged: ctChanged,
                                  alike: alike)
             let events = ResultStore.judge(work, RejudgeInput(targets: s.targets, judge: judge, what: what, now: now, detector: s.detector),
