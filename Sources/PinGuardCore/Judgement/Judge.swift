@@ -63,15 +63,24 @@ public struct Judge: Sendable {
 
     /// The sets named in `names` whose policy for the result's host is the one its decisions were made under
     /// (the same rule, or none in both): an edit of another host's policy changed nothing they read.
-    public func samePolicy(_ result: TargetResult, among names: Set<String>) -> Set<String> {
+    func samePolicy(_ result: TargetResult, among names: Set<String>) -> Set<String> {
         guard !names.isEmpty, let node = result.nodes.first else { return [] }
-        var same = Set<String>()
-        for set in sets where names.contains(set.name) {
-            let now = Evaluator.selection(set, environment: result.target.environment, host: node.facts.host)
-            let before = node.evaluations.first { $0.policySet == set.name }
-            if before?.policy == now?.policy && before?.pattern == now?.pattern { same.insert(set.name) }
-        }
-        return same
+        return Set(sets.lazy.filter { names.contains($0.name) && Self.keepsPolicy(node, of: $0, environment: result.target.environment) }
+            .map(\.name))
+    }
+
+    /// Whether each set named in `names` gives the result's host the policy its decisions were made under
+    /// (`samePolicy` of them all, without building the set).
+    public func keepsPolicies(_ result: TargetResult, of names: Set<String>) -> Bool {
+        guard let node = result.nodes.first else { return false }
+        return sets.allSatisfy { !names.contains($0.name) || Self.keepsPolicy(node, of: $0, environment: result.target.environment) }
+    }
+
+    /// Whether `set` selects for `node`'s host the rule and policy its decision there was made under.
+    static func keepsPolicy(_ node: NodeResult, of set: PolicySet, environment: String) -> Bool {
+        let now = Evaluator.selection(set, environment: environment, host: node.facts.host)
+        guard let k = node.evaluations.firstIndex(where: { $0.policySet == set.name }) else { return now == nil }
+        return node.evaluations[k].pattern == now?.pattern && node.evaluations[k].policy == now?.policy
     }
 
     /// Forecasts `result`'s next renewal from `renewals`' outlook (none without a source).

@@ -56,26 +56,30 @@ extension ResultStore {
                 guard let q = oldPosition[s.targets[p].name], let old = oldResults.withUnsafeBufferPointer({ $0[q]?.target }) else { continue }
                 if !s.targets[p].probesSameEndpoint(as: old) {
                     dropped.append(p)
-                } else if old == s.targets[p] && (!rejudgeAll || hostEditsOnly && oldResults.withUnsafeBufferPointer({ b in
-                    b[q].map { judge.samePolicy($0, among: edited) == edited } ?? false })) {
+                } else if !rejudgeAll && old == s.targets[p] {
                     results[p] = oldResults[q].take()
                     swap(&memories[p], &oldMemories[q])
                 } else {
-                    work.append(Rejudge(position: p, previous: q))
+                    // Whether its host kept its policies is looked at by the judging, on every core.
+                    work.append(Rejudge(position: p, previous: q, keepable: hostEditsOnly && old == s.targets[p]))
                 }
             }
             s.keepVersions(of: oldOrder)
             for p in dropped { s.touch(p) }
-            for w in work { s.touch(w.position) }
             let what = Rejudging(unchanged: unchanged, policiesChanged: policiesChanged, outlookChanged: outlookChanged, ctChanged: ctChanged,
                                  alike: alike)
-            let events = ResultStore.judge(work, RejudgeInput(targets: s.targets, judge: judge, what: what, now: now, detector: s.detector),
-                                           old: &oldResults, oldMemories: &oldMemories, results: &results, memories: &memories)
-            // Forecasts made again share the arrays equal ones hold (one pass, after the parallel judging).
-            for w in work where results[w.position] != nil { s.sharing.share(&results[w.position]!, pools: outlookChanged) }
+            let input = RejudgeInput(targets: s.targets, judge: judge, what: what, now: now, detector: s.detector, edited: edited)
+            let outcomes = ResultStore.judge(work, input, old: &oldResults, oldMemories: &oldMemories, results: &results,
+                                             memories: &memories)
+            // Forecasts made again share the arrays equal ones hold (one pass, after the parallel judging); a result
+            // kept as it is changes no slice.
+            for (i, w) in work.enumerated() where !outcomes[i].kept {
+                s.touch(w.position)
+                if results[w.position] != nil { s.sharing.share(&results[w.position]!, pools: outlookChanged) }
+            }
             s.results = results
             s.memories = memories
-            return (events, oldResults)
+            return (outcomes.flatMap(\.events), oldResults)
         }
         ResultStore.release(consume replaced)
         return events

@@ -9,6 +9,9 @@ extension ResultStore {
     struct Rejudge {
         var position: Int
         var previous: Int
+        /// Whether the result may stay as it is when its host has the same policy in every edited set (the
+        /// target's definition is the same, and host policies are all the reload edited).
+        var keepable = false
     }
 
     /// What every worker of a reload judges by: the new targets by new position, the judgement and what changed.
@@ -18,30 +21,39 @@ extension ResultStore {
         var what: Rejudging
         var now: Date
         var detector: EventDetector
+        /// The sets the reload edited, for `Rejudge.keepable` results.
+        var edited: Set<String> = []
+    }
+
+    /// What the judging gave one work item: its events, or that its result was kept as it is.
+    struct Outcome {
+        var events: [JournalEntry] = []
+        var kept = false
     }
 
     /// Moves each old result (from `old`, by old position) to its new position in `results`, judged again
     /// in place (`Judge.rejudge`; the decisions of the sets in `unchanged` are kept), and its memory
-    /// likewise from `oldMemories` to `memories`, after observing the result; returns the events in work
-    /// order. The old slots are left empty. On one thread per core (at most 4), each taking a contiguous run
-    /// of the work: judging and detecting are most of a reload's work and each target's are independent of
-    /// the others'. Each result and memory is held once while it is judged, so its arrays are written in
-    /// place: a reload allocates little that outlives it.
+    /// likewise from `oldMemories` to `memories`, after observing the result; returns each work item's
+    /// outcome, in work order: its events, or that it was kept as it is (a `keepable` result whose host has
+    /// the same policy in every edited set: not judged, not observed). The old slots are left empty. On one
+    /// thread per core (at most 4), each taking a contiguous run of the work: judging and detecting are most
+    /// of a reload's work and each target's are independent of the others'. Each result and memory is held
+    /// once while it is judged, so its arrays are written in place: a reload allocates little that outlives it.
     static func judge(_ work: [Rejudge], _ input: RejudgeInput, old: inout [TargetResult?],
                       oldMemories: inout [EventDetector.TargetMemory], results: inout [TargetResult?],
-                      memories: inout [EventDetector.TargetMemory]) -> [JournalEntry] {
+                      memories: inout [EventDetector.TargetMemory]) -> [Outcome] {
         let workers = work.count > 256 ? min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) : 1
-        var events = [[JournalEntry]](repeating: [], count: work.count)
+        var outcomes = [Outcome](repeating: Outcome(), count: work.count)
         old.withUnsafeMutableBufferPointer { o in
             oldMemories.withUnsafeMutableBufferPointer { om in
                 results.withUnsafeMutableBufferPointer { r in
                     memories.withUnsafeMutableBufferPointer { m in
-                        events.withUnsafeMutableBufferPointer { e in
+                        outcomes.withUnsafeMutableBufferPointer { e in
                             // Each worker touches only the slots of its own work items (old and new positions
                             // are each distinct), a contiguous run of them: workers interleaved item by item
                             // would write neighbouring slots, and the cores would pass those cache lines back
                             // and forth.
-                            nonisolated(unsafe) let (old, oldMemories, results, memories, events) = (o, om, r, m, e)
+                            nonisolated(unsafe) let (old, oldMemories, results, memories, outcomes) = (o, om, r, m, e)
                             let run = (work.count + workers - 1) / workers
                             DispatchQueue.concurrentPerform(iterations: workers) { w in
                                 for i in min(work.count, w * run)..<min(work.count, (w + 1) * run) {
@@ -49,8 +61,12 @@ extension ResultStore {
                                     guard var result = old[item.previous].take() else { continue }
                                     var memory = oldMemories[item.previous]
                                     oldMemories[item.previous] = EventDetector.TargetMemory()
-                                    input.judge.rejudge(&result, for: input.targets[item.position], input.what, now: input.now)
-                                    events[i] = input.detector.observe(result, memory: &memory)
+                                    if item.keepable && input.judge.keepsPolicies(result, of: input.edited) {
+                                        outcomes[i].kept = true
+                                    } else {
+                                        input.judge.rejudge(&result, for: input.targets[item.position], input.what, now: input.now)
+                                        outcomes[i].events = input.detector.observe(result, memory: &memory)
+                                    }
                                     results[item.position] = consume result
                                     memories[item.position] = consume memory
                                 }
@@ -60,7 +76,7 @@ extension ResultStore {
                 }
             }
         }
-        return events.flatMap { $0 }
+        return outcomes
     }
 
     /// Frees `garbage` (what a reload left of the old results: those of targets removed or moved to
