@@ -24,18 +24,9 @@ extension ResultStore {
     public func apply(config: ServiceConfig, judge: Judge, outlookChanged: Bool, ctChanged: Bool, now: Date) -> [JournalEntry] {
         let sets = judge.sets
         let (events, replaced) = state.withLockedValue { s -> ([JournalEntry], [TargetResult?]) in
-            let policiesChanged = sets != s.sets
             let othersChanged = outlookChanged || ctChanged || Double(config.expiryWarningDays) != s.detector.warningDays
-            let rejudgeAll = policiesChanged || othersChanged
-            // Sets whose policies are the same before and after: their decisions are kept.
-            let before = Dictionary(s.sets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-            let unchanged = Set(sets.filter { before[$0.name] == $0 }.map(\.name))
-            // Sets edited only in their host policies: a target whose host's policy is the same keeps their decisions.
-            let alike = Set(sets.filter { set in before[set.name].map { $0 != set && $0.judgesHostsLike(set) } ?? false }.map(\.name))
-            // When nothing else changed, a target whose host has the same policy in each of them keeps its result as
-            // it is, as when no policy changed: an edit of one host's policy touches no other target.
-            let edited = Set(sets.map(\.name)).subtracting(unchanged)
-            let hostEditsOnly = !othersChanged && !edited.isEmpty && edited.isSubset(of: alike) && sets.map(\.name) == s.sets.map(\.name)
+            let change = PolicyChange(from: s.sets, to: sets, othersChanged: othersChanged)
+            let rejudgeAll = change.any || othersChanged
             let oldOrder = s.order, oldPosition = s.position
             // Held once here, so that results and memories move to their new positions instead of being copied.
             var oldResults = s.results, oldMemories = s.memories
@@ -61,14 +52,14 @@ extension ResultStore {
                     swap(&memories[p], &oldMemories[q])
                 } else {
                     // Whether its host kept its policies is looked at by the judging, on every core.
-                    work.append(Rejudge(position: p, previous: q, keepable: hostEditsOnly && old == s.targets[p]))
+                    work.append(Rejudge(position: p, previous: q, keepable: change.hostEditsOnly && old == s.targets[p]))
                 }
             }
             s.keepVersions(of: oldOrder)
             for p in dropped { s.touch(p) }
-            let what = Rejudging(unchanged: unchanged, policiesChanged: policiesChanged, outlookChanged: outlookChanged, ctChanged: ctChanged,
-                                 alike: alike)
-            let input = RejudgeInput(targets: s.targets, judge: judge, what: what, now: now, detector: s.detector, edited: edited)
+            let what = Rejudging(unchanged: change.unchanged, policiesChanged: change.any, outlookChanged: outlookChanged, ctChanged: ctChanged,
+                                 alike: change.alike)
+            let input = RejudgeInput(targets: s.targets, judge: judge, what: what, now: now, detector: s.detector, edited: change.edited)
             let outcomes = ResultStore.judge(work, input, old: &oldResults, oldMemories: &oldMemories, results: &results,
                                              memories: &memories)
             // Forecasts made again share the arrays equal ones hold (one pass, after the parallel judging); a result
@@ -83,5 +74,31 @@ extension ResultStore {
         }
         ResultStore.release(consume replaced)
         return events
+    }
+}
+
+/// What a reload changed in the policy sets.
+struct PolicyChange {
+    /// Whether any set changed, came or went.
+    var any: Bool
+    /// Sets whose policies are the same before and after: their decisions are kept.
+    var unchanged: Set<String>
+    /// Sets edited only in their host policies (`PolicySet.judgesHostsLike`): a target whose host's policy is the
+    /// same in them keeps their decisions.
+    var alike: Set<String>
+    /// Every set not in `unchanged`.
+    var edited: Set<String>
+    /// Whether edits of host policies are all that changed (the same sets in the same order, nothing else of the
+    /// configuration that judging reads): a target whose host has the same policy in each edited set then keeps
+    /// its result as it is, as when no policy changed, and an edit of one host's policy touches no other target.
+    var hostEditsOnly: Bool
+
+    init(from old: [PolicySet], to new: [PolicySet], othersChanged: Bool) {
+        let before = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        any = new != old
+        unchanged = Set(new.filter { before[$0.name] == $0 }.map(\.name))
+        alike = Set(new.filter { set in before[set.name].map { $0 != set && $0.judgesHostsLike(set) } ?? false }.map(\.name))
+        edited = Set(new.map(\.name)).subtracting(unchanged)
+        hostEditsOnly = !othersChanged && !edited.isEmpty && edited.isSubset(of: alike) && new.map(\.name) == old.map(\.name)
     }
 }
