@@ -73,9 +73,9 @@ final class ResultStoreReloadTests: XCTestCase {
     }
 
     /// "app" with a rule of t3's own (the CA pinned) before the rule every other target takes (`shared`).
-    func hostRules(_ shared: [Pin], client: CTClient = .none) -> [PolicySet] {
+    func hostRules(_ shared: [Pin], own: [Pin]? = nil, client: CTClient = .none) -> [PolicySet] {
         var app = PolicySet(name: "app", environments: ["prod": PolicyEnvironment(rules: [
-            PatternRule(pattern: .exact("t3.example"), policy: HostPolicy(pins: [Pin(type: .ca, hash: caKey)])),
+            PatternRule(pattern: .exact("t3.example"), policy: HostPolicy(pins: own ?? [Pin(type: .ca, hash: caKey)])),
             PatternRule(pattern: .anyDepth("example"), policy: HostPolicy(pins: shared))])])
         app.client = client
         return [app]
@@ -106,5 +106,29 @@ final class ResultStoreReloadTests: XCTestCase {
         let t3 = try XCTUnwrap(store.result(named: "t3"))
         XCTAssertEqual(t3.evaluations, TargetResult.evaluate(t3.probe, target: t3.target, sets: otherClient, now: later).evaluations)
         XCTAssertEqual(t3.evaluations[0].reservePins, [], "judged again: the mark is gone")
+    }
+
+    func testAnEditOfOneHostsRuleLeavesTheSlicesOfOtherTargetsAsRendered() {
+        let n = 2 * ResultStore.sliceSize
+        let ca = Pin(type: .ca, hash: caKey)
+        let store = ResultStore(config: config(Array(0..<n)), sets: hostRules([ca]))
+        for i in 0..<n {
+            let t = Target(host: "t\(i).example", name: "t\(i)")
+            _ = store.record(TargetResult.evaluate(facts(i), target: t, sets: hostRules([ca]), now: now), generation: 0, now: now)
+        }
+        let later = now.addingTimeInterval(86_400)
+        let rendered = store.sliceVersions
+        // t3's own rule gains a backup pin: t3's slice changes, the other slice's results are kept as they are.
+        let events = store.apply(config: config(Array(0..<n)), sets: hostRules([ca], own: [ca, backup]), now: later)
+        let afterOwn = store.sliceVersions
+        XCTAssertNotEqual(afterOwn[0], rendered[0], "t3's slice holds a result judged again")
+        XCTAssertEqual(afterOwn[1], rendered[1], "no result of the second slice changed: it is not rendered again")
+        XCTAssertEqual(Set(events.compactMap { $0.fields.first { $0.0 == "PINGUARD_TARGET" }?.1 }).subtracting(["t3"]), [],
+                       "only t3 was observed again")
+        XCTAssertEqual(store.result(named: "t3")?.evaluations[0].reservePins, [backup])
+        // The rule every other target takes is edited: every slice changes.
+        _ = store.apply(config: config(Array(0..<n)), sets: hostRules([ca, backup], own: [ca, backup]), now: later)
+        XCTAssertTrue(zip(store.sliceVersions, afterOwn).allSatisfy { $0 != $1 }, "every slice holds results judged again")
+        XCTAssertEqual(store.result(named: "t\(n - 1)")?.evaluations[0].reservePins, [backup])
     }
 }
