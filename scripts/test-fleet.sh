@@ -71,11 +71,29 @@ done
 } > fleet.yml
 "$PG" check-config fleet.yml > check.out 2>&1 || fail_early "pinguard check-config fleet.yml" check.out
 declare -A PORTS PIDS
+# serving PORT PID LOG: until the instance says in LOG that it serves on PORT (true), or has exited (false): its
+# own line, so a server of another suite on that port is never taken for it.
+serving() {
+  local deadline=$((SECONDS + 60))
+  while [ $SECONDS -lt $deadline ]; do
+    grep -q "serving /metrics on 127.0.0.1:$1," "$3" && return 0
+    kill -0 "$2" 2> /dev/null || return 1
+    sleep 0.2
+  done
+  return 1
+}
 start_shard() {  # start_shard REPLICA INDEX TOTAL
-  local p=${PORTS[$1$2]:-$(port)}
-  PORTS[$1$2]=$p
-  "$PG" serve --config fleet.yml --listen "127.0.0.1:$p" --shard "$2/$3" --replica "$1" > "shard-$1$2.log" 2>&1 &
-  PIDS[$1$2]=$!; track $!
+  local p tries
+  for tries in 1 2 3; do
+    p=${PORTS[$1$2]:-$(port)}
+    "$PG" serve --config fleet.yml --listen "127.0.0.1:$p" --shard "$2/$3" --replica "$1" > "shard-$1$2.log" 2>&1 &
+    PIDS[$1$2]=$!; track $!
+    serving "$p" "${PIDS[$1$2]}" "shard-$1$2.log" && { PORTS[$1$2]=$p; return 0; }
+    # Another suite running beside this one took the port between its choice and the bind: the instance exited.
+    # A first start chooses again; a restart keeps the port Prometheus scrapes and tries it again.
+    echo "shard $1$2 did not answer on port $p (try $tries): $(tail -n 1 "shard-$1$2.log")"
+    sleep 1
+  done
 }
 for r in a b; do for i in 0 1 2; do start_shard "$r" "$i" 3; done; done
 
