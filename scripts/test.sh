@@ -121,13 +121,12 @@ if [ -n "$fast" ]; then
   count_tests "swift test" "${PIPESTATUS[0]}" "$log"
 else
   # The XCTest bundle in two processes at once, split by test class: the service, download, probe, command, config
-  # and state tests (mostly waiting on processes and sockets) beside the rest, with the download memory test (4,000
-  # downloads, all computing) among the rest, which evens the two out. Every listed test must have run.
+  # and state tests (mostly waiting on processes and sockets) beside the rest. Every listed test must have run.
   bundle="$(swift build --show-bin-path)/pinguardPackageTests.xctest"
   "$bundle" --list-tests 2>/dev/null | grep -E '^[A-Za-z]+Tests\.[A-Za-z0-9_]+/' > "$lanes/tests"
   sed -E 's|/.*||' "$lanes/tests" | sort -u > "$lanes/classes"
   split='^PinGuard(Service|Fetch|Probe|Commands|Config|State)Tests\.'
-  grep -E "$split" "$lanes/classes" | grep -vx 'PinGuardFetchTests.FetchMemoryTests' > "$lanes/classes-waiting"
+  grep -E "$split" "$lanes/classes" > "$lanes/classes-waiting"
   echo "== swift test: $(wc -l < "$lanes/tests") tests of $(wc -l < "$lanes/classes") classes in two processes"
   "$bundle" "$(grep -vxF -f "$lanes/classes-waiting" "$lanes/classes" | paste -sd, -)" > "$lanes/swift-rest.log" 2>&1 &
   rest=$!

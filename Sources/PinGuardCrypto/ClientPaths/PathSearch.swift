@@ -83,6 +83,7 @@ struct PathSearch {
         let reason = tried >= limits.iterations
             ? "gave up after \(tried) candidate issuers (the client's search limit)"
             : "no path to a root of the \(store.data.client.rawValue) store: nothing it trusts issued \(issuer)" + downloads.words
+                + strategy.heldIssuersWords
         return PathFinding(links: longest, error: reason, hazards: [])
     }
 

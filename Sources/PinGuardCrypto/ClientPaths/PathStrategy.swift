@@ -66,6 +66,15 @@ enum PathStrategy: Sendable {
     /// minimum of 256 is checked apart) for Apple.
     var securityLevel: Int32 { self == .apple ? 2 : 1 }
 
+    /// Words to append to a "no path" reason for a client that also takes issuers it holds from earlier
+    /// connections: Conscrypt's intermediate cache (`intermediateIndex`, the intermediates of every chain the
+    /// app's trust manager accepted before, step 5 of `checkTrustedRecursive`), which pinguard takes as empty.
+    var heldIssuersWords: String {
+        self == .conscrypt
+            ? " (judged as on a fresh start: Android also looks in its cache of the intermediates of chains the app accepted earlier in the same process, so a connection after one to another server may succeed)"
+            : ""
+    }
+
     /// Whether the client keeps the other paths that validate, to choose among them by the app's pins (Apple
     /// checks pins on every candidate; the others check them once, on the chosen path).
     var pinsEveryCandidate: Bool { self == .apple }

@@ -33,6 +33,9 @@ final class ClientPathIssuerDownloadTests: XCTestCase {
         let android = try XCTUnwrap(before.byClient[.android]?.first)
         XCTAssertFalse(android.trusted)
         XCTAssertFalse(android.reason?.contains("caIssuers") ?? true, "Android downloads nothing: \(android.reason ?? "")")
+        XCTAssertTrue(android.reason?.contains("judged as on a fresh start: Android also looks in its cache of the intermediates") ?? false,
+                      "Android's reason says its intermediate cache is taken as empty: \(android.reason ?? "")")
+        XCTAssertFalse(try XCTUnwrap(before.byClient[.chrome]?.first).reason?.contains("fresh start") ?? true, "only Android keeps such a cache")
 
         XCTAssertTrue(issuers.record(Self.url, body: pki.intermediate.der, at: Date()))
         let after = try pki.paths(judge, [pki.leaf])
