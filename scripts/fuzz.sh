@@ -10,7 +10,7 @@
 #   scripts/fuzz.sh [--smoke] [SECONDS] [TARGET...]
 #     --smoke      20 s per reader unless SECONDS is given (scripts/fuzz-smoke.sh)
 #     TARGET       config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle defines probe-target
-#                  webconfig ct-log-list sct-list renewal-info crl ca-issuers (default: all)
+#                  webconfig ct-log-list sct-list renewal-info crl ca-issuers app-manifest (default: all)
 #   FUZZ_JOBS=N    run N readers at once (default 1)
 #   FUZZ_NO_REPRO=1  leave Tests/Fixtures/repro out of the seeds (to fuzz past a known, unfixed crash)
 #   FUZZ_CONFIG=debug|release  the build (default: release, debug for --smoke)
@@ -30,7 +30,7 @@ if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 seconds=3600
 [ $smoke = 1 ] && seconds=20
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
-all_targets=(config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle defines probe-target webconfig ct-log-list sct-list renewal-info crl ca-issuers)
+all_targets=(config policy trustkit nspinneddomains android-nsc okhttp hpkp pem bundle defines probe-target webconfig ct-log-list sct-list renewal-info crl ca-issuers app-manifest)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 
@@ -72,6 +72,7 @@ seeds_for() {
     hpkp) ls "$root"/policies/sources/hpkp-headers.txt "$repro"/hpkp-*.txt ;;
     defines) ls "$repro"/defines-*.txt ;;
     webconfig) ls "$repro"/webcfg-*.yml ;;
+    app-manifest) ls "$root"/policies/sources/nspinneddomains-Info.plist ;;
     pem|bundle|probe-target) ;;
   esac 2>/dev/null
   ls "$root"/fuzz/seeds/"$1"/* 2>/dev/null

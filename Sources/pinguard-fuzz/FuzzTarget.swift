@@ -27,6 +27,7 @@ enum FuzzTarget: String, CaseIterable {
     case crl
     case renewalInfo = "renewal-info"
     case caIssuers = "ca-issuers"
+    case appManifest = "app-manifest"
 
     /// The target named by `PINGUARD_FUZZ_TARGET`; libFuzzer runs one target per process.
     static let selected: FuzzTarget = {
@@ -84,6 +85,11 @@ enum FuzzTarget: String, CaseIterable {
         case .caIssuers:
             // A caIssuers response as downloaded (DER, certs-only PKCS#7 or PEM): read as Chrome and Apple read it.
             _ = FetchedIssuers().record("http://fuzz.invalid/ca.cer", body: bytes, at: Date())
+        case .appManifest:
+            // An app's build file as `import --manifest` reads it: Android's API levels, iOS's deployment target.
+            do { _ = try AndroidTargetSDK.read(bytes, file: "fuzz") } catch { Self.checkEcho(error.description) }
+            _ = AndroidTargetSDK.readMinimum(bytes)
+            do { _ = try AppleDeploymentTarget.read(bytes, file: "fuzz") } catch { Self.checkEcho(error.description) }
         case .bundle:
             // A signed pin bundle as downloaded: the blob, its HMAC check, and the payload decoder (fed even when
             // the signature fails, so the decoder is fuzzed too).

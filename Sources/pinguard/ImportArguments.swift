@@ -47,7 +47,7 @@ struct ImportArguments: ParsableCommand {
         valueName: "N"))
     var targetSDK: Int?
 
-    @Option(help: ArgumentHelp("android-nsc: the app's AndroidManifest.xml or Gradle build file, read for the API level it targets (instead of --target-sdk).",
+    @Option(help: ArgumentHelp("android-nsc: the app's AndroidManifest.xml or Gradle build file, read for the API level it targets (instead of --target-sdk) and its minSdk (client_versions). trustkit, nspinneddomains: the app's project.pbxproj, .xcconfig, Podfile, Package.swift or built Info.plist, read for its iOS deployment target (client_versions).",
                                valueName: "FILE"))
     var manifest: String?
 

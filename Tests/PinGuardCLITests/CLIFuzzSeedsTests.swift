@@ -16,6 +16,12 @@ final class CLIFuzzSeedsTests: XCTestCase {
         case "trustkit", "nspinneddomains", "android-nsc", "okhttp": return ["import", "--format", reader, file]
         case "defines":
             return ["import", "--format", "okhttp", Repository.root.appendingPathComponent("policies/sources/ApiClient.kt").path, "--defines", file]
+        case "app-manifest":
+            // An Android build file with Android's configuration, any other with an iOS app's Info.plist.
+            let android = file.contains("gradle") || file.contains("AndroidManifest")
+            let pinned = android ? "policies/sources/network_security_config.xml" : "policies/sources/nspinneddomains-Info.plist"
+            return ["import", "--format", android ? "android-nsc" : "nspinneddomains",
+                    Repository.root.appendingPathComponent(pinned).path, "--manifest", file]
         default: return nil
         }
     }

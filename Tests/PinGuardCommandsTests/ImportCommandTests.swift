@@ -102,6 +102,30 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertTrue(refused.stderrText.contains("give the API level with --target-sdk N"), refused.stderrText)
     }
 
+    func testAnIOSAppsDeploymentTargetSetsTheVersionsItsSetIsJudgedOn() throws {
+        let plist = try PolicyYAML.write("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>NSAppTransportSecurity</key><dict><key>NSPinnedDomains</key><dict>
+          <key>api.pinguard.test</key><dict><key>NSPinnedLeafIdentities</key><array>
+            <dict><key>SPKI-SHA256-BASE64</key><string>K7rZOrXHknnsEhUH8nLL4MZkejquUuIvOIr6tCa0rbo=</string></dict>
+          </array></dict>
+        </dict></dict></dict></plist>
+        """, to: dir, as: "Info.plist")
+        let project = try PolicyYAML.write("{\n\t\tIPHONEOS_DEPLOYMENT_TARGET = 15.0;\n\t\tIPHONEOS_DEPLOYMENT_TARGET = 13.0;\n}\n",
+                                           to: dir, as: "project.pbxproj")
+        let r = importing(plist) { $0.format = .nspinneddomains; $0.manifest = project }
+        XCTAssertEqual(r.status, 0, r.description)
+        XCTAssertTrue(r.stderr.contains("pinguard: \(project):3: the app runs from iOS 13.0 (client_versions \"13-\")"), r.stderrText)
+        XCTAssertTrue(r.stdout.contains("\nclient: ios\nclient_versions: \"13-\"\n"), r.stdout)
+        let without = importing(plist) { $0.format = .nspinneddomains }
+        XCTAssertFalse(without.stdout.contains("client_versions"), without.stdout)
+        let unread = try PolicyYAML.write("platform :ios\n", to: dir, as: "Podfile")
+        let refused = importing(plist) { $0.manifest = unread }
+        XCTAssertEqual(refused.status, 2, refused.description)
+        XCTAssertEqual(refused.stdout, "")
+        XCTAssertTrue(refused.stderrText.contains("\(unread): no iOS deployment target"), refused.stderrText)
+    }
+
     func testTheFormatIsNamedWhenItIsLeftOut() throws {
         let r = importing(try nsc())
         XCTAssertEqual(r.status, 0, r.description)

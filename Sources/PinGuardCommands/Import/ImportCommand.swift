@@ -22,7 +22,8 @@ public enum ImportCommand {
         public var defines: String?
         /// android-nsc: the API level the app targets.
         public var targetSDK: Int?
-        /// android-nsc: the manifest or Gradle file the API level is read from instead.
+        /// android-nsc: the manifest or Gradle file the API levels are read from instead; trustkit and
+        /// nspinneddomains: the Xcode project, Podfile, Package.swift or Info.plist the deployment target is read from.
         public var manifest: String?
         /// The Android app's res/ directory, for `@raw/NAME` trust anchors; nil: the res/ the XML is in.
         public var res: String?
@@ -53,14 +54,14 @@ struct ImportRun: CommandRun {
         let setName = options.name ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         let format: PolicyImportFormat
         if let given = options.format { format = given } else { format = try detectedFormat(data) }
-        let (targetSDK, minSDK) = try appSDKs()
+        let (targetSDK, minimumVersion) = format.client == .ios ? (nil, try deploymentTarget()) : try appSDKs()
         let result: ImportResult
         do {
             result = try PolicyImporter.importPolicy(format: format, contents: data, file: file, name: setName,
                                                      environment: options.environment, defines: values,
                                                      resources: format == .androidNSC
                                                          ? AndroidResources.resolve(xml: data, xmlPath: file, resDir: options.res) : [:],
-                                                     targetSDK: targetSDK, minSDK: minSDK)
+                                                     targetSDK: targetSDK, minimumVersion: minimumVersion)
         } catch {
             for f in error.findings { out.error(f.description) }
             out.error("pinguard: \(error)")
@@ -112,6 +113,22 @@ struct ImportRun: CommandRun {
                 out.error("pinguard: \(EchoedInput.bare(manifest)):\(minimum.line): the app runs from API level \(minimum.sdk) (client_versions \"\(minimum.sdk)-\")")
             }
             return (sdk, minimum?.sdk)
+        } catch {
+            throw out.fail("pinguard: \(error)")
+        }
+    }
+
+    /// The iOS release the app runs from, read from `--manifest` (said on stderr; a file that declares none is
+    /// status 2), which sets `client_versions`; nil without `--manifest`.
+    mutating func deploymentTarget() throws(CommandStop) -> Int? {
+        guard let manifest = options.manifest else { return nil }
+        let bytes = try InputFile.bytes(manifest, limit: AppleDeploymentTarget.maxBytes,
+                                        what: "an Xcode project, Podfile, Package.swift or Info.plist", out: &out)
+        do {
+            let target = try AppleDeploymentTarget.read(bytes, file: manifest)
+            let at = target.line.map { ":\($0)" } ?? ""
+            out.error("pinguard: \(EchoedInput.bare(manifest))\(at): the app runs from iOS \(target.written) (client_versions \"\(target.major)-\")")
+            return target.major
         } catch {
             throw out.fail("pinguard: \(error)")
         }

@@ -16,8 +16,9 @@ public enum PolicyImporter {
     ///   - resources: for `android-nsc`, the `@raw/NAME` certificates the caller located (by `src` as written).
     ///   - targetSDK: for `android-nsc`, the API level the app targets (`--target-sdk`), which sets Android's
     ///     default for Certificate Transparency; nil when not known.
-    ///   - minSDK: for `android-nsc`, the lowest API level the app runs on (its `minSdk`): the set's
-    ///     `client_versions` become `"MIN-"`; nil when not known.
+    ///   - minimumVersion: the lowest version of its client the app runs on (an Android app's `minSdk`, an iOS
+    ///     app's deployment target): the set's `client_versions` become `"MIN-"`; nil when not known. Read for
+    ///     the formats whose client has versions (`android-nsc`, `trustkit`, `nspinneddomains`).
     /// - Returns: the policy set, its YAML, and every finding; content the model cannot express (other
     ///   digests, malformed hashes, missing keys) is reported as a finding, never dropped silently. A valid
     ///   configuration that pins nothing is a result without rules and the finding "the app pins nothing".
@@ -25,7 +26,7 @@ public enum PolicyImporter {
     public static func importPolicy(format: PolicyImportFormat, contents: [UInt8], file: String, name: String,
                                     environment: String, defines: [String: String] = [:],
                                     resources: [String: ImportResource] = [:], targetSDK: Int? = nil,
-                                    minSDK: Int? = nil) throws(ImportError) -> ImportResult {
+                                    minimumVersion: Int? = nil) throws(ImportError) -> ImportResult {
         for (what, value) in [("policy set name", name), ("environment", environment)]
         where value.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ImportError(file: file, line: nil, message: "the \(what) must not be empty")
@@ -35,7 +36,9 @@ public enum PolicyImporter {
                               message: "the file is \(contents.count) bytes; the importers read at most \(ImportSupport.maxInputBytes) bytes")
         }
         var draft = ImportDraft(file: file, format: format)
-        if format == .androidNSC { draft.clientVersions = minSDK.map { ClientVersions(lower: $0, upper: nil) } }
+        if format.client == .android || format.client == .ios {
+            draft.clientVersions = minimumVersion.map { ClientVersions(lower: $0, upper: nil) }
+        }
         do {
             switch format {
             case .trustkit: try TrustKitImporter.run(contents, defines: defines, into: &draft)
