@@ -102,7 +102,7 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertTrue(refused.stderrText.contains("give the API level with --target-sdk N"), refused.stderrText)
     }
 
-    func testAnIOSAppsDeploymentTargetSetsTheVersionsItsSetIsJudgedOn() throws {
+    func testAnIOSAppsDeploymentTargetFromItsProjectOrItsBuiltInfoPlistSetsTheVersionsItsSetIsJudgedOn() throws {
         let plist = try PolicyYAML.write("""
         <?xml version="1.0" encoding="UTF-8"?>
         <plist version="1.0"><dict><key>NSAppTransportSecurity</key><dict><key>NSPinnedDomains</key><dict>
@@ -119,6 +119,13 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("\nclient: ios\nclient_versions: \"13-\"\n"), r.stdout)
         let without = importing(plist) { $0.format = .nspinneddomains }
         XCTAssertFalse(without.stdout.contains("client_versions"), without.stdout)
+        let built = try PolicyYAML.write(try String(contentsOfFile: plist, encoding: .utf8)
+            .replacingOccurrences(of: "<dict><key>NSAppTransportSecurity", with: "<dict><key>MinimumOSVersion</key><string>16.2</string><key>NSAppTransportSecurity"),
+                                         to: dir, as: "Built-Info.plist")
+        let own = importing(built) { $0.format = .nspinneddomains }
+        XCTAssertEqual(own.status, 0, own.description)
+        XCTAssertTrue(own.stderr.contains("pinguard: \(built):2: the app runs from iOS 16.2 (client_versions \"16-\")"), own.stderrText)
+        XCTAssertTrue(own.stdout.contains("\nclient_versions: \"16-\"\n"), own.stdout)
         let unread = try PolicyYAML.write("platform :ios\n", to: dir, as: "Podfile")
         let refused = importing(plist) { $0.manifest = unread }
         XCTAssertEqual(refused.status, 2, refused.description)

@@ -54,7 +54,7 @@ struct ImportRun: CommandRun {
         let setName = options.name ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         let format: PolicyImportFormat
         if let given = options.format { format = given } else { format = try detectedFormat(data) }
-        let (targetSDK, minimumVersion) = format.client == .ios ? (nil, try deploymentTarget()) : try appSDKs()
+        let (targetSDK, minimumVersion) = format.client == .ios ? (nil, try deploymentTarget(imported: data)) : try appSDKs()
         let result: ImportResult
         do {
             result = try PolicyImporter.importPolicy(format: format, contents: data, file: file, name: setName,
@@ -118,18 +118,26 @@ struct ImportRun: CommandRun {
         }
     }
 
-    /// The iOS release the app runs from, read from `--manifest` (said on stderr; a file that declares none is
-    /// status 2), which sets `client_versions`; nil without `--manifest`.
-    mutating func deploymentTarget() throws(CommandStop) -> Int? {
-        guard let manifest = options.manifest else { return nil }
-        let bytes = try InputFile.bytes(manifest, limit: AppleDeploymentTarget.maxBytes,
+    /// The iOS release the app runs from, which sets `client_versions`: read from `--manifest` (a file that
+    /// declares none is status 2), else from the imported file when it is a built Info.plist with
+    /// `MinimumOSVersion`; said on stderr. Nil when neither gives one.
+    mutating func deploymentTarget(imported: [UInt8]) throws(CommandStop) -> Int? {
+        let file: String, bytes: [UInt8]
+        if let manifest = options.manifest {
+            file = manifest
+            bytes = try InputFile.bytes(manifest, limit: AppleDeploymentTarget.maxBytes,
                                         what: "an Xcode project, Podfile, Package.swift or Info.plist", out: &out)
+        } else {
+            guard AppleDeploymentTarget.isPropertyList(imported) else { return nil }
+            (file, bytes) = (options.file, imported)
+        }
         do {
-            let target = try AppleDeploymentTarget.read(bytes, file: manifest)
+            let target = try AppleDeploymentTarget.read(bytes, file: file)
             let at = target.line.map { ":\($0)" } ?? ""
-            out.error("pinguard: \(EchoedInput.bare(manifest))\(at): the app runs from iOS \(target.written) (client_versions \"\(target.major)-\")")
+            out.error("pinguard: \(EchoedInput.bare(file))\(at): the app runs from iOS \(target.written) (client_versions \"\(target.major)-\")")
             return target.major
         } catch {
+            if options.manifest == nil { return nil }
             throw out.fail("pinguard: \(error)")
         }
     }

@@ -18,7 +18,7 @@ public enum AppleDeploymentTarget {
             throw ImportError(file: file, line: nil, message: "larger than \(maxBytes) bytes; not an Xcode project, Podfile, Package.swift or Info.plist")
         }
         var found: [(major: Int, written: String, line: Int?)] = []
-        if bytes.starts(with: Array("bplist".utf8)) || looksLikePlist(bytes) {
+        if isPropertyList(bytes) {
             let root = try PropertyListDocument.parse(bytes, file: file).root
             if let entry = root.entry("MinimumOSVersion"), let text = entry.value.string, let major = major(of: text) {
                 found.append((major, text, entry.keyLine))
@@ -36,9 +36,9 @@ public enum AppleDeploymentTarget {
         return lowest
     }
 
-    /// Whether the text is an XML property list (its first element is `<plist`).
-    static func looksLikePlist(_ bytes: [UInt8]) -> Bool {
-        String(decoding: bytes.prefix(512), as: UTF8.self).contains("<plist")
+    /// Whether `bytes` are a property list, binary or XML (a `<plist` element within its first 512 bytes).
+    public static func isPropertyList(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: Array("bplist".utf8)) || String(decoding: bytes.prefix(512), as: UTF8.self).contains("<plist")
     }
 
     /// The version one line of a project, Podfile or package manifest declares; nil when it declares none (a
