@@ -18,6 +18,10 @@ public struct ClientPath: Sendable, Equatable {
     /// Other paths the client accepts, in its order, for a client that checks the app's pins on every candidate
     /// (Apple): the first the pins accept is the one it takes. Empty for the others.
     public var alternatives: [[ChainCertificate]] = []
+    /// For a trusted path, the date after which the client's store no longer trusts leaves issued under its
+    /// anchor (Chrome Root Store's `sct_not_after`, Apple's distrust dates); nil: none. The forecast judges the
+    /// next leaf against it.
+    public var anchorDistrustAfter: Date?
 
     /// A path for `versions`.
     public init(versions: ClientVersions?, chain: [ChainCertificate], trusted: Bool, reason: String? = nil,

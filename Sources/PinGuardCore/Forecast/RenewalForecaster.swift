@@ -2,7 +2,8 @@ import Foundation
 
 /// Judges a target's next renewal: every plausible next chain (the next key under each issuer of the pool,
 /// with its path to a root) is judged by the same `Evaluator` that judges served chains, at the time of the
-/// renewal. A new key matches no pin; a reused or staged key is the key it is.
+/// renewal, on each client's own paths under the issuer serving today (`RenewalForecaster+ClientPaths`). A new
+/// key matches no pin; a reused or staged key is the key it is.
 public enum RenewalForecaster {
     /// What never equals a pin: the hash of a key or certificate that does not exist yet.
     static let unknownKey = "next-key-not-yet-generated"
@@ -55,8 +56,8 @@ public enum RenewalForecaster {
                               finishedAt: outlook.nextRenewal)
         for (option, chain) in zip(outlook.issuers, candidates) {
             guard !chain.isEmpty,
-                  let e = Evaluator.evaluate(next, on: Evaluator.Trust(chain: chain, trusted: true), selected: selected, policySet: set,
-                                             environment: environment, named: named, now: outlook.nextRenewal, detailed: false),
+                  let e = decision(next, chain: chain, option: option, today: facts, set: set, selected: selected,
+                                   environment: environment, named: named, now: outlook.nextRenewal),
                   e.verdict != .none else { continue }
             count += 1
             if e.verdict == .reject { rejectedBy.append(option.name) }

@@ -85,6 +85,19 @@ final class ClientPathBuildingTests: XCTestCase {
         XCTAssertTrue(path.reason?.contains("distrusted") ?? false, path.reason ?? "")
     }
 
+    func testADistrustDateAfterTheLeafIsCarriedOnTheTrustedPathForTheForecast() throws {
+        let pki = try GenerationMovePKI()
+        let yeSubject = try pki.ye.facts.subject
+        let later = Date(timeIntervalSinceNow: 30 * 86_400)
+        let store = try pki.store(.chrome, known: "130-140", x1: nil, x2: nil, ye: "130-", distrustAfter: [yeSubject: later])
+        let path = try XCTUnwrap(pki.paths(ClientPathJudge(stores: [store])).byClient[.chrome]?.first)
+        XCTAssertTrue(path.trusted, path.reason ?? "")
+        XCTAssertEqual(path.anchorDistrustAfter, later)
+        let plain = try XCTUnwrap(pki.paths(ClientPathJudge(stores: [try pki.store(.chrome, known: "130-140", x1: nil, x2: nil, ye: "130-")]))
+            .byClient[.chrome]?.first)
+        XCTAssertNil(plain.anchorDistrustAfter)
+    }
+
     func testAChainServedAgainIsNotSearchedAgain() throws {
         let pki = try GenerationMovePKI()
         let judge = ClientPathJudge(stores: [try pki.store(.android, known: "24-37", x1: "21-", x2: "30-", ye: "36-")])
