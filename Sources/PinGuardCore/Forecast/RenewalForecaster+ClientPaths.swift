@@ -54,9 +54,8 @@ extension RenewalForecaster {
             return p
         }
         p.trusted = false
-        p.reason = "\(anchor.subject) is distrusted for certificates issued after \(day(after)); the next leaf would be issued \(day(leaf.notBefore))"
+        p.reason = "\(anchor.subject) is distrusted for certificates issued after \(SituationWords.day(after)); "
+            + "the next leaf would be issued \(SituationWords.day(leaf.notBefore))"
         return p
     }
-
-    static func day(_ date: Date) -> String { String(RFC3339.format(date).prefix(10)) }
 }
