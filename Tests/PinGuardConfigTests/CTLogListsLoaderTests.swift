@@ -1,5 +1,5 @@
 import Foundation
-import PinGuardConfig
+@testable import PinGuardConfig
 import PinGuardCore
 import PinGuardReaders
 import XCTest
@@ -34,6 +34,19 @@ final class CTLogListsLoaderTests: XCTestCase {
         XCTAssertEqual(chrome.origin, dir.appendingPathComponent("chrome.json").path)
         XCTAssertEqual(chrome.logs.count, 1)
         XCTAssertEqual(lists[.apple]?.version, "511", "the other list stays the bundled one")
+    }
+
+    func testAListFileReadAgainUnchangedIsNotParsedAgainAndAChangedOneIs() throws {
+        let file = dir.appendingPathComponent("chrome.json")
+        try Self.replacement.write(to: file, atomically: true, encoding: .utf8)
+        for _ in 0..<3 { XCTAssertEqual(try CTLogListsLoader.load(replacements: [.chrome: file.path], relativeTo: nil)[.chrome]?.version, "9.9") }
+        XCTAssertEqual(CTLogListMemo.shared.parses(.chrome, file: file.path), 1, "the same bytes are parsed once")
+        try Self.replacement.replacingOccurrences(of: "9.9", with: "9.8").write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try CTLogListsLoader.load(replacements: [.chrome: file.path], relativeTo: nil)[.chrome]?.version, "9.8",
+                       "a file changed in place, the same size, is read anew")
+        XCTAssertEqual(CTLogListMemo.shared.parses(.chrome, file: file.path), 2)
+        try "{}".write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try CTLogListsLoader.load(replacements: [.chrome: file.path], relativeTo: nil), "a broken file is refused, not answered from memory")
     }
 
     func testMissingReplacementNamesItsPath() {

@@ -5,7 +5,8 @@ import PinGuardReaders
 
 /// Loads the CT log lists judging uses: for each of Apple's and Chrome's, a replacement file when one is
 /// given, else the copy bundled with pinguard (`Resources/ct_log_list_<name>.json`; see CT_LOG_LISTS.md). A list
-/// given by URL loads as the bundled copy: the service puts the fetched one in force (`LogListRefresher`).
+/// given by URL loads as the bundled copy: the service puts the fetched one in force (`LogListRefresher`). A file
+/// whose bytes did not change since it was last read is not parsed again (`CTLogListMemo`).
 public enum CTLogListsLoader {
     /// The bundled copy's file name for list `name`.
     public static func bundledFileName(_ name: CTLogListName) -> String { "ct_log_list_\(name.rawValue).json" }
@@ -31,7 +32,7 @@ public enum CTLogListsLoader {
         do throws(RegularFileError) { bytes = try RegularFile.read(file, maxBytes: CTLogListReader.maxBytes) } catch {
             throw ConfigError(file: file, line: nil, key: nil, message: "\(name.rawValue) CT log list: \(error.reason)")
         }
-        return try CTLogListReader.parse(bytes, name: name, origin: file)
+        return try CTLogListMemo.shared.list(bytes, name: name, file: file, origin: file)
     }
 
     /// The bundled copy of list `name`; an installation without it is refused, naming the file to restore
@@ -47,6 +48,6 @@ public enum CTLogListsLoader {
         do throws(RegularFileError) { bytes = try RegularFile.read(file, maxBytes: CTLogListReader.maxBytes) } catch {
             throw ConfigError(file: file, line: nil, key: nil, message: "bundled \(name.rawValue) CT log list: \(error.reason)")
         }
-        return try CTLogListReader.parse(bytes, name: name, origin: "bundled")
+        return try CTLogListMemo.shared.list(bytes, name: name, file: file, origin: "bundled")
     }
 }
