@@ -30,6 +30,7 @@ final class ForecastClientPathsTests: XCTestCase {
             ClientPath(versions: ClientVersions("24-33"), chain: [leaf, intermediate, F.root], trusted: true),
             ClientPath(versions: ClientVersions("34-37"), chain: [leaf, intermediate, newRoot], trusted: true),
         ]], inUse: [.android: ClientVersions("24-37")!])
+        f.clientPaths.versionNames[.android] = "Android API"
         return f
     }
 
@@ -43,6 +44,9 @@ final class ForecastClientPathsTests: XCTestCase {
         let all = try forecast(androidFacts(), rootPinned(.android, versions: nil))
         XCTAssertEqual(all.rejectRatio, 1, "API 34-37 anchor at Root YE, which no pin names")
         XCTAssertEqual(all.uncoveredIssuers, ["Intermediate"])
+        XCTAssertEqual(all.rejectingVersions, "Android API 34-37")
+        XCTAssertEqual(SituationWords.why(all, outlook, file: ""),
+                       "no pin covers the CA's next issuer Intermediate (on Android API 34-37; its other versions accept it)")
         var s = rootPinned(.android, versions: nil)
         s.client = .none
         XCTAssertEqual(try forecast(androidFacts(), s).rejectRatio, 0, "a set without a client is judged on the outlook's one path")
@@ -57,6 +61,7 @@ final class ForecastClientPathsTests: XCTestCase {
         let set = rootPinned(.chrome, versions: nil)
         let broken = try forecast(f, set)
         XCTAssertEqual(broken.rejectRatio, 1, "today's leaf predates the distrust date; the next, issued in 30 days, does not")
+        XCTAssertNil(broken.rejectingVersions, "the one path holds for every version")
         XCTAssertEqual(broken.breakage, F.day(30))
 
         f.clientPaths.byClient[.chrome]![0].anchorDistrustAfter = F.day(60)

@@ -16,10 +16,10 @@ public enum ForecastEvents {
         return out
     }
 
-    /// Forecasts that would say the same thing (the ratio to the percent, the day, the issuers).
+    /// Forecasts that would say the same thing (the ratio to the percent, the day, the issuers, the versions).
     static func same(_ a: SetForecast, _ b: SetForecast) -> Bool {
         (a.rejectRatio * 100).rounded() == (b.rejectRatio * 100).rounded() && a.uncoveredIssuers == b.uncoveredIssuers
-            && a.keyUnpinned == b.keyUnpinned
+            && a.keyUnpinned == b.keyUnpinned && a.rejectingVersions == b.rejectingVersions
             && a.breakage.map { Int($0.timeIntervalSince1970 / 86_400) } == b.breakage.map { Int($0.timeIntervalSince1970 / 86_400) }
     }
 

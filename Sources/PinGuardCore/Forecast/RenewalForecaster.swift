@@ -34,6 +34,7 @@ public enum RenewalForecaster {
             var f = SetForecast(policySet: set.name, environment: environment, rejectRatio: ratio,
                                 breakage: ratio > 0 ? outlook.nextRenewal : nil, uncoveredIssuers: judged.rejectedBy,
                                 keyUnpinned: judged.keyUnpinned)
+            f.rejectingVersions = judged.versions.flatMap { $0.isEmpty ? nil : $0.joined(separator: ", ") }
             if ratio > 0 {
                 f.safeKeys = safeKeys(facts, set: set, selected: selected, outlook: outlook, environment: environment, named: named)
             }
@@ -43,14 +44,16 @@ public enum RenewalForecaster {
     }
 
     /// What one set concludes of the candidate next chains: the issuers under which it rejects, whether the next
-    /// key is a reason (`pinsTodaysKey`, and the next key is none of its pins), and how many candidates it
-    /// judged. An app that pins only CAs of today's chain never rejects for the key.
+    /// key is a reason (`pinsTodaysKey`, and the next key is none of its pins), how many candidates it judged, and
+    /// the client's versions that reject one when only some do (nil: a candidate is rejected on every version).
+    /// An app that pins only CAs of today's chain never rejects for the key.
     static func judge(_ facts: ProbeFacts, set: PolicySet, selected: Evaluator.Selection, candidates: [[ChainCertificate]],
                       outlook: RenewalOutlook, environment: String, named: Bool,
-                      pinsTodaysKey: Bool) -> (rejectedBy: [String], keyUnpinned: Bool, count: Int) {
+                      pinsTodaysKey: Bool) -> (rejectedBy: [String], keyUnpinned: Bool, count: Int, versions: [String]?) {
         var rejectedBy: [String] = []
         var keyUnpinned = false
         var count = 0
+        var versions: [String]? = []
         // A served chain, trusted, with no SCTs: what a candidate is judged as (its own chain given apart).
         let next = ProbeFacts(host: facts.host, port: facts.port, servedChain: facts.evaluatedChain, trusted: true,
                               finishedAt: outlook.nextRenewal)
@@ -60,12 +63,21 @@ public enum RenewalForecaster {
                                    environment: environment, named: named, now: outlook.nextRenewal),
                   e.verdict != .none else { continue }
             count += 1
-            if e.verdict == .reject { rejectedBy.append(option.name) }
+            if e.verdict == .reject {
+                rejectedBy.append(option.name)
+                let rejecting = e.paths.filter { $0.verdict == .reject }
+                if rejecting.isEmpty || rejecting.count == e.paths.count {
+                    versions = nil
+                } else if var list = versions {
+                    for v in rejecting where !list.contains(v.versionWords) { list.append(v.versionWords) }
+                    versions = list
+                }
+            }
             if pinsTodaysKey, e.verdict == .reject, let pins = e.policy?.pins, !pins.contains(where: { Evaluator.hashMatches($0, chain[0]) }) {
                 keyUnpinned = true
             }
         }
-        return (rejectedBy, keyUnpinned, count)
+        return (rejectedBy, keyUnpinned, count, versions)
     }
 
     /// The next keys under which `set` accepts every plausible next chain: the current key kept, and each SPKI pin

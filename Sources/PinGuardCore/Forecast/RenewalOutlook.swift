@@ -119,6 +119,9 @@ public struct SetForecast: Sendable, Hashable {
     public var keyUnpinned: Bool
     /// The next keys the set would accept under every plausible issuer, when the forecast breaks it.
     public var safeKeys = SafeKeys()
+    /// The client's versions whose path rejects the next chain, in words (`Android API 34-37`), when the set is
+    /// judged on its client's paths and some of its versions accept it; nil: every version the set is judged on.
+    public var rejectingVersions: String?
 
     /// Creates a forecast.
     public init(policySet: String, environment: String, rejectRatio: Double, breakage: Date?, uncoveredIssuers: [String],

@@ -56,7 +56,8 @@ extension SituationWords {
             parts.append("no pin covers the CA's next issuer\(f.uncoveredIssuers.count == 1 ? "" : "s") "
                          + f.uncoveredIssuers.joined(separator: ", ") + all)
         }
-        return parts.isEmpty ? "no pin matches the next chain" : parts.joined(separator: "; ")
+        let said = parts.isEmpty ? "no pin matches the next chain" : parts.joined(separator: "; ")
+        return f.rejectingVersions.map { "\(said) (on \($0); its other versions accept it)" } ?? said
     }
 
     /// What to ship when no renewal is safe, by the true cause: pins of the CA's next issuers (named, with their

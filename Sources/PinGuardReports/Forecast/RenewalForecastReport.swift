@@ -5,7 +5,7 @@ import PinGuardCore
 public enum RenewalForecastReport {
     /// `{"next_renewal", "when_basis", "ari_window": {"start", "end", "explanation_url"} or null, "key", "key_basis",
     /// "issuer_basis", "issuers": [NAME...], "sets": [{"policy_set", "environment", "reject_ratio", "uncovered_issuers":
-    /// [NAME...], "next_key_pinned", "verdict", "safe_keys"}]}`; nil without a forecast.
+    /// [NAME...], "next_key_pinned", "rejecting_versions", "verdict", "safe_keys"}]}`; nil without a forecast.
     public static func object(_ outlook: RenewalOutlook?, _ forecasts: [SetForecast]) -> [String: Any]? {
         guard let o = outlook else { return nil }
         return [
@@ -18,6 +18,7 @@ public enum RenewalForecastReport {
             "sets": forecasts.map { f -> [String: Any] in
                 ["policy_set": f.policySet, "environment": f.environment, "reject_ratio": f.rejectRatio,
                  "uncovered_issuers": f.uncoveredIssuers, "next_key_pinned": !f.keyUnpinned,
+                 "rejecting_versions": f.rejectingVersions ?? NSNull(),
                  "verdict": ForecastVerdict.of(f, o).rawValue,
                  "safe_keys": ["keep_current": f.safeKeys.keepCurrent, "pinned_backups": f.safeKeys.pinnedBackups] as [String: Any]]
             },
