@@ -36,6 +36,21 @@ public enum ResultFixtures {
                           trustError: trusted ? nil : "unable to get local issuer certificate", finishedAt: now)
     }
 
+    /// A root (key `h(4)`) that the stores of newer client versions hold above the fixture intermediate.
+    public static let newRoot = cert(2, spki: 4, cert: 14, notAfter: 5000, subject: "CN=Root YE", source: .store, selfIssued: true)
+
+    /// `facts()` whose Android paths end at `root` up to API level 33 and at `newRoot` from 34 (in use: 24-37).
+    public static func rootMoveFacts() -> ProbeFacts {
+        var f = facts()
+        let (leaf, intermediate) = (f.servedChain[0], f.servedChain[1])
+        f.clientPaths = ClientPaths(byClient: [.android: [
+            ClientPath(versions: ClientVersions("24-33"), chain: [leaf, intermediate, root], trusted: true),
+            ClientPath(versions: ClientVersions("34-37"), chain: [leaf, intermediate, newRoot], trusted: true),
+        ]], inUse: [.android: ClientVersions("24-37")!])
+        f.clientPaths.versionNames[.android] = "Android API"
+        return f
+    }
+
     /// A policy set `name` with one environment of `(pattern, policy)` rules.
     public static func set(_ name: String, environment: String = "prod", _ rules: [(String, HostPolicy)]) -> PolicySet {
         PolicySet(name: name, environments: [environment: PolicyEnvironment(rules: rules.map {

@@ -9,7 +9,7 @@ import XCTest
 final class ForecastClientPathsTests: XCTestCase {
     typealias F = ResultFixtures
     /// A newer root (key 4) that the stores of later versions hold above the same intermediate.
-    let newRoot = F.cert(2, spki: 4, cert: 14, notAfter: 5000, subject: "CN=Root YE", source: .store, selfIssued: true)
+    let newRoot = F.newRoot
 
     /// The next renewal 30 days from now, under the intermediate serving today, with a new key.
     let outlook = RenewalOutlook(nextRenewal: F.day(30), key: .rotate, keyBasis: .declared,
@@ -23,16 +23,7 @@ final class ForecastClientPathsTests: XCTestCase {
     }
 
     /// Facts whose Android paths end at the old root up to API 33 and at the new root from 34.
-    func androidFacts() -> ProbeFacts {
-        var f = F.facts()
-        let (leaf, intermediate) = (f.servedChain[0], f.servedChain[1])
-        f.clientPaths = ClientPaths(byClient: [.android: [
-            ClientPath(versions: ClientVersions("24-33"), chain: [leaf, intermediate, F.root], trusted: true),
-            ClientPath(versions: ClientVersions("34-37"), chain: [leaf, intermediate, newRoot], trusted: true),
-        ]], inUse: [.android: ClientVersions("24-37")!])
-        f.clientPaths.versionNames[.android] = "Android API"
-        return f
-    }
+    func androidFacts() -> ProbeFacts { F.rootMoveFacts() }
 
     func forecast(_ facts: ProbeFacts, _ set: PolicySet) throws -> SetForecast {
         try XCTUnwrap(RenewalForecaster.forecast(facts, outlook: outlook, environment: "prod", namedSets: nil, sets: [set]).first)

@@ -8,18 +8,9 @@ import XCTest
 final class ClientPathEvaluatorTests: XCTestCase {
     typealias F = ResultFixtures
     /// The old root (key 3) and a new root (key 4) that newer versions' stores hold.
-    let newRoot = F.cert(2, spki: 4, cert: 14, notAfter: 5000, subject: "CN=Root YE", source: .store, selfIssued: true)
+    let newRoot = F.newRoot
 
-    func facts() -> ProbeFacts {
-        var f = F.facts()
-        let leaf = f.servedChain[0], intermediate = f.servedChain[1]
-        f.clientPaths = ClientPaths(byClient: [.android: [
-            ClientPath(versions: ClientVersions("24-33"), chain: [leaf, intermediate, F.root], trusted: true),
-            ClientPath(versions: ClientVersions("34-37"), chain: [leaf, intermediate, newRoot], trusted: true),
-        ]], inUse: [.android: ClientVersions("24-37")!])
-        f.clientPaths.versionNames[.android] = "Android API"
-        return f
-    }
+    func facts() -> ProbeFacts { F.rootMoveFacts() }
 
     func set(versions: String?) -> PolicySet {
         var s = F.set("app", [("*.example.com", HostPolicy(pins: [Pin(type: .spki, hash: F.h(3))]))])
