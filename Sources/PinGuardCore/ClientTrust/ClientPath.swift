@@ -19,8 +19,8 @@ public struct ClientPath: Sendable, Equatable {
     /// (Apple): the first the pins accept is the one it takes. Empty for the others.
     public var alternatives: [[ChainCertificate]] = []
     /// For a trusted path, the date after which the client's store no longer trusts leaves issued under its
-    /// anchor (Chrome Root Store's `sct_not_after`, Apple's distrust dates); nil: none. The forecast judges the
-    /// next leaf against it.
+    /// anchor (Chrome Root Store's `sct_not_after`, Apple's distrust dates), in force or announced among the
+    /// store's changes ahead; nil: none. The forecast judges the next leaf against it.
     public var anchorDistrustAfter: Date?
 
     /// A path for `versions`.

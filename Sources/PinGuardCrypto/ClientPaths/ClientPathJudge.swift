@@ -95,7 +95,7 @@ public final class ClientPathJudge: @unchecked Sendable {
                                       trusted: error == nil, reason: error, hazards: finding.hazards)
                 if error == nil {
                     for links in finding.alternatives { path.alternatives.append(try chain(links, store, finding.fetched)) }
-                    if case .root(let r)? = finding.links.last { path.anchorDistrustAfter = store.data.roots[r].distrustAfter }
+                    if case .root(let r)? = finding.links.last { path.anchorDistrustAfter = store.distrustAfter(of: r, in: versions) }
                 }
                 for url in finding.wanted where !pending.contains(url) { pending.append(url) }
                 out.append(path)

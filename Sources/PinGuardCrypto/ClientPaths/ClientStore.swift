@@ -48,6 +48,20 @@ public final class ClientStore: @unchecked Sendable {
         (bySubject[name] ?? []).filter { present.contains($0) }
     }
 
+    /// The date after which leaves under root `r` are not trusted in `versions`: its distrust date, else the
+    /// earliest dated distrust among the changes ahead that reaches those versions (announced cut-offs, such as
+    /// Chrome Root Store `sct_not_after` dates to come); nil when neither says one.
+    func distrustAfter(of r: Int, in versions: ClientVersions?) -> Date? {
+        let root = data.roots[r]
+        func reaches(_ change: ClientStoreData.Change) -> Bool {
+            guard let affected = change.versions, let versions else { return true }
+            return affected.intersection(versions) != nil
+        }
+        let ahead = data.changes.filter { $0.kind == .distrusted && $0.certSHA256 == root.certSHA256 && reaches($0) }
+            .compactMap(\.date).min()
+        return [root.distrustAfter, ahead].compactMap { $0 }.min()
+    }
+
     /// Every root whose subject is `name`, whatever its versions.
     func roots(named name: [UInt8]) -> [Int] { bySubject[name] ?? [] }
 

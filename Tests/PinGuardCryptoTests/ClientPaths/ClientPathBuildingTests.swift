@@ -93,9 +93,20 @@ final class ClientPathBuildingTests: XCTestCase {
         let path = try XCTUnwrap(pki.paths(ClientPathJudge(stores: [store])).byClient[.chrome]?.first)
         XCTAssertTrue(path.trusted, path.reason ?? "")
         XCTAssertEqual(path.anchorDistrustAfter, later)
-        let plain = try XCTUnwrap(pki.paths(ClientPathJudge(stores: [try pki.store(.chrome, known: "130-140", x1: nil, x2: nil, ye: "130-")]))
-            .byClient[.chrome]?.first)
+        let plainStore = try pki.store(.chrome, known: "130-140", x1: nil, x2: nil, ye: "130-")
+        let plain = try XCTUnwrap(pki.paths(ClientPathJudge(stores: [plainStore])).byClient[.chrome]?.first)
         XCTAssertNil(plain.anchorDistrustAfter)
+
+        // A cut-off announced among the store's changes ahead counts too, when it reaches the path's versions.
+        let announced = Date(timeIntervalSinceNow: 90 * 86_400)
+        var data = plainStore.data
+        let ye = try pki.ye.facts.certSHA256
+        data.changes = [.init(certSHA256: ye, subject: yeSubject, kind: .distrusted, versions: ClientVersions("100-120"),
+                              date: Date(timeIntervalSinceNow: 10 * 86_400), source: "test"),
+                        .init(certSHA256: ye, subject: yeSubject, kind: .distrusted, versions: nil, date: announced, source: "test")]
+        let ahead = try XCTUnwrap(pki.paths(ClientPathJudge(stores: [try ClientStore(data)])).byClient[.chrome]?.first)
+        XCTAssertTrue(ahead.trusted, "a leaf issued before the cut-off stays trusted: \(ahead.reason ?? "")")
+        XCTAssertEqual(ahead.anchorDistrustAfter, announced, "the earlier cut-off reaches only versions 100-120, none of 130-140")
     }
 
     func testAChainServedAgainIsNotSearchedAgain() throws {
