@@ -121,18 +121,17 @@ if [ -n "$fast" ]; then
   count_tests "swift test" "${PIPESTATUS[0]}" "$log"
 else
   # The XCTest bundle in two processes at once, split by test class: the service, download, probe, command, config
-  # and state tests (mostly waiting on processes and sockets) and the importer's nesting limits (all computing: it
-  # evens the two out) beside the rest. Every listed test must have run.
+  # and state tests (mostly waiting on processes and sockets) beside the rest. Every listed test must have run.
   bundle="$(swift build --show-bin-path)/pinguardPackageTests.xctest"
   "$bundle" --list-tests 2>/dev/null | grep -E '^[A-Za-z]+Tests\.[A-Za-z0-9_]+/' > "$lanes/tests"
   sed -E 's|/.*||' "$lanes/tests" | sort -u > "$lanes/classes"
   split='^PinGuard(Service|Fetch|Probe|Commands|Config|State)Tests\.'
-  grep -E "$split|^PinGuardReadersTests\.ImportSourceNestingLimitsTests$" "$lanes/classes" > "$lanes/classes-waiting"
+  grep -E "$split" "$lanes/classes" > "$lanes/classes-waiting"
   echo "== swift test: $(wc -l < "$lanes/tests") tests of $(wc -l < "$lanes/classes") classes in two processes"
   "$bundle" "$(grep -vxF -f "$lanes/classes-waiting" "$lanes/classes" | paste -sd, -)" > "$lanes/swift-rest.log" 2>&1 &
   rest=$!
   "$bundle" "$(paste -sd, - < "$lanes/classes-waiting")" 2>&1 | tee "$log" | grep -vE "^Test Case '.*' (started|passed)"
-  count_tests "swift tests of the service, downloads, probes, commands, config and state, and the importer's nesting limits" "${PIPESTATUS[0]}" "$log"
+  count_tests "swift tests of the service, downloads, probes, commands, config and state" "${PIPESTATUS[0]}" "$log"
   wait "$rest"
   rc=$?
   grep -vE "^Test Case '.*' (started|passed)" "$lanes/swift-rest.log"
