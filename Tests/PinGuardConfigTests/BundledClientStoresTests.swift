@@ -47,6 +47,12 @@ final class BundledClientStoresTests: XCTestCase {
         XCTAssertEqual(applied.roots.first { $0.certSHA256 == first.certSHA256 }?.distrustAfter, cut)
     }
 
+    func testADistrustDayEndsAtItsLastSecondAsChromesCutOffDoes() throws {
+        let chrome = try XCTUnwrap(stores()[.chrome])
+        let g2 = try XCTUnwrap(chrome.changes.first { $0.subject.hasPrefix("CN=DigiCert Assured ID Root G2,") && $0.kind == .distrusted })
+        XCTAssertEqual(g2.date.map(RFC3339.format), "2026-06-30T23:59:59Z", "sct_not_after 2026-06-30T23:59:59Z")
+    }
+
     func testAStoreOlderThanItsRefreshIntervalIsSaidWithWhatToDo() throws {
         let chrome = try XCTUnwrap(stores()[.chrome])
         let later = chrome.sourceDate.addingTimeInterval(Double(chrome.refreshDays + 10) * 86_400)

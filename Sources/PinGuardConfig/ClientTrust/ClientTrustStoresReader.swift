@@ -61,7 +61,8 @@ public enum ClientTrustStoresReader {
                 throw StoreFieldError(message: "a change lacks \"certificate\" or \"change\" (added, removed, distrusted)")
             }
             changes.append(ClientStoreData.Change(certSHA256: hash, subject: c["subject"] as? String ?? hash, kind: kind,
-                                                  versions: try versions(c["versions"]), date: (c["date"] as? String).flatMap(day),
+                                                  versions: try versions(c["versions"]),
+                                                  date: (c["date"] as? String).flatMap { kind == .distrusted ? cutOff($0) : instant($0) },
                                                   source: c["source"] as? String ?? "",
                                                   der: certificates[hash].flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) }))
         }
@@ -82,4 +83,8 @@ public enum ClientTrustStoresReader {
 
     /// An RFC 3339 time, or a day.
     static func instant(_ text: String) -> Date? { RFC3339.parse(text) ?? day(text) }
+
+    /// A distrust cut-off: an RFC 3339 time, or a day's last second (Chrome Root Store's `sct_not_after` of a day
+    /// is 23:59:59 UTC: a leaf issued during the day is still trusted).
+    static func cutOff(_ text: String) -> Date? { RFC3339.parse(text) ?? day(text)?.addingTimeInterval(86_399) }
 }
