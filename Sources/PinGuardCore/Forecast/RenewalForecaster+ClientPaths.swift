@@ -24,10 +24,10 @@ extension RenewalForecaster {
     static func clientPaths(of today: ProbeFacts, client: CTClient, nextLeaf: ChainCertificate, issuer: ChainCertificate?) -> ClientPaths? {
         guard let issuer, let current = today.clientPaths.byClient[client], !current.isEmpty else { return nil }
         let upcoming = today.clientPaths.upcoming[client] ?? []
-        let all = current + upcoming.flatMap(\.paths)
-        guard all.allSatisfy({ path in
+        func takesIssuer(_ path: ClientPath) -> Bool {
             path.chain.count < 2 || (path.chain[1].spkiSHA256 == issuer.spkiSHA256 && path.chain[1].subject == issuer.subject)
-        }) else { return nil }
+        }
+        guard current.allSatisfy(takesIssuer), upcoming.allSatisfy({ $0.paths.allSatisfy(takesIssuer) }) else { return nil }
         var out = ClientPaths(byClient: [client: current.map { renewed($0, leaf: nextLeaf) }], inUse: today.clientPaths.inUse)
         out.versionNames = today.clientPaths.versionNames
         if !upcoming.isEmpty {

@@ -63,17 +63,16 @@ public enum RenewalForecaster {
                                    environment: environment, named: named, now: outlook.nextRenewal),
                   e.verdict != .none else { continue }
             count += 1
-            if e.verdict == .reject {
-                rejectedBy.append(option.name)
-                let rejecting = e.paths.filter { $0.verdict == .reject }
-                if rejecting.isEmpty || rejecting.count == e.paths.count {
-                    versions = nil
-                } else if var list = versions {
-                    for v in rejecting where !list.contains(v.versionWords) { list.append(v.versionWords) }
-                    versions = list
-                }
+            guard e.verdict == .reject else { continue }
+            rejectedBy.append(option.name)
+            let rejecting = e.paths.filter { $0.verdict == .reject }
+            if rejecting.isEmpty || rejecting.count == e.paths.count {
+                versions = nil
+            } else if var list = versions {
+                for v in rejecting where !list.contains(v.versionWords) { list.append(v.versionWords) }
+                versions = list
             }
-            if pinsTodaysKey, e.verdict == .reject, let pins = e.policy?.pins, !pins.contains(where: { Evaluator.hashMatches($0, chain[0]) }) {
+            if pinsTodaysKey, let pins = e.policy?.pins, !pins.contains(where: { Evaluator.hashMatches($0, chain[0]) }) {
                 keyUnpinned = true
             }
         }
