@@ -44,7 +44,8 @@ let package = Package(
                           "Resources/CLIENT_TRUST_STORES.md"],
                 resources: [.copy("Resources/public_suffix_list.dat"), .copy("Resources/issuer_catalog.json"),
                             .copy("Resources/ct_log_list_apple.json"), .copy("Resources/ct_log_list_chrome.json"),
-                            .copy("Resources/ct_log_list_pubkey_chrome.pem"), .copy("Resources/client_trust_stores.json")]),
+                            .copy("Resources/ct_log_list_pubkey_chrome.pem"), .copy("Resources/client_trust_stores.json"),
+                            .copy("Resources/issuer_catalog_certificates.pem")]),
         // getaddrinfo_a (glibc) in C: its types are behind _GNU_SOURCE, which Swift's Glibc module lacks.
         .target(name: "CResolver", linkerSettings: [.linkedLibrary("anl")]),
         // OpenSSL once, apart from the network: hashes, certificate parsing, chain verification, signatures,

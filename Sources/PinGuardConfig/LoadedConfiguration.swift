@@ -28,6 +28,9 @@ public struct LoadedConfiguration: Sendable {
     /// The path each client named by a policy set builds, from the bundled stores or `trust.ca_file`; nil
     /// when no set names a client.
     public var clientPaths: ClientPathJudge?
+    /// Each client's paths above the issuers a renewal may come from, for the forecast; nil when no set names a
+    /// client.
+    public var issuerPaths: IssuerClientPaths?
 
     /// Creates a loaded configuration.
     public init(config: ServiceConfig, policySets: [PolicySet], path: String, targetFilesFingerprint: String = "",

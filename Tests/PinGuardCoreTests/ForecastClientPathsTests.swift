@@ -4,8 +4,9 @@ import PinGuardCoreTestSupport
 import XCTest
 
 /// A renewal under the issuer serving today is judged on the path each client builds, version by version, as
-/// today's chain is: a root pin that only some versions' paths reach breaks the forecast for those versions, and
-/// a leaf issued after a root's distrust date is refused under it (Chrome Root Store's `sct_not_after`).
+/// today's chain is, and one under another issuer on the paths each client builds above that issuer: a root pin
+/// that only some versions' paths reach breaks the forecast for those versions, and a leaf issued after a root's
+/// distrust date is refused under it (Chrome Root Store's `sct_not_after`).
 final class ForecastClientPathsTests: XCTestCase {
     typealias F = ResultFixtures
     /// A newer root (key 4) that the stores of later versions hold above the same intermediate.
@@ -67,6 +68,40 @@ final class ForecastClientPathsTests: XCTestCase {
         newRootPinned.environments["prod"]!.rules[0].policy.pins.append(Pin(type: .ca, hash: F.h(4), scope: .root))
         XCTAssertEqual(try forecast(f, newRootPinned).rejectRatio, 0, "the other anchor is pinned too")
         XCTAssertEqual(try forecast(f, rootPinned(.ios, versions: nil)).rejectRatio, 1, "only the distrusted root is pinned")
+    }
+
+    func testAnIssuerWithEachClientsPathsAboveItIsJudgedOnThemVersionByVersion() throws {
+        // Today every Android version anchors at the pinned root; the CA's next issuer is another intermediate, whose
+        // paths end at the pinned root up to API 35 and at the new root from 36.
+        var today = F.facts()
+        let (leaf, intermediate) = (today.servedChain[0], today.servedChain[1])
+        today.clientPaths = ClientPaths(byClient: [.android: [ClientPath(versions: ClientVersions("24-37"), chain: [leaf, intermediate, F.root], trusted: true)]],
+                                        inUse: [.android: ClientVersions("24-37")!])
+        var other = F.intermediate
+        other.spkiSHA256 = F.h(7)
+        other.subject = "CN=Other Intermediate"
+        other.depth = 0
+        func above(_ c: ChainCertificate) -> ChainCertificate {
+            var c = c
+            c.depth = 1
+            return c
+        }
+        var option = IssuerOption(name: "Other", chain: [other, F.root])
+        option.clientPaths = ClientPaths(byClient: [.android: [
+            ClientPath(versions: ClientVersions("24-35"), chain: [other, above(F.root)], trusted: true),
+            ClientPath(versions: ClientVersions("36-37"), chain: [other, above(F.newRoot)], trusted: true),
+        ]], inUse: [.android: ClientVersions("24-37")!])
+        option.clientPaths?.versionNames[.android] = "Android API"
+        let elsewhere = RenewalOutlook(nextRenewal: F.day(30), key: .rotate, keyBasis: .declared, issuers: [option], issuerBasis: .pool)
+        let f = try XCTUnwrap(RenewalForecaster.forecast(today, outlook: elsewhere, environment: "prod", namedSets: nil,
+                                                         sets: [rootPinned(.android, versions: nil)]).first)
+        XCTAssertEqual(f.rejectRatio, 1, "API 36-37 build their path above the next issuer to the new root, which no pin names")
+        XCTAssertEqual(f.rejectingVersions, "Android API 36-37")
+        XCTAssertEqual(SituationWords.why(f, elsewhere, file: ""),
+                       "no pin covers the CA's next issuer Other (on Android API 36-37; its other versions accept it)")
+        let older = try XCTUnwrap(RenewalForecaster.forecast(today, outlook: elsewhere, environment: "prod", namedSets: nil,
+                                                             sets: [rootPinned(.android, versions: "24-35")]).first)
+        XCTAssertEqual(older.rejectRatio, 0, "the pinned root is reached at depth 2 by every version the app runs on")
     }
 
     func testAnIssuerTodaysPathsDoNotTakeKeepsTheOutlooksPath() throws {

@@ -126,6 +126,7 @@ struct PlanRun: CommandRun {
             let clientPaths = try CommandClientStores.judge(sets: sets, caFile: caFile,
                                                                      storesFile: options.clientStores ?? loaded?.config.clientStores,
                                                                      loaded: loaded, now: options.now, out: &out)
+            outlook.issuerPaths = CommandClientStores.issuerPaths(judge: clientPaths, loaded: loaded)
             return Setting(sets: sets, caFile: caFile, outlook: outlook, ct: ct, keyring: keyring, clientPaths: clientPaths, loaded: loaded)
         } catch {
             throw out.fail("pinguard: \(error)")

@@ -85,7 +85,7 @@ struct ProbeRun: AsyncCommandRun {
         let dial = try request(target)
         let probe = try await checked(try await withDownloadedIssuers(prober.probeTarget(dial), prober: prober, request: dial,
                                                                       loaded: loaded), loaded: loaded)
-        let result = try await judged(probe, target: target, sets: sets, ct: ct, loaded: loaded)
+        let result = try await judged(probe, target: target, sets: sets, ct: ct, loaded: loaded, clientPaths: prober.clientPaths)
         let report = ProbeReport(target: result.target.name, result: result)
         out.write(options.json ? report.json() + "\n" : report.text())
         return report.exitStatus
@@ -102,10 +102,12 @@ struct ProbeRun: AsyncCommandRun {
                             maxAddresses: target.maxAddresses, clientIdentity: identity)
     }
 
-    /// The one judgement of `probe` as a target of its own, forecast with the CA's renewal window when it gives one.
+    /// The one judgement of `probe` as a target of its own, forecast with the CA's renewal window when it gives one,
+    /// and under other issuers on each client's paths above them (`clientPaths`).
     mutating func judged(_ probe: TargetProbe, target: Target, sets: [PolicySet], ct: CTSettings,
-                         loaded: LoadedConfiguration?) async throws(CommandStop) -> TargetResult {
+                         loaded: LoadedConfiguration?, clientPaths: ClientPathJudge?) async throws(CommandStop) -> TargetResult {
         var outlook = try declaredOutlook(loaded)
+        outlook.issuerPaths = CommandClientStores.issuerPaths(judge: clientPaths, loaded: loaded)
         var result = Judge(sets: sets, ct: ct, renewals: outlook).judge(probe, target: target, now: options.now)
         if let window = try await renewalWindow(of: result, catalog: outlook.catalog, loaded: loaded) {
             outlook.window = window

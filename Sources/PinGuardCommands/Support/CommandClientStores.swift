@@ -27,4 +27,12 @@ enum CommandClientStores {
         }
         return judge
     }
+
+    /// Each client's paths above the issuers a renewal may come from, by `judge`: `loaded`'s when built by the
+    /// same judge (with its `issuer_pools` files), else from the bundled catalog's certificates; nil without a judge.
+    static func issuerPaths(judge: ClientPathJudge?, loaded: LoadedConfiguration?) -> IssuerClientPaths? {
+        guard let judge else { return nil }
+        if let built = loaded?.issuerPaths, built.judge === judge { return built }
+        return IssuerClientPaths(judge: judge, certificates: IssuerSourcesLoader.bundledCertificates)
+    }
 }

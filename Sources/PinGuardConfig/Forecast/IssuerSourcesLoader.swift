@@ -54,6 +54,30 @@ public enum IssuerSourcesLoader {
         return try IssuerCatalogReader.parse(bytes, file: resolved)
     }
 
+    /// Each client's paths above the issuers a renewal may come from, by `judge`: from the bundled catalog's
+    /// certificates (`Resources/issuer_catalog_certificates.pem`) and those of the `issuer_pools` files (already
+    /// read by `pools`); nil without a judge (no set names a client).
+    public static func issuerPaths(_ config: ServiceConfig, base: String, judge: ClientPathJudge?) -> IssuerClientPaths? {
+        guard let judge else { return nil }
+        var ders = bundledCertificates
+        for patterns in config.issuerPools.values {
+            for file in patterns.flatMap({ ConfigurationLoader.expand(ConfigurationLoader.resolve($0, against: base)) }) {
+                guard let bytes = try? RegularFile.read(file, maxBytes: 1 << 20),
+                      let certificates = try? CertificateFile.derCertificates(bytes, name: file) else { continue }
+                ders += certificates.map(\.bytes)
+            }
+        }
+        return IssuerClientPaths(judge: judge, certificates: ders)
+    }
+
+    /// The certificates bundled with the catalog, each as DER, read once (none when the file is not found).
+    public static let bundledCertificates: [[UInt8]] = {
+        guard let file = BundledResource.path("issuer_catalog_certificates.pem"),
+              let bytes = try? RegularFile.read(file, maxBytes: 4 << 20),
+              let certificates = try? CertificateFile.derCertificates(bytes, name: file) else { return [] }
+        return certificates.map(\.bytes)
+    }()
+
     /// The catalog bundled with pinguard (`Resources/issuer_catalog.json`), read once.
     public static let bundled: IssuerCatalog = {
         guard let file = BundledResource.path("issuer_catalog.json"),

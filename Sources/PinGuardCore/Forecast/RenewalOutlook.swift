@@ -95,6 +95,9 @@ public struct IssuerOption: Sendable, Equatable {
     public var name: String
     /// The issuing certificate, then its issuers up to a root.
     public var chain: [ChainCertificate]
+    /// The paths each client builds above the issuing certificate, version by version, each starting at it
+    /// (`IssuerPathsSource`); nil when not known: the next chain is then judged on `chain`.
+    public var clientPaths: ClientPaths?
 
     /// Creates an option.
     public init(name: String, chain: [ChainCertificate]) {

@@ -12,6 +12,8 @@ public struct DeclaredRenewalOutlook: RenewalOutlookSource {
     public var catalog: IssuerCatalog
     /// The CA's renewal window for the leaf, when it was asked for one.
     public var window: RenewalWindow?
+    /// Each client's paths above the next issuers, when a set names a client.
+    public var issuerPaths: (any IssuerPathsSource)?
 
     /// An outlook source from declarations alone.
     public init(settings: RenewalSettings, pools: [String: [IssuerOption]] = [:], catalog: IssuerCatalog) {
@@ -22,8 +24,10 @@ public struct DeclaredRenewalOutlook: RenewalOutlookSource {
 
     /// The outlook of `result`'s next renewal from its first address's chain.
     public func outlook(for result: TargetResult) -> RenewalOutlook? {
-        RenewalOutlookBuilder.outlook(chain: result.forecastChain, settings: (result.target.renewal ?? RenewalSettings()).over(settings),
-                                      staged: nil, observed: nil, pools: pools, catalog: catalog, window: window,
-                                      revoked: result.revokedCertificates)
+        let chain = result.forecastChain
+        let outlook = RenewalOutlookBuilder.outlook(chain: chain, settings: (result.target.renewal ?? RenewalSettings()).over(settings),
+                                                    staged: nil, observed: nil, pools: pools, catalog: catalog, window: window,
+                                                    revoked: result.revokedCertificates)
+        return outlook?.withClientPaths(from: issuerPaths, at: result.forecastTime ?? chain.first?.notBefore ?? Date())
     }
 }

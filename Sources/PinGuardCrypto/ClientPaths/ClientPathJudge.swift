@@ -65,11 +65,12 @@ public final class ClientPathJudge: @unchecked Sendable {
     public var statistics: (searches: Int, reused: Int, siblings: Int) { lock.withLock { counts } }
 
     /// The paths of `served` (leaf first, as sent) for `host` at `time` (nil: no name checked); `facts` gives the
-    /// facts of a certificate at a depth (the served ones are `servedFacts`).
-    package func paths(of served: [OpaquePointer], servedFacts: [ChainCertificate], host: String?, at time: Date,
+    /// facts of a certificate at a depth (the served ones are `servedFacts`). With `issuerTarget`, `served` starts
+    /// at an issuer above a leaf not issued yet (`PathCheck+Issuer`), and no hazard of a served chain is looked for.
+    package func paths(of served: [OpaquePointer], servedFacts: [ChainCertificate], host: String?, at time: Date, issuerTarget: Bool = false,
                        facts: (OpaquePointer, Int, CertificateSource) throws(ProbeError) -> ChainCertificate) throws(ProbeError) -> ClientPaths {
         guard !served.isEmpty, served.count == servedFacts.count else { return ClientPaths() }
-        let found = findings(of: served, at: time)
+        let found = findings(of: served, at: time, issuerTarget: issuerTarget)
         let nameError = host.flatMap { Self.nameMismatch(served[0], host: $0) }
         func chain(_ links: [PathLink], _ store: ClientStore, _ fetched: [FetchedCertificate]) throws(ProbeError) -> [ChainCertificate] {
             var chain: [ChainCertificate] = []
@@ -117,16 +118,16 @@ public final class ClientPathJudge: @unchecked Sendable {
         return out
     }
 
-    /// The findings for `served` at `time`, remembered or searched.
-    private func findings(of served: [OpaquePointer], at time: Date) -> ChainFindings {
-        let key = Self.key(of: served)
+    /// The findings for `served` at `time`, remembered or searched (from an issuer, with `issuerTarget`).
+    private func findings(of served: [OpaquePointer], at time: Date, issuerTarget: Bool) -> ChainFindings {
+        let key = Self.key(of: served, issuerTarget: issuerTarget)
         let (issuers, generation) = lock.withLock { (self.issuers, self.issuers?.generation ?? 0) }
         if let key, let held = lock.withLock({ remembered[key] }), time < held.until, held.generation == generation {
             lock.withLock { counts.reused += 1 }
             return held.findings
         }
-        let memo = SearchMemo()
-        let siblingKey = Self.key(of: Array(served.dropFirst()), leafIssuer: served[0])
+        let memo = SearchMemo(issuerTarget: issuerTarget)
+        let siblingKey = issuerTarget ? nil : Self.key(of: Array(served.dropFirst()), leafIssuer: served[0])
         if let siblingKey, let template = lock.withLock({ templates[siblingKey] }), time < template.until,
            let found = SiblingLeaf.findings(template.findings, leaf: served[0], served: served, stores: stores,
                                             at: time, memo: memo) {
@@ -184,8 +185,9 @@ public final class ClientPathJudge: @unchecked Sendable {
             var search = PathSearch(strategy: strategy, store: store, present: segment.present, served: served, time: time,
                                     limits: limits, memo: memo, issuers: issuers)
             var finding = search.run()
-            finding.hazards = ServedChainHazards.find(served: served, finding: finding, store: store,
-                                                       present: segment.present, at: time)
+            if !memo.issuerTarget {
+                finding.hazards = ServedChainHazards.find(served: served, finding: finding, store: store, present: segment.present, at: time)
+            }
             return (segment.versions, finding)
         }
     }
@@ -218,9 +220,10 @@ public final class ClientPathJudge: @unchecked Sendable {
     }
 
     /// SHA-256 over the served certificates' DER, each after its length, after the issuer name and authority key
-    /// identifier of `leafIssuer` when given (what a sibling leaf must share); nil when one cannot be encoded.
-    static func key(of served: [OpaquePointer], leafIssuer: OpaquePointer? = nil) -> [UInt8]? {
-        var bytes: [UInt8] = []
+    /// identifier of `leafIssuer` when given (what a sibling leaf must share), or after a mark for a search from
+    /// an issuer; nil when one cannot be encoded.
+    static func key(of served: [OpaquePointer], leafIssuer: OpaquePointer? = nil, issuerTarget: Bool = false) -> [UInt8]? {
+        var bytes: [UInt8] = issuerTarget ? Array("issuer".utf8) + [0] : []
         if let leaf = leafIssuer {
             bytes += ClientStore.nameDER(X509_get_issuer_name(leaf))
             if let aki = X509_get0_authority_key_id(leaf) {

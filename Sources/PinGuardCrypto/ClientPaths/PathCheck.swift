@@ -11,9 +11,12 @@ enum PathCheck {
     /// Why the client rejects `path` (leaf first, `anchor`'s certificate last) at `time`; nil when it accepts it.
     /// - Parameter openSSL: OpenSSL's verdict on the path when already known for the strategy's level and leniency
     ///   (`SearchMemo`); nil: verified here.
+    /// - Parameter issuerTarget: the path starts at an issuer above a leaf not issued yet: the leaf's own checks
+    ///   are left to the leaf, the issuer is checked as the certificate authority it is (`issuerFailure`).
     static func failure(of path: [OpaquePointer], anchor: ClientStoreData.Root, strategy: PathStrategy,
-                        publicRoots: Bool, at time: Date, openSSL: String?? = nil) -> String? {
-        if let error = openSSL ?? openSSLFailure(of: path, strategy: strategy, at: time) { return error }
+                        publicRoots: Bool, at time: Date, openSSL: String?? = nil, issuerTarget: Bool = false) -> String? {
+        if let error = openSSL ?? openSSLFailure(of: path, strategy: strategy, at: time, issuerTarget: issuerTarget) { return error }
+        if issuerTarget { return issuerFailure(of: path, strategy: strategy) }
         return clientRulesFailure(of: path, anchor: anchor, strategy: strategy, publicRoots: publicRoots)
     }
 
@@ -26,9 +29,7 @@ enum PathCheck {
         if let after = anchor.distrustAfter, issued > after {
             return "\(anchor.subject) is distrusted for certificates issued after \(day(after)); this leaf was issued \(day(issued))"
         }
-        if strategy == .apple, let weak = path.dropLast().first(where: { ecBits($0).map { $0 < 256 } ?? false }) {
-            return "\(CertificateReader.name(X509_get_subject_name(weak))) has an EC key under 256 bits, which Apple's clients refuse"
-        }
+        if let weak = appleWeakKey(path, strategy: strategy) { return weak }
         let days = CertificateReader.time(X509_get0_notAfter(leaf)).timeIntervalSince(issued) / 86_400
         if let limit = lifetimeLimit(strategy, publicRoots: publicRoots, issued: issued), days > limit.days {
             return "the leaf is valid for \(Int(days.rounded())) days, more than the \(Int(limit.days)) days \(limit.who) accept"
@@ -55,6 +56,12 @@ enum PathCheck {
         }
     }
 
+    /// Why Apple's clients refuse `path` for an EC key under 256 bits below its anchor; nil otherwise.
+    static func appleWeakKey(_ path: [OpaquePointer], strategy: PathStrategy) -> String? {
+        guard strategy == .apple, let weak = path.dropLast().first(where: { ecBits($0).map { $0 < 256 } ?? false }) else { return nil }
+        return "\(CertificateReader.name(X509_get_subject_name(weak))) has an EC key under 256 bits, which Apple's clients refuse"
+    }
+
     /// The size of `x`'s key when it is an EC key.
     static func ecBits(_ x: OpaquePointer) -> Int? {
         guard let key = X509_get0_pubkey(x), EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else { return nil }
@@ -63,7 +70,9 @@ enum PathCheck {
 
     /// OpenSSL's verdict on exactly `path`: the root alone in the store (a partial chain allowed, so a root that
     /// is not self-signed anchors as the client's store makes it), the intermediates as the only untrusted ones.
-    static func openSSLFailure(of path: [OpaquePointer], strategy: PathStrategy, at time: Date) -> String? {
+    /// With `issuerTarget`, the path's first certificate is an issuer checked as a certificate authority
+    /// (`PathCheck+Issuer`).
+    static func openSSLFailure(of path: [OpaquePointer], strategy: PathStrategy, at time: Date, issuerTarget: Bool = false) -> String? {
         guard let anchor = path.last, let store = X509_STORE_new() else { return "verification could not start" }
         defer { X509_STORE_free(store) }
         _ = X509_STORE_add_cert(store, anchor)
@@ -76,7 +85,11 @@ enum PathCheck {
         X509_VERIFY_PARAM_set_auth_level(param, strategy.securityLevel)
         X509_VERIFY_PARAM_set_flags(param, UInt(X509_V_FLAG_PARTIAL_CHAIN))
         X509_VERIFY_PARAM_set_time(param, time_t(clamping: Int64(time.timeIntervalSince1970.rounded(.down))))
-        if !strategy.checksAnchorDates { X509_STORE_CTX_set_verify_cb(context, leniencyOfPKIXClients) }
+        if issuerTarget {
+            X509_STORE_CTX_set_verify_cb(context, strategy.checksAnchorDates ? issuerAsTarget : issuerAsTargetOfPKIXClients)
+        } else if !strategy.checksAnchorDates {
+            X509_STORE_CTX_set_verify_cb(context, leniencyOfPKIXClients)
+        }
         defer { OpenSSLErrorQueue.clear() }
         if X509_verify_cert(context) == 1 { return nil }
         let code = X509_STORE_CTX_get_error(context)
@@ -89,7 +102,12 @@ enum PathCheck {
     /// The verify callback of Chrome, Android and the JVM, where OpenSSL is stricter than they are: the anchor is
     /// a name and a key to them (its validity dates and extended key usage are not checked, as a PKIX trust
     /// anchor is not part of the path), and `anyExtendedKeyUsage` satisfies `serverAuth` at any depth.
-    private static let leniencyOfPKIXClients: @convention(c) (Int32, OpaquePointer?) -> Int32 = { ok, context in
+    static let leniencyOfPKIXClients: @convention(c) (Int32, OpaquePointer?) -> Int32 = { ok, context in
+        pkixLeniency(ok, context)
+    }
+
+    /// `leniencyOfPKIXClients`' decision on one verification error.
+    static func pkixLeniency(_ ok: Int32, _ context: OpaquePointer?) -> Int32 {
         guard ok == 0, let context, let chain = X509_STORE_CTX_get0_chain(context) else { return ok }
         let error = X509_STORE_CTX_get_error(context)
         let atAnchor = X509_STORE_CTX_get_error_depth(context) == pg_sk_X509_num(chain) - 1

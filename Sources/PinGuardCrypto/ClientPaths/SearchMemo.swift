@@ -24,6 +24,13 @@ final class SearchMemo {
     private var signatures: [Signature: Bool] = [:]
     private var checks: [Check: String?] = [:]
     private var verifications: [Verification: String?] = [:]
+    /// Whether the paths start at an issuing certificate authority, above a leaf not issued yet (`PathCheck`).
+    let issuerTarget: Bool
+
+    /// A memo for the searches of one chain; `issuerTarget`: one that starts at an issuer (`PathCheck`).
+    init(issuerTarget: Bool = false) {
+        self.issuerTarget = issuerTarget
+    }
 
     /// Whether `issuer`'s key verifies `child`'s signature.
     func signed(_ child: OpaquePointer, by issuer: OpaquePointer) -> Bool {
@@ -42,10 +49,11 @@ final class SearchMemo {
         // OpenSSL's part depends on the level and on whether the anchor's dates count: Android, the JVM and Chrome
         // share it; the client's own rules are applied apart.
         let verification = Verification(path: path, level: strategy.securityLevel, anchorDates: strategy.checksAnchorDates)
-        let openSSL = verifications[verification] ?? PathCheck.openSSLFailure(of: path, strategy: strategy, at: time)
+        let openSSL = verifications[verification]
+            ?? PathCheck.openSSLFailure(of: path, strategy: strategy, at: time, issuerTarget: issuerTarget)
         verifications[verification] = .some(openSSL)
         let error = PathCheck.failure(of: path, anchor: anchor, strategy: strategy, publicRoots: publicRoots, at: time,
-                                      openSSL: .some(openSSL))
+                                      openSSL: .some(openSSL), issuerTarget: issuerTarget)
         checks[key] = .some(error)
         return error
     }

@@ -16,6 +16,8 @@ struct RenewalContext: RenewalOutlookSource {
     let renewalInfo: RenewalInfoWatch?
     /// Certificates revoked on any target's chain: no target's next issuer.
     let revoked: KnownRevocations?
+    /// Each client's paths above the next issuers (a set names a client).
+    let issuerPaths: (any IssuerPathsSource)?
 
     init(_ loaded: LoadedConfiguration, files: [TargetResult], memory: ChainMemory, renewalInfo: RenewalInfoWatch? = nil,
          revoked: KnownRevocations? = nil) {
@@ -33,6 +35,7 @@ struct RenewalContext: RenewalOutlookSource {
         self.memory = memory
         self.renewalInfo = renewalInfo
         self.revoked = revoked
+        issuerPaths = loaded.issuerPaths
     }
 
     /// The outlook of `result`'s next renewal; nil when it served no chain.
@@ -41,11 +44,12 @@ struct RenewalContext: RenewalOutlookSource {
         guard !chain.isEmpty else { return nil }
         let settings = (result.target.renewal ?? RenewalSettings()).over(defaults)
         let anchor = chain.count > 1 ? chain.last : nil
-        return RenewalOutlookBuilder.outlook(chain: chain, settings: settings, staged: staged[result.target.host]?.chain,
-                                             stagedFile: staged[result.target.host]?.file,
-                                             observed: memory.observed(target: result.target.name, anchor: anchor),
-                                             pools: pools, catalog: catalog, window: window(for: result),
-                                             revoked: result.revokedCertificates.union(revoked?.current ?? []))
+        let outlook = RenewalOutlookBuilder.outlook(chain: chain, settings: settings, staged: staged[result.target.host]?.chain,
+                                                    stagedFile: staged[result.target.host]?.file,
+                                                    observed: memory.observed(target: result.target.name, anchor: anchor),
+                                                    pools: pools, catalog: catalog, window: window(for: result),
+                                                    revoked: result.revokedCertificates.union(revoked?.current ?? []))
+        return outlook?.withClientPaths(from: issuerPaths, at: result.forecastTime ?? chain[0].notBefore)
     }
 
     /// The CA's window for `result`'s served leaf, when one is known for the directory its settings name.
