@@ -134,6 +134,8 @@ final class IssuerCatalogTests: XCTestCase {
         XCTAssertEqual(ServedChain.commonName("/C=US/O=Example/CN=Example CA 1"), "Example CA 1")
         XCTAssertEqual(ServedChain.commonName("C=US,O=Example,CN=Example, Inc. CA"), "Example")
         XCTAssertEqual(ServedChain.commonName("O=Example,  CN=Spaced CA  "), "Spaced CA")
+        XCTAssertEqual(ServedChain.commonName("CN=Test YE2,O=pinguard demo"), "Test YE2", "pinguard's own form of a name")
+        XCTAssertEqual(ServedChain.commonName("CN=Alone"), "Alone")
         XCTAssertEqual(ServedChain.commonName("O=No Common Name, C=US"), "O=No Common Name, C=US")
         XCTAssertEqual(ServedChain.commonName(""), "")
     }

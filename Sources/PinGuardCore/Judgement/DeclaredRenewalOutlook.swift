@@ -28,6 +28,7 @@ public struct DeclaredRenewalOutlook: RenewalOutlookSource {
         let outlook = RenewalOutlookBuilder.outlook(chain: chain, settings: (result.target.renewal ?? RenewalSettings()).over(settings),
                                                     staged: nil, observed: nil, pools: pools, catalog: catalog, window: window,
                                                     revoked: result.revokedCertificates)
-        return outlook?.withClientPaths(from: issuerPaths, at: result.forecastTime ?? chain.first?.notBefore ?? Date())
+        guard let time = result.forecastTime else { return outlook }
+        return outlook?.withClientPaths(from: issuerPaths, at: time)
     }
 }

@@ -26,9 +26,10 @@ extension ServedChain {
     public var issuerName: String { Self.commonName(issuerSubject) }
 
     /// The `CN` of a distinguished name as OpenSSL prints it (`CN=…, O=…` or `/C=…/CN=…`), else the name.
-    /// The separators are tried in turn (`, `, `/`, `,`), and each part is trimmed of blanks.
+    /// The separators the name holds are tried in turn (`, `, `,`, `/`), each part trimmed of blanks (a
+    /// `CN=…,O=…` name is split at its commas, not taken whole).
     public static func commonName(_ dn: String) -> String {
-        for separator in [", ", "/", ","] {
+        for separator in [", ", ",", "/"] where dn.contains(separator) {
             for part in dn.split(separator: separator, omittingEmptySubsequences: false) {
                 var p = part
                 while let c = p.first, isBlank(c) { p = p.dropFirst() }
@@ -36,7 +37,7 @@ extension ServedChain {
                 if p.hasPrefix("CN=") { return String(p.dropFirst(3)) }
             }
         }
-        return dn
+        return dn.hasPrefix("CN=") ? String(dn.dropFirst(3)) : dn
     }
 
     private static func isBlank(_ c: Character) -> Bool { c == " " || c == "\t" }
