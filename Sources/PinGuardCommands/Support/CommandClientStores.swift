@@ -28,11 +28,18 @@ enum CommandClientStores {
         return judge
     }
 
-    /// Each client's paths above the issuers a renewal may come from, by `judge`: `loaded`'s when built by the
-    /// same judge (with its `issuer_pools` files), else from the bundled catalog's certificates; nil without a judge.
-    static func issuerPaths(judge: ClientPathJudge?, loaded: LoadedConfiguration?) -> IssuerClientPaths? {
+    /// Each client's paths above the issuers a renewal may come from, by `judge`: `loaded`'s when built by the same
+    /// judge and no other catalog is named, else from the bundled catalog's certificates, `loaded`'s certificate
+    /// files and those `catalogFile` (`--issuer-catalog`, in place of the configuration's) names; nil without a judge.
+    static func issuerPaths(judge: ClientPathJudge?, loaded: LoadedConfiguration?, catalogFile: String? = nil) -> IssuerClientPaths? {
         guard let judge else { return nil }
-        if let built = loaded?.issuerPaths, built.judge === judge { return built }
-        return IssuerClientPaths(judge: judge, certificates: IssuerSourcesLoader.bundledCertificates)
+        if catalogFile == nil, let built = loaded?.issuerPaths, built.judge === judge { return built }
+        var files: [String] = []
+        if var config = loaded?.config, let path = loaded?.path {
+            if catalogFile != nil { config.issuerCatalog = nil }
+            files += IssuerSourcesLoader.certificateFiles(config, base: (path as NSString).deletingLastPathComponent)
+        }
+        files += catalogFile.map(IssuerSourcesLoader.catalogCertificateFiles) ?? []
+        return IssuerSourcesLoader.issuerPaths(judge: judge, files: files)
     }
 }

@@ -55,17 +55,39 @@ public enum IssuerSourcesLoader {
     }
 
     /// Each client's paths above the issuers a renewal may come from, by `judge`: from the bundled catalog's
-    /// certificates (`Resources/issuer_catalog_certificates.pem`) and those of the `issuer_pools` files (already
-    /// read by `pools`); nil without a judge (no set names a client).
+    /// certificates (`Resources/issuer_catalog_certificates.pem`), those of the `issuer_pools` files (already read by
+    /// `pools`) and, with `issuer_catalog`, the certificate files it names (`IssuerCatalogReader.certificateFiles`,
+    /// relative to its folder; one that cannot be read is left out, and its issuer keeps its one path); nil without
+    /// a judge (no set names a client).
     public static func issuerPaths(_ config: ServiceConfig, base: String, judge: ClientPathJudge?) -> IssuerClientPaths? {
-        guard let judge else { return nil }
+        judge.map { issuerPaths(judge: $0, files: certificateFiles(config, base: base)) }
+    }
+
+    /// The certificate files of `config` (paths resolved against `base`) that next issuers' paths are built from:
+    /// its `issuer_pools` files, and those its `issuer_catalog` names.
+    public static func certificateFiles(_ config: ServiceConfig, base: String) -> [String] {
+        var files = config.issuerPools.values.flatMap { patterns in
+            patterns.flatMap { ConfigurationLoader.expand(ConfigurationLoader.resolve($0, against: base)) }
+        }
+        if let catalog = config.issuerCatalog { files += catalogCertificateFiles(ConfigurationLoader.resolve(catalog, against: base)) }
+        return files
+    }
+
+    /// The certificate files the catalog `file` names, resolved against its folder (none when it cannot be read).
+    public static func catalogCertificateFiles(_ file: String) -> [String] {
+        let folder = (file as NSString).deletingLastPathComponent
+        let bytes = (try? RegularFile.read(file, maxBytes: IssuerCatalogReader.maxBytes)) ?? []
+        return IssuerCatalogReader.certificateFiles(bytes).map { ConfigurationLoader.resolve($0, against: folder) }
+    }
+
+    /// Each client's paths above the next issuers by `judge`, from the bundled catalog's certificates and those of
+    /// `files` (a file that cannot be read is left out).
+    public static func issuerPaths(judge: ClientPathJudge, files: [String]) -> IssuerClientPaths {
         var ders = bundledCertificates
-        for patterns in config.issuerPools.values {
-            for file in patterns.flatMap({ ConfigurationLoader.expand(ConfigurationLoader.resolve($0, against: base)) }) {
-                guard let bytes = try? RegularFile.read(file, maxBytes: 1 << 20),
-                      let certificates = try? CertificateFile.derCertificates(bytes, name: file) else { continue }
-                ders += certificates.map(\.bytes)
-            }
+        for file in files {
+            guard let bytes = try? RegularFile.read(file, maxBytes: 1 << 20),
+                  let certificates = try? CertificateFile.derCertificates(bytes, name: file) else { continue }
+            ders += certificates.map(\.bytes)
         }
         return IssuerClientPaths(judge: judge, certificates: ders)
     }

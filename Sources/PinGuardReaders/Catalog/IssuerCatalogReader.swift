@@ -45,6 +45,30 @@ public enum IssuerCatalogReader {
         return IssuerCatalog(generated: root["generated"] as? String ?? "", pools: pools)
     }
 
+    /// The certificate files a catalog in `bytes` names (`"pem"`, relative to the catalog's folder) that a next
+    /// issuer's path is built from: every issuer not marked retired, and every cross-sign of a root whose `status`
+    /// is `valid`; each at most 1,024 bytes of printable text, at most `maxFiles` in all. None when the catalog does
+    /// not read (`parse` says why).
+    public static func certificateFiles(_ bytes: [UInt8]) -> [String] {
+        guard bytes.count <= maxBytes, let root = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { return [] }
+        var files: [String] = []
+        for pool in (root["pools"] as? [[String: Any]]) ?? [] {
+            for e in (pool["issuers"] as? [[String: Any]]) ?? [] where e["active"] as? Bool != false {
+                if let pem = e["pem"] as? String { files.append(pem) }
+            }
+        }
+        for r in (root["roots"] as? [[String: Any]]) ?? [] {
+            for c in (r["cross_signs"] as? [[String: Any]]) ?? [] where c["status"] as? String == "valid" {
+                if let pem = c["pem"] as? String { files.append(pem) }
+            }
+        }
+        let printable = files.filter { f in !f.isEmpty && f.utf8.count <= 1_024 && f.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } }
+        return Array(printable.prefix(maxFiles))
+    }
+
+    /// Certificate files read from one catalog at most.
+    public static let maxFiles = 4_096
+
     static func certificate(_ o: [String: Any], isCA: Bool) -> ChainCertificate? {
         guard let subject = o["subject"] as? String, let spki = o["spki_sha256"] as? String,
               let cert = o["certificate_sha256"] as? String else { return nil }
