@@ -11,16 +11,10 @@ import XCTest
 final class PlanNextIssuerPathsTests: XCTestCase {
     func testARenewalUnderAnIssuerOfANewRootIsForetoldToBreakTheVersionsWhoseStoreHoldsThatRoot() throws {
         let pki = try GenerationMovePKI()
-        let day = 86_400.0
         // Today: a leaf under an intermediate of X2, served with X2 cross-signed by X1.
-        let todayCA = try DemoCertificate.issue(commonName: "Test X2 CA", dnsName: nil, key: try DemoKey(.p256), issuer: pki.x2, isCA: true,
-                                                validFrom: -100 * day, validUntil: 900 * day, serial: 20)
-        let leaf = try DemoCertificate.issue(commonName: GenerationMovePKI.host, dnsName: GenerationMovePKI.host, key: try DemoKey(.p256),
-                                             issuer: todayCA, isCA: false, validFrom: -10 * day, validUntil: 80 * day, serial: 21,
-                                             extendedKeyUsage: "serverAuth")
+        let (todayCA, leaf) = try GenerationMovePKI.issuing("Test X2 CA", under: pki.x2, serial: 20)
         // The pool's next issuer: an intermediate of the new root YE, served with YE cross-signed by X2 and X2 by X1.
-        let nextCA = try DemoCertificate.issue(commonName: "Test YE2", dnsName: nil, key: try DemoKey(.p256), issuer: pki.ye, isCA: true,
-                                               validFrom: -100 * day, validUntil: 900 * day, serial: 22)
+        let nextCA = try GenerationMovePKI.issuing("Test YE2", under: pki.ye, serial: 22).ca
         let dir = try TemporaryDirectory.make("pinguard-plan-next-issuer").path
         try (leaf.pem + todayCA.pem + pki.x2ByX1.pem).write(toFile: "\(dir)/candidate.pem", atomically: true, encoding: .utf8)
         try (nextCA.pem + pki.yeByX2.pem + pki.x2ByX1.pem).write(toFile: "\(dir)/next.pem", atomically: true, encoding: .utf8)

@@ -13,14 +13,8 @@ import XCTest
 final class NextIssuerPathsServeTests: XCTestCase {
     func testTheRoundAndProbeForecastTheVersionsWhoseStoreHoldsTheNextIssuersRoot() async throws {
         let pki = try GenerationMovePKI()
-        let day = 86_400.0
-        let todayCA = try DemoCertificate.issue(commonName: "Test X1 CA", dnsName: nil, key: try DemoKey(.p256), issuer: pki.x1, isCA: true,
-                                                validFrom: -100 * day, validUntil: 900 * day, serial: 30)
-        let leaf = try DemoCertificate.issue(commonName: GenerationMovePKI.host, dnsName: GenerationMovePKI.host, key: try DemoKey(.p256),
-                                             issuer: todayCA, isCA: false, validFrom: -10 * day, validUntil: 80 * day, serial: 31,
-                                             extendedKeyUsage: "serverAuth")
-        let nextCA = try DemoCertificate.issue(commonName: "Test YE2", dnsName: nil, key: try DemoKey(.p256), issuer: pki.ye, isCA: true,
-                                               validFrom: -100 * day, validUntil: 900 * day, serial: 32)
+        let (todayCA, leaf) = try GenerationMovePKI.issuing("Test X1 CA", under: pki.x1, serial: 30)
+        let nextCA = try GenerationMovePKI.issuing("Test YE2", under: pki.ye, serial: 32).ca
         let server = try LoopbackTLSServer(leaf: leaf, chain: todayCA)
         defer { server.stop() }
         let dir = try TemporaryDirectory.make("pinguard-next-issuer-serve")

@@ -40,6 +40,17 @@ public struct GenerationMovePKI: Sendable {
     /// What the server sends.
     public var served: [DemoCertificate] { [leaf, intermediate, yeByX2, x2ByX1] }
 
+    /// Another issuing intermediate `name` under `issuer` (valid from 100 days ago for 900 days), and a leaf for
+    /// `host` under it (from 10 days ago for 80 days): a CA moving its issuance to another intermediate.
+    public static func issuing(_ name: String, under issuer: DemoCertificate, serial: Int) throws -> (ca: DemoCertificate, leaf: DemoCertificate) {
+        let day = 86_400.0
+        let ca = try DemoCertificate.issue(commonName: name, dnsName: nil, key: try DemoKey(.p256), issuer: issuer, isCA: true,
+                                           validFrom: -100 * day, validUntil: 900 * day, serial: serial)
+        let leaf = try DemoCertificate.issue(commonName: host, dnsName: host, key: try DemoKey(.p256), issuer: ca, isCA: false,
+                                             validFrom: -10 * day, validUntil: 80 * day, serial: serial + 1, extendedKeyUsage: "serverAuth")
+        return (ca, leaf)
+    }
+
     /// A store of `client` with versions `known`, holding each root for the versions given (nil: not held).
     public func store(_ client: CTClient, known: String?, x1 x1Versions: String?, x2 x2Versions: String?, ye yeVersions: String?,
                distrustAfter: [String: Date] = [:]) throws -> ClientStore {
