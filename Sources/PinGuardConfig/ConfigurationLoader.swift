@@ -71,7 +71,7 @@ public enum ConfigurationLoader {
         loaded.ctKeyring = try CTSettingsLoader.keyring(config.ct, path: path)
         loaded.ctLogListKeys = try CTLogListKeysLoader.load(config, path: path, base: base)
         loaded.clientPaths = try ClientTrustStores.judge(for: sets, caFile: config.caFile, storesFile: config.clientStores)
-        loaded.issuerPaths = IssuerSourcesLoader.issuerPaths(config, base: base, judge: loaded.clientPaths)
+        loaded.issuerPaths = IssuerSourcesLoader.issuerPaths(config, base: base, catalog: loaded.issuerCatalog, judge: loaded.clientPaths)
         return loaded
     }
 

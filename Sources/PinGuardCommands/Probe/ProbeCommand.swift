@@ -107,7 +107,8 @@ struct ProbeRun: AsyncCommandRun {
     mutating func judged(_ probe: TargetProbe, target: Target, sets: [PolicySet], ct: CTSettings,
                          loaded: LoadedConfiguration?, clientPaths: ClientPathJudge?) async throws(CommandStop) -> TargetResult {
         var outlook = try declaredOutlook(loaded)
-        outlook.issuerPaths = CommandClientStores.issuerPaths(judge: clientPaths, loaded: loaded, catalogFile: options.issuerCatalog)
+        outlook.issuerPaths = CommandClientStores.issuerPaths(judge: clientPaths, loaded: loaded,
+                                                              catalog: options.issuerCatalog.map { ($0, outlook.catalog) })
         var result = Judge(sets: sets, ct: ct, renewals: outlook).judge(probe, target: target, now: options.now)
         if let window = try await renewalWindow(of: result, catalog: outlook.catalog, loaded: loaded) {
             outlook.window = window

@@ -30,16 +30,19 @@ enum CommandClientStores {
 
     /// Each client's paths above the issuers a renewal may come from, by `judge`: `loaded`'s when built by the same
     /// judge and no other catalog is named, else from the bundled catalog's certificates, `loaded`'s certificate
-    /// files and those `catalogFile` (`--issuer-catalog`, in place of the configuration's) names; nil without a judge.
-    static func issuerPaths(judge: ClientPathJudge?, loaded: LoadedConfiguration?, catalogFile: String? = nil) -> IssuerClientPaths? {
+    /// files and those `catalog` (`--issuer-catalog` as read, in place of the configuration's) names; nil without a
+    /// judge.
+    static func issuerPaths(judge: ClientPathJudge?, loaded: LoadedConfiguration?,
+                            catalog: (file: String, catalog: IssuerCatalog)? = nil) -> IssuerClientPaths? {
         guard let judge else { return nil }
-        if catalogFile == nil, let built = loaded?.issuerPaths, built.judge === judge { return built }
+        if catalog == nil, let built = loaded?.issuerPaths, built.judge === judge { return built }
         var files: [String] = []
-        if var config = loaded?.config, let path = loaded?.path {
-            if catalogFile != nil { config.issuerCatalog = nil }
-            files += IssuerSourcesLoader.certificateFiles(config, base: (path as NSString).deletingLastPathComponent)
+        if var config = loaded?.config, let loaded {
+            if catalog != nil { config.issuerCatalog = nil }
+            files += IssuerSourcesLoader.certificateFiles(config, base: (loaded.path as NSString).deletingLastPathComponent,
+                                                          catalog: loaded.issuerCatalog)
         }
-        files += catalogFile.map(IssuerSourcesLoader.catalogCertificateFiles) ?? []
+        if let catalog { files += IssuerSourcesLoader.certificateFiles(of: catalog.catalog, file: catalog.file) }
         return IssuerSourcesLoader.issuerPaths(judge: judge, files: files)
     }
 }

@@ -56,28 +56,27 @@ public enum IssuerSourcesLoader {
 
     /// Each client's paths above the issuers a renewal may come from, by `judge`: from the bundled catalog's
     /// certificates (`Resources/issuer_catalog_certificates.pem`), those of the `issuer_pools` files (already read by
-    /// `pools`) and, with `issuer_catalog`, the certificate files it names (`IssuerCatalogReader.certificateFiles`,
-    /// relative to its folder; one that cannot be read is left out, and its issuer keeps its one path); nil without
-    /// a judge (no set names a client).
-    public static func issuerPaths(_ config: ServiceConfig, base: String, judge: ClientPathJudge?) -> IssuerClientPaths? {
-        judge.map { issuerPaths(judge: $0, files: certificateFiles(config, base: base)) }
+    /// `pools`) and, with `issuer_catalog` (read as `catalog`), the certificate files it names
+    /// (`IssuerCatalog.certificateFiles`, relative to its folder; one that cannot be read is left out, and its issuer
+    /// keeps its one path); nil without a judge (no set names a client).
+    public static func issuerPaths(_ config: ServiceConfig, base: String, catalog: IssuerCatalog, judge: ClientPathJudge?) -> IssuerClientPaths? {
+        judge.map { issuerPaths(judge: $0, files: certificateFiles(config, base: base, catalog: catalog)) }
     }
 
     /// The certificate files of `config` (paths resolved against `base`) that next issuers' paths are built from:
-    /// its `issuer_pools` files, and those its `issuer_catalog` names.
-    public static func certificateFiles(_ config: ServiceConfig, base: String) -> [String] {
+    /// its `issuer_pools` files, and those its `issuer_catalog` (read as `catalog`) names.
+    public static func certificateFiles(_ config: ServiceConfig, base: String, catalog: IssuerCatalog) -> [String] {
         var files = config.issuerPools.values.flatMap { patterns in
             patterns.flatMap { ConfigurationLoader.expand(ConfigurationLoader.resolve($0, against: base)) }
         }
-        if let catalog = config.issuerCatalog { files += catalogCertificateFiles(ConfigurationLoader.resolve(catalog, against: base)) }
+        if let file = config.issuerCatalog { files += certificateFiles(of: catalog, file: ConfigurationLoader.resolve(file, against: base)) }
         return files
     }
 
-    /// The certificate files the catalog `file` names, resolved against its folder (none when it cannot be read).
-    public static func catalogCertificateFiles(_ file: String) -> [String] {
+    /// The certificate files `catalog`, read from `file`, names, resolved against the file's folder.
+    public static func certificateFiles(of catalog: IssuerCatalog, file: String) -> [String] {
         let folder = (file as NSString).deletingLastPathComponent
-        let bytes = (try? RegularFile.read(file, maxBytes: IssuerCatalogReader.maxBytes)) ?? []
-        return IssuerCatalogReader.certificateFiles(bytes).map { ConfigurationLoader.resolve($0, against: folder) }
+        return catalog.certificateFiles.map { ConfigurationLoader.resolve($0, against: folder) }
     }
 
     /// Each client's paths above the next issuers by `judge`, from the bundled catalog's certificates and those of

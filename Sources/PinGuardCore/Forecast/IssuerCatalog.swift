@@ -53,6 +53,9 @@ public struct IssuerCatalog: Sendable, Equatable {
     public var generated: String
     /// Its pools.
     public var pools: [Pool] { didSet { holders = Self.holders(of: pools) } }
+    /// The certificate files the catalog names (`"pem"`, relative to its folder) that a next issuer's path is built
+    /// from: its issuers not marked retired and its roots' valid cross-signs (`IssuerCatalogReader`).
+    public var certificateFiles: [String] = []
     /// For each intermediate's SPKI SHA-256, the first pool holding it and its place there.
     private var holders: [String: (pool: Int, issuer: Int)]
 

@@ -42,15 +42,15 @@ public enum IssuerCatalogReader {
             }
             pools.append(pool)
         }
-        return IssuerCatalog(generated: root["generated"] as? String ?? "", pools: pools)
+        var catalog = IssuerCatalog(generated: root["generated"] as? String ?? "", pools: pools)
+        catalog.certificateFiles = certificateFiles(root)
+        return catalog
     }
 
-    /// The certificate files a catalog in `bytes` names (`"pem"`, relative to the catalog's folder) that a next
+    /// The certificate files the catalog `root` names (`"pem"`, relative to the catalog's folder) that a next
     /// issuer's path is built from: every issuer not marked retired, and every cross-sign of a root whose `status`
-    /// is `valid`; each at most 1,024 bytes of printable text, at most `maxFiles` in all. None when the catalog does
-    /// not read (`parse` says why).
-    public static func certificateFiles(_ bytes: [UInt8]) -> [String] {
-        guard bytes.count <= maxBytes, let root = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { return [] }
+    /// is `valid`; each at most 1,024 bytes of printable text, at most `maxFiles` in all.
+    static func certificateFiles(_ root: [String: Any]) -> [String] {
         var files: [String] = []
         for pool in (root["pools"] as? [[String: Any]]) ?? [] {
             for e in (pool["issuers"] as? [[String: Any]]) ?? [] where e["active"] as? Bool != false {
