@@ -51,16 +51,18 @@ public struct TargetResult: Sendable {
 
     /// `rejudged(for:sets:unchanged:now:)` in place: a result nothing else holds keeps its arrays, and
     /// the new decisions are written into them (a reload of 100,000 results then allocates nothing that
-    /// outlives it, so the heap is not left with the old results' holes between the new ones).
-    mutating func rejudge(for target: Target, sets: [PolicySet], unchanged: Set<String>, now: Date) {
+    /// outlives it, so the heap is not left with the old results' holes between the new ones); the decisions
+    /// `memo` holds for the same inputs are taken from it.
+    mutating func rejudge(for target: Target, sets: [PolicySet], unchanged: Set<String>, now: Date, memo: JudgementMemo? = nil) {
         let reusable = !unchanged.isEmpty && target.environment == self.target.environment
             && target.policySets == self.target.policySets
         evaluations = []  // the worst case may share a node's array: let go of it so that one is written in place
         for k in nodes.indices {
+            memo?.begin()
             // Through the buffer, the node's facts are lent to the judging, not copied.
             var judged = nodes.withUnsafeBufferPointer { n in
                 TargetEvaluation.evaluate(n[k].facts, environment: target.environment, namedSets: target.policySets, sets: sets,
-                                          now: now, reuse: reusable ? (n[k].evaluations, unchanged) : nil)
+                                          now: now, reuse: reusable ? (n[k].evaluations, unchanged) : nil, memo: memo)
             }
             if judged.count == nodes[k].evaluations.count {
                 // Moved in, not copied: a copy would retain and release every field of each decision.
@@ -68,6 +70,7 @@ public struct TargetResult: Sendable {
             } else {
                 nodes[k].evaluations = judged
             }
+            memo?.share(into: &nodes[k].facts)
         }
         self.target = target
         evaluations = WorstCase.evaluations(nodes)

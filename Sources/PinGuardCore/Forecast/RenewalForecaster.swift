@@ -17,30 +17,50 @@ public enum RenewalForecaster {
     }
 
     /// The forecast of each set that judges the served `facts` (the same sets, named or covering, as the
-    /// served chain's evaluations), under `outlook`.
+    /// served chain's evaluations), under `outlook`, but of those named in `except`; the forecasts `memo` holds
+    /// for the same inputs are taken from it (`JudgementMemo`).
     public static func forecast(_ facts: ProbeFacts, outlook: RenewalOutlook, environment: String, namedSets: [String]?,
-                                sets: [PolicySet]) -> [SetForecast] {
+                                sets: [PolicySet], except: Set<String> = [], memo: JudgementMemo? = nil) -> [SetForecast] {
         guard let leaf = facts.evaluatedChain.first, !outlook.issuers.isEmpty else { return [] }
-        let candidates = outlook.issuers.map { nextChain(after: leaf, under: $0, outlook: outlook, served: facts.evaluatedChain) }
+        // Made once, for the first set the memo does not answer.
+        var candidates: [[ChainCertificate]]?
         var out: [SetForecast] = []
         let named = namedSets != nil
-        for set in applicable(sets, namedSets: namedSets) {
-            let selected = Evaluator.selection(set, environment: environment, host: facts.host)
+        // By index, each set read in place: iterating would copy every one.
+        for k in sets.indices where namedSets?.contains(sets[k].name) ?? true && !except.contains(sets[k].name) {
+            let selected = Evaluator.selection(sets[k], environment: environment, host: facts.host)
             if selected == nil && !named { continue }
-            let judged = judge(facts, set: set, selected: selected, candidates: candidates, outlook: outlook, environment: environment,
-                               named: named, pinsTodaysKey: (selected?.policy.pins ?? []).contains { Evaluator.hashMatches($0, leaf) })
-            guard judged.count > 0 else { continue }
-            let ratio = Double(judged.rejectedBy.count) / Double(judged.count)
-            var f = SetForecast(policySet: set.name, environment: environment, rejectRatio: ratio,
-                                breakage: ratio > 0 ? outlook.nextRenewal : nil, uncoveredIssuers: judged.rejectedBy,
-                                keyUnpinned: judged.keyUnpinned)
-            f.rejectingVersions = judged.versions.flatMap { $0.isEmpty ? nil : $0.joined(separator: ", ") }
-            if ratio > 0 {
-                f.safeKeys = safeKeys(facts, set: set, selected: selected, outlook: outlook, environment: environment, named: named)
+            let inputs = JudgementMemo.Inputs(set: sets[k].name, environment: environment, named: named, selected: selected, outlook: outlook)
+            if let known = memo?.forecast(facts, inputs) {
+                if let f = known { out.append(f) }
+                continue
             }
-            out.append(f)
+            if candidates == nil {
+                candidates = outlook.issuers.map { nextChain(after: leaf, under: $0, outlook: outlook, served: facts.evaluatedChain) }
+            }
+            let f = forecast(facts, set: sets[k], selected: selected, leaf: leaf, candidates: candidates ?? [], outlook: outlook,
+                             environment: environment, named: named)
+            memo?.remember(facts, inputs, forecast: f)
+            if let f { out.append(f) }
         }
         return out
+    }
+
+    /// One set's forecast: nil when it judged no candidate.
+    static func forecast(_ facts: ProbeFacts, set: PolicySet, selected: Evaluator.Selection, leaf: ChainCertificate,
+                         candidates: [[ChainCertificate]], outlook: RenewalOutlook, environment: String, named: Bool) -> SetForecast? {
+        let judged = judge(facts, set: set, selected: selected, candidates: candidates, outlook: outlook, environment: environment,
+                           named: named, pinsTodaysKey: (selected?.policy.pins ?? []).contains { Evaluator.hashMatches($0, leaf) })
+        guard judged.count > 0 else { return nil }
+        let ratio = Double(judged.rejectedBy.count) / Double(judged.count)
+        var f = SetForecast(policySet: set.name, environment: environment, rejectRatio: ratio,
+                            breakage: ratio > 0 ? outlook.nextRenewal : nil, uncoveredIssuers: judged.rejectedBy,
+                            keyUnpinned: judged.keyUnpinned)
+        f.rejectingVersions = judged.versions.flatMap { $0.isEmpty ? nil : $0.joined(separator: ", ") }
+        if ratio > 0 {
+            f.safeKeys = safeKeys(facts, set: set, selected: selected, outlook: outlook, environment: environment, named: named)
+        }
+        return f
     }
 
     /// What one set concludes of the candidate next chains: the issuers under which it rejects, whether the next
@@ -111,13 +131,6 @@ public enum RenewalForecaster {
     public static func forecastEveryEnvironment(_ facts: ProbeFacts, outlook: RenewalOutlook, sets: [PolicySet]) -> [SetForecast] {
         let environments = Set(sets.flatMap(\.environments.keys)).sorted()
         return environments.flatMap { forecast(facts, outlook: outlook, environment: $0, namedSets: nil, sets: sets) }
-    }
-
-    /// The sets a target is judged by: those it names, else all (the evaluator skips sets without a
-    /// policy for the host).
-    static func applicable(_ sets: [PolicySet], namedSets: [String]?) -> [PolicySet] {
-        guard let namedSets else { return sets }
-        return sets.filter { namedSets.contains($0.name) }
     }
 
     /// The chain a renewal under `option` would serve: the next leaf, then the option's chain.

@@ -45,51 +45,60 @@ public struct Judge: Sendable {
     /// same, the SCTs are judged again when the log lists changed, and the forecast is made again from this
     /// judgement's outlook when what the outlook reads changed (`renewal`, `issuer_pools`, the catalog, the
     /// target's own `renewal`), else under the outlook the result has for the sets whose policies changed, when
-    /// the policies changed (an unchanged set's forecast read nothing that changed, so it is kept).
-    public func rejudge(_ result: inout TargetResult, for target: Target, _ what: Rejudging, now: Date) {
+    /// the policies changed (an unchanged set's forecast read nothing that changed, so it is kept). The
+    /// decisions and forecasts `memo` holds for the same inputs (made by this judgement at `now`) are taken
+    /// from it, and those made are put in it.
+    public func rejudge(_ result: inout TargetResult, for target: Target, _ what: Rejudging, now: Date, memo: JudgementMemo? = nil) {
         if what.ctChanged, let ct { result.rejudgeCT(ct, now: now) }
         let remake = what.outlookChanged || target.renewal != result.target.renewal || result.outlook == nil
         // A set's decisions and forecast are kept only while the target is judged in the same environment by
         // the same named sets, and the SCTs were not judged again.
         let sameTarget = target.environment == result.target.environment && target.policySets == result.target.policySets
         let kept = what.ctChanged || !sameTarget ? [] : what.unchanged.union(samePolicy(result, among: what.alike))
-        result.rejudge(for: target, sets: sets, unchanged: kept, now: now)
+        result.rejudge(for: target, sets: sets, unchanged: kept, now: now, memo: memo)
         if remake {
-            forecast(&result)
+            forecast(&result, memo: memo)
         } else if what.policiesChanged {
-            result.reforecast(sets: sets, keeping: kept)
+            result.reforecast(sets: sets, keeping: kept, memo: memo)
         }
     }
 
     /// The sets named in `names` whose policy for the result's host is the one its decisions were made under
     /// (the same rule, or none in both): an edit of another host's policy changed nothing they read.
     func samePolicy(_ result: TargetResult, among names: Set<String>) -> Set<String> {
-        guard !names.isEmpty, let node = result.nodes.first else { return [] }
-        return Set(sets.lazy.filter { names.contains($0.name) && Self.keepsPolicy(node, of: $0, environment: result.target.environment) }
+        guard !names.isEmpty, !result.nodes.isEmpty else { return [] }
+        let (host, decisions) = (result.nodes[0].facts.host, result.nodes[0].evaluations)
+        return Set(sets.lazy.filter { names.contains($0.name) && Self.keepsPolicy(host, decisions, of: $0, environment: result.target.environment) }
             .map(\.name))
     }
 
     /// Whether each set named in `names` gives the result's host the policy its decisions were made under
     /// (`samePolicy` of them all, without building the set).
     public func keepsPolicies(_ result: TargetResult, of names: Set<String>) -> Bool {
-        guard let node = result.nodes.first else { return false }
-        return sets.allSatisfy { !names.contains($0.name) || Self.keepsPolicy(node, of: $0, environment: result.target.environment) }
+        guard !result.nodes.isEmpty else { return false }
+        // The host and the decisions alone: a copy of the node would retain every field of its facts.
+        let (host, decisions) = (result.nodes[0].facts.host, result.nodes[0].evaluations)
+        for k in sets.indices where names.contains(sets[k].name) {
+            if !Self.keepsPolicy(host, decisions, of: sets[k], environment: result.target.environment) { return false }
+        }
+        return true
     }
 
-    /// Whether `set` selects for `node`'s host the rule and policy its decision there was made under.
-    static func keepsPolicy(_ node: NodeResult, of set: PolicySet, environment: String) -> Bool {
-        let now = Evaluator.selection(set, environment: environment, host: node.facts.host)
-        guard let k = node.evaluations.firstIndex(where: { $0.policySet == set.name }) else { return now == nil }
-        return node.evaluations[k].pattern == now?.pattern && node.evaluations[k].policy == now?.policy
+    /// Whether `set` selects for `host` the rule and policy of its decision among `decisions` (one node's).
+    static func keepsPolicy(_ host: String, _ decisions: [Evaluation], of set: PolicySet, environment: String) -> Bool {
+        let now = Evaluator.selection(set, environment: environment, host: host)
+        guard let k = decisions.firstIndex(where: { $0.policySet == set.name }) else { return now == nil }
+        return decisions[k].pattern == now?.pattern && decisions[k].policy == now?.policy
     }
 
-    /// Forecasts `result`'s next renewal from `renewals`' outlook (none without a source).
-    public func forecast(_ result: inout TargetResult) {
+    /// Forecasts `result`'s next renewal from `renewals`' outlook (none without a source); `memo` as in
+    /// `rejudge`.
+    public func forecast(_ result: inout TargetResult, memo: JudgementMemo? = nil) {
         guard let renewals else {
             if result.outlook != nil { result.forecast(with: nil, sets: sets) }
             return
         }
-        result.forecast(with: renewals.outlook(for: result), sets: sets)
+        result.forecast(with: renewals.outlook(for: result), sets: sets, memo: memo)
     }
 }
 

@@ -60,6 +60,10 @@ public struct HostPolicy: Sendable, Equatable {
     /// pins change).
     var subsets: PinSubsets { settings.subsets }
 
+    /// Whether `other` is a copy of this very policy (the same rule of the same file as loaded), not merely an
+    /// equal one: equal policies of two rules may still differ in their pins' source lines.
+    func isCopy(of other: HostPolicy) -> Bool { settings === other.settings }
+
     /// The settings, copied first when another value shares them (copy-on-write).
     private mutating func unique() -> HostPolicySettings {
         if !isKnownUniquelyReferenced(&settings) { settings = settings.copy() }

@@ -56,6 +56,9 @@ extension ResultStore {
                             nonisolated(unsafe) let (old, oldMemories, results, memories, outcomes) = (o, om, r, m, e)
                             let run = (work.count + workers - 1) / workers
                             DispatchQueue.concurrentPerform(iterations: workers) { w in
+                                // Targets that serve one chain get the same decisions and forecasts: each worker
+                                // makes them once (`JudgementMemo`).
+                                let memo = JudgementMemo()
                                 for i in min(work.count, w * run)..<min(work.count, (w + 1) * run) {
                                     let item = work[i]
                                     guard var result = old[item.previous].take() else { continue }
@@ -64,7 +67,8 @@ extension ResultStore {
                                     if item.keepable && input.judge.keepsPolicies(result, of: input.edited) {
                                         outcomes[i].kept = true
                                     } else {
-                                        input.judge.rejudge(&result, for: input.targets[item.position], input.what, now: input.now)
+                                        input.judge.rejudge(&result, for: input.targets[item.position], input.what, now: input.now,
+                                                            memo: memo)
                                         outcomes[i].events = input.detector.observe(result, memory: &memory)
                                     }
                                     results[item.position] = consume result
