@@ -48,13 +48,16 @@ public struct Judge: Sendable {
     /// the policies changed (an unchanged set's forecast read nothing that changed, so it is kept). The
     /// decisions and forecasts `memo` holds for the same inputs (made by this judgement at `now`) are taken
     /// from it, and those made are put in it.
-    public func rejudge(_ result: inout TargetResult, for target: Target, _ what: Rejudging, now: Date, memo: JudgementMemo? = nil) {
+    ///
+    /// - Parameter samePolicy: `samePolicy(result, among: what.alike)` when the caller has it already.
+    public func rejudge(_ result: inout TargetResult, for target: Target, _ what: Rejudging, now: Date, memo: JudgementMemo? = nil,
+                        samePolicy known: Set<String>? = nil) {
         if what.ctChanged, let ct { result.rejudgeCT(ct, now: now) }
         let remake = what.outlookChanged || target.renewal != result.target.renewal || result.outlook == nil
         // A set's decisions and forecast are kept only while the target is judged in the same environment by
         // the same named sets, and the SCTs were not judged again.
         let sameTarget = target.environment == result.target.environment && target.policySets == result.target.policySets
-        let kept = what.ctChanged || !sameTarget ? [] : what.unchanged.union(samePolicy(result, among: what.alike))
+        let kept = what.ctChanged || !sameTarget ? [] : what.unchanged.union(known ?? samePolicy(result, among: what.alike))
         result.rejudge(for: target, sets: sets, unchanged: kept, now: now, memo: memo)
         if remake {
             forecast(&result, memo: memo)
@@ -65,23 +68,16 @@ public struct Judge: Sendable {
 
     /// The sets named in `names` whose policy for the result's host is the one its decisions were made under
     /// (the same rule, or none in both): an edit of another host's policy changed nothing they read.
-    func samePolicy(_ result: TargetResult, among names: Set<String>) -> Set<String> {
+    public func samePolicy(_ result: TargetResult, among names: Set<String>) -> Set<String> {
         guard !names.isEmpty, !result.nodes.isEmpty else { return [] }
-        let (host, decisions) = (result.nodes[0].facts.host, result.nodes[0].evaluations)
-        return Set(sets.lazy.filter { names.contains($0.name) && Self.keepsPolicy(host, decisions, of: $0, environment: result.target.environment) }
-            .map(\.name))
-    }
-
-    /// Whether each set named in `names` gives the result's host the policy its decisions were made under
-    /// (`samePolicy` of them all, without building the set).
-    public func keepsPolicies(_ result: TargetResult, of names: Set<String>) -> Bool {
-        guard !result.nodes.isEmpty else { return false }
-        // The host and the decisions alone: a copy of the node would retain every field of its facts.
-        let (host, decisions) = (result.nodes[0].facts.host, result.nodes[0].evaluations)
-        for k in sets.indices where names.contains(sets[k].name) {
-            if !Self.keepsPolicy(host, decisions, of: sets[k], environment: result.target.environment) { return false }
+        // The host and the decisions alone, and the sets by index: a closure would hold a copy of the result, and
+        // a copy of a node or a set retains each of its fields.
+        let (host, decisions, environment) = (result.nodes[0].facts.host, result.nodes[0].evaluations, result.target.environment)
+        var same = Set<String>()
+        for k in sets.indices where names.contains(sets[k].name) && Self.keepsPolicy(host, decisions, of: sets[k], environment: environment) {
+            same.insert(sets[k].name)
         }
-        return true
+        return same
     }
 
     /// Whether `set` selects for `host` the rule and policy of its decision among `decisions` (one node's).

@@ -138,6 +138,7 @@ public final class JudgementMemo {
 extension ProbeFacts {
     /// Whether a decision or a forecast made from `other` is the one made from these facts, for a host the
     /// set gives the same policy: every field they read (not the host, the address, the port, the timings).
+    @inline(__always)
     public func judgedAlike(_ other: ProbeFacts) -> Bool {
         trusted == other.trusted && (error == nil) == (other.error == nil) && servedChain == other.servedChain
             && verifiedChain == other.verifiedChain && ct == other.ct && clientPaths == other.clientPaths

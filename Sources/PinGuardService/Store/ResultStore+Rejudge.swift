@@ -21,7 +21,8 @@ extension ResultStore {
         var what: Rejudging
         var now: Date
         var detector: EventDetector
-        /// The sets the reload edited, for `Rejudge.keepable` results.
+        /// The sets the reload edited, for `Rejudge.keepable` results (a reload that edited only host policies:
+        /// these are `what.alike`).
         var edited: Set<String> = []
     }
 
@@ -64,11 +65,14 @@ extension ResultStore {
                                     guard var result = old[item.previous].take() else { continue }
                                     var memory = oldMemories[item.previous]
                                     oldMemories[item.previous] = EventDetector.TargetMemory()
-                                    if item.keepable && input.judge.keepsPolicies(result, of: input.edited) {
+                                    // The sets a keepable result's host has the same policy in: all of the edited
+                                    // ones keep it as it is; else they are what judging again keeps.
+                                    let same = item.keepable ? input.judge.samePolicy(result, among: input.what.alike) : nil
+                                    if let same, input.edited.isSubset(of: same) {
                                         outcomes[i].kept = true
                                     } else {
                                         input.judge.rejudge(&result, for: input.targets[item.position], input.what, now: input.now,
-                                                            memo: memo)
+                                                            memo: memo, samePolicy: same)
                                         outcomes[i].events = input.detector.observe(result, memory: &memory)
                                     }
                                     results[item.position] = consume result
