@@ -28,17 +28,30 @@ final class CLISpecialFileTests: XCTestCase {
     }
 
     /// Runs pinguard and checks it ends on its own, refusing `named` with one line. A blocked open would never end
-    /// (the 120 s timeout only stops it); work shows in the CPU time, compared with the same command given a
-    /// missing path instead of `named` (or of the configuration naming it): a refusal that opens nothing.
+    /// (the 120 s timeout only stops it); work shows in the CPU time, compared with the same command doing the same
+    /// work up to a refusal that opens nothing: `named` replaced by a missing path, in the arguments or in the
+    /// configuration (`arguments[1]`) that names it.
     private func refuses(_ arguments: [String], named: String, file: StaticString = #filePath, line: UInt = #line) throws {
         guard let binary = PinguardCLI.binary else { throw HarnessError("pinguard is not built") }
         let r = try MeasuredCommand.run(binary, arguments)
         XCTAssertFalse(r.timedOut, "\(arguments) blocked", file: file, line: line)
         let missing = dir.appendingPathComponent("missing").path
-        let baseline = arguments.contains(named) ? arguments.map { $0 == named ? missing : $0 }
-            : [arguments[0], missing] + arguments.dropFirst(2)
+        let baseline: [String]
+        if arguments.contains(named) {
+            baseline = arguments.map { $0 == named ? missing : $0 }
+        } else {
+            let text = try String(contentsOfFile: arguments[1], encoding: .utf8)
+            let fileName = URL(fileURLWithPath: named).lastPathComponent
+            XCTAssertTrue(text.contains(fileName), "\(arguments[1]) names \(fileName)", file: file, line: line)
+            let twin = try write("missing-" + URL(fileURLWithPath: arguments[1]).lastPathComponent,
+                                 text.replacingOccurrences(of: fileName, with: "missing-" + fileName))
+            baseline = [arguments[0], twin] + arguments.dropFirst(2)
+        }
         let base = try MeasuredCommand.meanCPUSeconds(binary, baseline)
-        XCTAssertLessThan(r.cpuSeconds, 3 * base, "\(arguments): \(r.cpuSeconds) s of CPU against \(base) s for \(baseline)", file: file, line: line)
+        // The cheapest of up to three runs: one run on a busy machine can take a burst of someone else's work.
+        var cpu = r.cpuSeconds
+        for _ in 0..<2 where cpu >= 3 * base { cpu = min(cpu, try MeasuredCommand.run(binary, arguments).cpuSeconds) }
+        XCTAssertLessThan(cpu, 3 * base, "\(arguments): \(cpu) s of CPU against \(base) s for \(baseline)", file: file, line: line)
         XCTAssertEqual(r.status, 2, r.stderr, file: file, line: line)
         XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr, file: file, line: line)
         XCTAssertTrue(r.stderr.contains(named) && r.stderr.contains("not a regular file (a FIFO)"), r.stderr, file: file, line: line)
