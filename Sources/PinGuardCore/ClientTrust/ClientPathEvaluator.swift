@@ -11,7 +11,13 @@ public enum ClientPathEvaluator {
     public static func evaluate(_ facts: ProbeFacts, policySet: PolicySet, environment: String, named: Bool,
                                 now: Date) -> Evaluation? {
         // One lookup of the host's policy for every decision below.
-        let selected = Evaluator.selection(policySet, environment: environment, host: facts.host)
+        evaluate(facts, policySet: policySet, selected: Evaluator.selection(policySet, environment: environment, host: facts.host),
+                 environment: environment, named: named, now: now)
+    }
+
+    /// `evaluate(_:policySet:environment:named:now:)` with the set's policy for the host already `selected`.
+    static func evaluate(_ facts: ProbeFacts, policySet: PolicySet, selected: Evaluator.Selection, environment: String,
+                         named: Bool, now: Date) -> Evaluation? {
         if selected == nil && !named { return nil }
         // A plain function, not a closure: a closure would hold a copy of the facts (every field retained).
         func judge(_ paths: [ClientPath]) -> [(Evaluation, VersionVerdict)]? {

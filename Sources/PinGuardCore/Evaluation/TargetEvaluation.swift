@@ -47,7 +47,7 @@ public enum TargetEvaluation {
         if selected == nil && !named { return nil }
         let inputs = JudgementMemo.Inputs(set: set.name, environment: environment, named: named, selected: selected)
         if let known = memo.decision(facts, inputs) { return known }
-        let e = ClientPathEvaluator.evaluate(facts, policySet: set, environment: environment, named: named, now: now)
+        let e = ClientPathEvaluator.evaluate(facts, policySet: set, selected: selected, environment: environment, named: named, now: now)
         memo.remember(facts, inputs, evaluation: e)
         return e
     }

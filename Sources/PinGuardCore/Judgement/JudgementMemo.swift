@@ -69,16 +69,19 @@ public final class JudgementMemo {
     /// The decision made from `inputs` (`outlook` nil) and `facts`, when one was: `.some(nil)` when that
     /// decision was none. No closure makes a missing one: a closure would hold a copy of the facts.
     func decision(_ facts: ProbeFacts, _ inputs: Inputs) -> Evaluation?? {
-        guard let k = find(inputs.key(facts), facts, inputs) else { return nil }
-        reused += 1
-        return .some(slots[k].evaluation)
+        reuse(facts, inputs).map { slots[$0].evaluation }
     }
 
     /// The forecast made from `inputs` (with their `outlook`) and `facts`, likewise.
     func forecast(_ facts: ProbeFacts, _ inputs: Inputs) -> SetForecast?? {
+        reuse(facts, inputs).map { slots[$0].forecast }
+    }
+
+    /// The entry made from `inputs` and `facts`, counted as reused.
+    private func reuse(_ facts: ProbeFacts, _ inputs: Inputs) -> Int? {
         guard let k = find(inputs.key(facts), facts, inputs) else { return nil }
         reused += 1
-        return .some(slots[k].forecast)
+        return k
     }
 
     /// Remembers the decision or forecast just made from `inputs` and `facts`.
