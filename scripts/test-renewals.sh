@@ -37,6 +37,8 @@ JSON
 pebble_pid=""
 start_pebble() {
   [ -n "$pebble_pid" ] && kill "$pebble_pid" 2> /dev/null && wait "$pebble_pid" 2> /dev/null
+  # The one before must have let go of its ports: else the new one cannot bind, and the old one answers.
+  for _ in $(seq 100); do curl -sfk "https://127.0.0.1:$MGMT/roots/0" -o /dev/null || break; sleep 0.1; done
   PEBBLE_VA_ALWAYS_VALID=1 PEBBLE_VA_NOSLEEP=1 PEBBLE_WFE_NONCEREJECT=0 pebble -config "$W/pebble.json" >> "$W/pebble.log" 2>&1 &
   pebble_pid=$!; track "$pebble_pid"
   # Up to a minute: a safety net for a pebble that never answers, not a measure of how fast it starts.
@@ -165,8 +167,12 @@ check_that "the second address catching up is no new renewal" '[ "$(count certif
 
 # Pebble restarted makes a new intermediate: the next renewal changes the issuer.
 # (it forgets its accounts too: certbot registers again)
-start_pebble && cat "$W/root.pem" >> "$W/roots.pem"
-curl -sfk "https://127.0.0.1:$MGMT/intermediates/0" -o "$W/pool/second.pem"
+# A restart that left the same intermediate (the old pebble still answering) is made again, at most twice.
+for _ in 1 2 3; do
+  start_pebble && cat "$W/root.pem" >> "$W/roots.pem"
+  curl -sfk "https://127.0.0.1:$MGMT/intermediates/0" -o "$W/pool/second.pem"
+  cmp -s "$W/pool/first.pem" "$W/pool/second.pem" || break
+done
 rm -rf "$W/cb/accounts"
 certbot_for api --force-renewal --reuse-key; serve_copy a1; serve_copy a2; reload_nginx
 round
